@@ -1,0 +1,82 @@
+// GraphBuilder collects vertices and edges, validates everything and freezes a TestGraph.
+// Vertices may be referenced by name before they are declared (a streaming loader sees edges
+// before vertices when a file lists them in that order); build() rejects names never declared.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "playtest/error.hpp"
+#include "playtest/graph/test_graph.hpp"
+
+namespace playtest {
+
+struct EdgeSpec {
+  VertexId from;
+  VertexId to;
+  std::string_view label;
+  double cost = 1.0;
+  std::optional<double> prob;         // required out of passive vertices (or weight), forbidden elsewhere
+  std::optional<double> weight;       // alternative to prob: positive, normalized per passive vertex
+  std::optional<std::string_view> name;  // default "e<insertion index>"
+  bool timeout = false;               // the passive vertex's timeout edge
+};
+
+// What a build error is about, so that a loader can point at the offending place in its input.
+struct ElementRef {
+  enum class Kind : std::uint8_t { graph, vertex, edge, initial, reset } kind = Kind::graph;
+  std::uint32_t index = 0;  // insertion index of the vertex declaration or of the edge
+};
+
+struct BuildOptions {
+  // Maps an element to its place in the input; may be empty.
+  std::function<SourceLocation(ElementRef)> locate;
+  double probability_tolerance = 1e-9;
+};
+
+class GraphBuilder {
+ public:
+  GraphBuilder() = default;
+  void reserve(std::size_t vertices, std::size_t edges);
+
+  // A reference to the vertex called `name`, declared or not yet.
+  VertexId vertex_ref(std::string_view name);
+  // Declares a vertex. A second declaration of the same name is an error at build().
+  VertexId add_vertex(std::string_view name, VertexKind kind, bool goal = false);
+  // Returns the edge's insertion index.
+  std::uint32_t add_edge(const EdgeSpec& e);
+  void set_initial(VertexId v) { initial_ = v; }
+  void set_initial(std::string_view name) { initial_ = vertex_ref(name); }
+  void set_reset_cost(std::optional<double> cost) { reset_cost_ = cost; }
+
+  std::uint32_t num_vertex_refs() const { return names_.size(); }
+  std::uint32_t num_edges() const { return static_cast<std::uint32_t>(to_.size()); }
+
+  // Validates and freezes; throws GraphError naming the offending vertex or edge. When
+  // `edge_of_insertion` is given it receives, for each insertion index, the EdgeId in the graph.
+  // The builder is left empty.
+  TestGraph build(const BuildOptions& options = {}, std::vector<EdgeId>* edge_of_insertion = nullptr);
+
+ private:
+  [[noreturn]] void fail(const BuildOptions& o, ElementRef where, std::string message) const;
+
+  StringPool names_;
+  std::vector<std::uint8_t> vstate_;       // 0 referenced only, else 1 + flags
+  std::vector<std::uint32_t> vdecl_;       // declaration index per vertex (for error locations)
+  std::uint32_t num_decls_ = 0;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> duplicate_decls_;  // (vertex, decl index)
+
+  std::vector<VertexId> from_, to_;
+  std::vector<double> cost_, prob_;  // prob_ holds the probability or the weight
+  std::vector<std::uint8_t> eflags_;
+  std::vector<LabelId> label_;
+  std::vector<std::uint32_t> name_;  // pool id of an explicit name, or none
+  StringPool labels_, edge_names_;
+  VertexId initial_;
+  std::optional<double> reset_cost_;
+};
+
+}  // namespace playtest

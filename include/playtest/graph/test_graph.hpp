@@ -1,0 +1,106 @@
+// TestGraph: the game board of seed 000 §2 and seed 001 §1. Vertices are active (the tester
+// chooses the next edge; "states" in seed 000) or passive (the system under test chooses;
+// "choice points"). Edges carry a label, a cost >= 0 and, out of passive vertices, a probability.
+// Immutable once built (see GraphBuilder): compressed sparse rows, 32-bit ids, parallel arrays.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "playtest/graph/ids.hpp"
+#include "playtest/graph/string_pool.hpp"
+
+namespace playtest {
+
+enum class VertexKind : std::uint8_t { active = 0, passive = 1 };
+
+class GraphBuilder;
+
+class TestGraph {
+ public:
+  TestGraph() = default;
+
+  std::uint32_t num_vertices() const { return static_cast<std::uint32_t>(vflags_.size()); }
+  std::uint32_t num_edges() const { return static_cast<std::uint32_t>(target_.size()); }
+  IdRange<VertexId> vertices() const { return {0, num_vertices()}; }
+  IdRange<EdgeId> edges() const { return {0, num_edges()}; }
+
+  // Edge ids are grouped by source vertex, so a vertex's out-edges are a contiguous id range; within
+  // a vertex they keep the order in which they were added.
+  IdRange<EdgeId> out_edges(VertexId v) const { return {out_offsets_[v.index()], out_offsets_[v.index() + 1]}; }
+  std::span<const EdgeId> in_edges(VertexId v) const {
+    return std::span<const EdgeId>(in_edges_).subspan(in_offsets_[v.index()],
+                                                      in_offsets_[v.index() + 1] - in_offsets_[v.index()]);
+  }
+  std::uint32_t out_degree(VertexId v) const { return out_offsets_[v.index() + 1] - out_offsets_[v.index()]; }
+  std::uint32_t in_degree(VertexId v) const { return in_offsets_[v.index() + 1] - in_offsets_[v.index()]; }
+
+  VertexId source(EdgeId e) const { return source_[e.index()]; }
+  VertexId target(EdgeId e) const { return target_[e.index()]; }
+  double cost(EdgeId e) const { return cost_[e.index()]; }
+  // The probability that the system under test takes `e`; 0 for edges out of active vertices.
+  double probability(EdgeId e) const { return prob_[e.index()]; }
+  LabelId label_id(EdgeId e) const { return label_[e.index()]; }
+  std::string_view label(EdgeId e) const { return labels_.view(label_[e.index()].value); }
+  std::string_view label_name(LabelId l) const { return labels_.view(l.value); }
+  std::uint32_t num_labels() const { return labels_.size(); }
+  std::optional<LabelId> find_label(std::string_view s) const;
+  // The edge a passive vertex follows when the system stays silent (seed 001 §1: the timeout turns
+  // the passive state into an active one). At most one per passive vertex.
+  bool is_timeout(EdgeId e) const { return (eflags_[e.index()] & edge_timeout) != 0; }
+  EdgeId timeout_edge(VertexId v) const;
+
+  VertexKind kind(VertexId v) const { return (vflags_[v.index()] & vertex_passive) ? VertexKind::passive : VertexKind::active; }
+  bool is_active(VertexId v) const { return (vflags_[v.index()] & vertex_passive) == 0; }
+  bool is_passive(VertexId v) const { return (vflags_[v.index()] & vertex_passive) != 0; }
+  bool is_goal(VertexId v) const { return (vflags_[v.index()] & vertex_goal) != 0; }
+  std::vector<VertexId> goals() const;
+  std::uint32_t num_goals() const { return num_goals_; }
+  std::uint32_t num_passive() const { return num_passive_; }
+  VertexId initial() const { return initial_; }
+
+  // Names: the ids users wrote in the file (or that a generator gave).
+  std::string_view name(VertexId v) const { return vertex_names_.view(v.value); }
+  std::string_view name(EdgeId e) const { return edge_names_.view(edge_name_[e.index()]); }
+  std::optional<VertexId> find_vertex(std::string_view name) const;
+  std::optional<EdgeId> find_edge(std::string_view name) const;
+
+  // Resets (seed 002 §3.2): when the system under test can be reset, the cost of a reset.
+  bool is_resettable() const { return reset_cost_.has_value(); }
+  std::optional<double> reset_cost() const { return reset_cost_; }
+
+  // Raw arrays for hot loops (indexed by EdgeId / VertexId value).
+  std::span<const std::uint32_t> out_offsets() const { return out_offsets_; }
+  std::span<const VertexId> targets() const { return target_; }
+  std::span<const VertexId> sources() const { return source_; }
+  std::span<const double> costs() const { return cost_; }
+  std::span<const double> probabilities() const { return prob_; }
+
+  // Bytes owned by this graph (capacity of every array).
+  std::size_t memory_bytes() const;
+
+ private:
+  friend class GraphBuilder;
+  static constexpr std::uint8_t vertex_passive = 1, vertex_goal = 2;
+  static constexpr std::uint8_t edge_timeout = 1;
+
+  std::vector<std::uint8_t> vflags_;
+  std::vector<std::uint32_t> out_offsets_{0};
+  std::vector<std::uint32_t> in_offsets_{0};
+  std::vector<EdgeId> in_edges_;
+  std::vector<VertexId> source_, target_;
+  std::vector<double> cost_, prob_;
+  std::vector<LabelId> label_;
+  std::vector<std::uint32_t> edge_name_;  // EdgeId -> id in edge_names_
+  std::vector<EdgeId> edge_of_name_;      // id in edge_names_ -> EdgeId
+  std::vector<std::uint8_t> eflags_;
+  StringPool vertex_names_, edge_names_, labels_;
+  VertexId initial_;
+  std::uint32_t num_goals_ = 0, num_passive_ = 0;
+  std::optional<double> reset_cost_;
+};
+
+}  // namespace playtest

@@ -1,0 +1,277 @@
+#include "playtest/graph/graph_builder.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <numeric>
+
+namespace playtest {
+
+namespace {
+constexpr std::uint8_t flag_has_prob = 1, flag_has_weight = 2, flag_timeout = 4;
+constexpr std::uint32_t no_name = 0xFFFFFFFFu;
+constexpr std::uint8_t declared = 1, decl_passive = 2, decl_goal = 4;
+
+std::string describe_number(double x) {
+  if (std::isnan(x)) return "NaN";
+  if (std::isinf(x)) return x > 0 ? "infinity" : "-infinity";
+  return fmt::format("{}", x);
+}
+}  // namespace
+
+void GraphBuilder::reserve(std::size_t vertices, std::size_t edges) {
+  names_.reserve(vertices, vertices * 8);
+  vstate_.reserve(vertices);
+  vdecl_.reserve(vertices);
+  from_.reserve(edges);
+  to_.reserve(edges);
+  cost_.reserve(edges);
+  prob_.reserve(edges);
+  eflags_.reserve(edges);
+  label_.reserve(edges);
+  name_.reserve(edges);
+}
+
+VertexId GraphBuilder::vertex_ref(std::string_view name) {
+  std::uint32_t id = names_.intern(name);
+  if (id == vstate_.size()) {
+    vstate_.push_back(0);
+    vdecl_.push_back(0);
+  }
+  return VertexId{id};
+}
+
+VertexId GraphBuilder::add_vertex(std::string_view name, VertexKind kind, bool goal) {
+  VertexId v = vertex_ref(name);
+  std::uint32_t decl = num_decls_++;
+  if (vstate_[v.index()] & declared) {
+    duplicate_decls_.emplace_back(v.value, decl);
+    return v;
+  }
+  vstate_[v.index()] = static_cast<std::uint8_t>(declared | (kind == VertexKind::passive ? decl_passive : 0) |
+                                                 (goal ? decl_goal : 0));
+  vdecl_[v.index()] = decl;
+  return v;
+}
+
+std::uint32_t GraphBuilder::add_edge(const EdgeSpec& e) {
+  if (e.from.index() >= vstate_.size() || e.to.index() >= vstate_.size())
+    throw std::invalid_argument("GraphBuilder::add_edge: vertex id was not obtained from this builder");
+  std::uint32_t index = num_edges();
+  from_.push_back(e.from);
+  to_.push_back(e.to);
+  cost_.push_back(e.cost);
+  std::uint8_t flags = e.timeout ? flag_timeout : 0;
+  double p = 0.0;
+  if (e.prob) {
+    flags |= flag_has_prob;
+    p = *e.prob;
+  }
+  if (e.weight) {
+    if (e.prob) throw std::invalid_argument("GraphBuilder::add_edge: give prob or weight, not both");
+    flags |= flag_has_weight;
+    p = *e.weight;
+  }
+  prob_.push_back(p);
+  eflags_.push_back(flags);
+  label_.push_back(LabelId{labels_.intern(e.label)});
+  if (e.name) {
+    std::uint32_t before = edge_names_.size();
+    std::uint32_t id = edge_names_.intern(*e.name);
+    // A repeated name is recorded as no_name - 1 - id: reported at build().
+    name_.push_back(id < before ? no_name - 1 - id : id);
+  } else {
+    name_.push_back(no_name);
+  }
+  return index;
+}
+
+void GraphBuilder::fail(const BuildOptions& o, ElementRef where, std::string message) const {
+  Diagnostic d;
+  if (o.locate) d.where = o.locate(where);
+  d.message = std::move(message);
+  throw GraphError(std::move(d));
+}
+
+TestGraph GraphBuilder::build(const BuildOptions& o, std::vector<EdgeId>* edge_of_insertion) {
+  using K = ElementRef::Kind;
+  const std::uint32_t n = names_.size();
+  const std::uint32_t m = num_edges();
+  auto vname = [&](VertexId v) { return std::string(names_.view(v.value)); };
+  auto ename = [&](std::uint32_t i) -> std::string {
+    std::uint32_t id = name_[i];
+    if (id == no_name) return fmt::format("e{}", i);
+    if (id > no_name / 2) id = no_name - 1 - id;
+    return std::string(edge_names_.view(id));
+  };
+
+  if (num_decls_ == 0) fail(o, {K::graph, 0}, "the graph has no vertices");
+  if (!duplicate_decls_.empty()) {
+    auto [v, decl] = duplicate_decls_.front();
+    fail(o, {K::vertex, decl}, fmt::format("duplicate vertex id '{}'", names_.view(v)));
+  }
+  if (initial_.is_none()) fail(o, {K::initial, 0}, "no initial vertex is given");
+  if (initial_.index() >= n || !(vstate_[initial_.index()] & declared))
+    fail(o, {K::initial, 0}, fmt::format("the initial vertex '{}' is not a declared vertex",
+                                         initial_.index() < n ? vname(initial_) : std::string("?")));
+  if (reset_cost_ && !(std::isfinite(*reset_cost_) && *reset_cost_ >= 0))
+    fail(o, {K::reset, 0}, fmt::format("reset cost must be finite and >= 0, got {}", describe_number(*reset_cost_)));
+
+  // Per-edge checks that need no grouping.
+  for (std::uint32_t i = 0; i < m; ++i) {
+    for (VertexId end : {from_[i], to_[i]}) {
+      if (!(vstate_[end.index()] & declared))
+        fail(o, {K::edge, i},
+             fmt::format("edge '{}' {} unknown vertex '{}'", ename(i), end == from_[i] ? "starts at" : "goes to",
+                         vname(end)));
+    }
+    if (name_[i] != no_name && name_[i] > no_name / 2)
+      fail(o, {K::edge, i}, fmt::format("duplicate edge id '{}'", ename(i)));
+    if (!std::isfinite(cost_[i]) || cost_[i] < 0)
+      fail(o, {K::edge, i},
+           fmt::format("edge '{}' has cost {}; costs must be finite and >= 0", ename(i), describe_number(cost_[i])));
+    const bool passive = (vstate_[from_[i].index()] & decl_passive) != 0;
+    const std::uint8_t f = eflags_[i];
+    if (!passive) {
+      if (f & flag_has_prob)
+        fail(o, {K::edge, i},
+             fmt::format("edge '{}' leaves active vertex '{}' and must not have a probability (the tester chooses "
+                         "there)", ename(i), vname(from_[i])));
+      if (f & flag_has_weight)
+        fail(o, {K::edge, i}, fmt::format("edge '{}' leaves active vertex '{}' and must not have a weight", ename(i),
+                                          vname(from_[i])));
+      if (f & flag_timeout)
+        fail(o, {K::edge, i}, fmt::format("edge '{}' is a timeout edge but leaves active vertex '{}'; timeouts "
+                                          "belong to passive vertices", ename(i), vname(from_[i])));
+    } else {
+      if (!(f & (flag_has_prob | flag_has_weight)))
+        fail(o, {K::edge, i}, fmt::format("edge '{}' leaves passive vertex '{}' and needs a probability \"prob\" "
+                                          "(or a \"weight\")", ename(i), vname(from_[i])));
+      const double p = prob_[i];
+      if ((f & flag_has_prob) && !(p > 0 && p <= 1))
+        fail(o, {K::edge, i}, fmt::format("edge '{}' has probability {}; probabilities must lie in (0, 1]",
+                                          ename(i), describe_number(p)));
+      if ((f & flag_has_weight) && !(std::isfinite(p) && p > 0))
+        fail(o, {K::edge, i}, fmt::format("edge '{}' has weight {}; weights must be finite and > 0", ename(i),
+                                          describe_number(p)));
+    }
+  }
+
+  // Group edges by source (counting sort, stable in insertion order).
+  TestGraph g;
+  g.out_offsets_.assign(n + 1, 0);
+  for (std::uint32_t i = 0; i < m; ++i) ++g.out_offsets_[from_[i].index() + 1];
+  for (std::uint32_t v = 0; v < n; ++v) g.out_offsets_[v + 1] += g.out_offsets_[v];
+  std::vector<std::uint32_t> perm(m);  // insertion index -> edge id
+  {
+    std::vector<std::uint32_t> next(g.out_offsets_.begin(), g.out_offsets_.end() - 1);
+    for (std::uint32_t i = 0; i < m; ++i) perm[i] = next[from_[i].index()]++;
+  }
+  std::vector<std::uint32_t> inv(m);  // edge id -> insertion index
+  for (std::uint32_t i = 0; i < m; ++i) inv[perm[i]] = i;
+
+  // Per-vertex checks: passive vertices need edges, consistent prob/weight, sum 1, one timeout.
+  for (std::uint32_t v = 0; v < n; ++v) {
+    if (!(vstate_[v] & decl_passive)) continue;
+    const std::uint32_t b = g.out_offsets_[v], e = g.out_offsets_[v + 1];
+    if (b == e)
+      fail(o, {K::vertex, vdecl_[v]},
+           fmt::format("passive vertex '{}' has no outgoing edges; the system under test must have a move there",
+                       names_.view(v)));
+    std::uint8_t kinds = 0;
+    std::uint32_t timeouts = 0;
+    double sum = 0;
+    for (std::uint32_t k = b; k < e; ++k) {
+      const std::uint32_t i = inv[k];
+      kinds |= eflags_[i] & (flag_has_prob | flag_has_weight);
+      if (eflags_[i] & flag_timeout) {
+        if (++timeouts > 1)
+          fail(o, {K::edge, i}, fmt::format("passive vertex '{}' has a second timeout edge '{}'; at most one is "
+                                            "allowed", names_.view(v), ename(i)));
+      }
+      sum += prob_[i];
+    }
+    if (kinds == (flag_has_prob | flag_has_weight))
+      fail(o, {K::vertex, vdecl_[v]}, fmt::format("passive vertex '{}' mixes \"prob\" and \"weight\" on its edges; "
+                                                  "use one of them", names_.view(v)));
+    if (kinds == flag_has_weight) {
+      for (std::uint32_t k = b; k < e; ++k) prob_[inv[k]] /= sum;
+    } else if (std::abs(sum - 1.0) > o.probability_tolerance) {
+      fail(o, {K::vertex, vdecl_[v]},
+           fmt::format("the probabilities of the edges leaving passive vertex '{}' sum to {:.12g}, not 1",
+                       names_.view(v), sum));
+    }
+  }
+
+  // Edge names: explicit ones were interned at add_edge; give the rest "e<index>".
+  for (std::uint32_t i = 0; i < m; ++i) {
+    if (name_[i] != no_name) continue;
+    std::uint32_t before = edge_names_.size();
+    std::string def = fmt::format("e{}", i);
+    std::uint32_t id = edge_names_.intern(def);
+    if (id < before)
+      fail(o, {K::edge, i}, fmt::format("duplicate edge id '{}' (this edge has no \"id\", so it defaults to '{}')",
+                                        def, def));
+    name_[i] = id;
+  }
+
+  // Freeze: vertex data.
+  g.vflags_.resize(n);
+  for (std::uint32_t v = 0; v < n; ++v) {
+    std::uint8_t f = 0;
+    if (vstate_[v] & decl_passive) {
+      f |= TestGraph::vertex_passive;
+      ++g.num_passive_;
+    }
+    if (vstate_[v] & decl_goal) {
+      f |= TestGraph::vertex_goal;
+      ++g.num_goals_;
+    }
+    g.vflags_[v] = f;
+  }
+  g.initial_ = initial_;
+  g.reset_cost_ = reset_cost_;
+
+  // Edge data, permuted one array at a time to keep the peak low.
+  auto permute = [&](auto& src, auto& dst) {
+    using T = typename std::decay_t<decltype(src)>::value_type;
+    dst.resize(m);
+    for (std::uint32_t i = 0; i < m; ++i) dst[perm[i]] = static_cast<T>(src[i]);
+    std::decay_t<decltype(src)>().swap(src);
+  };
+  permute(from_, g.source_);
+  permute(to_, g.target_);
+  permute(cost_, g.cost_);
+  permute(prob_, g.prob_);
+  permute(label_, g.label_);
+  permute(name_, g.edge_name_);
+  g.eflags_.resize(m);
+  for (std::uint32_t i = 0; i < m; ++i) g.eflags_[perm[i]] = (eflags_[i] & flag_timeout) ? TestGraph::edge_timeout : 0;
+  std::vector<std::uint8_t>().swap(eflags_);
+  for (std::uint32_t k = 0; k < m; ++k)
+    if (!(g.vflags_[g.source_[k].index()] & TestGraph::vertex_passive)) g.prob_[k] = 0.0;
+  g.edge_of_name_.resize(m);
+  for (std::uint32_t k = 0; k < m; ++k) g.edge_of_name_[g.edge_name_[k]] = EdgeId{k};
+
+  // In-edges.
+  g.in_offsets_.assign(n + 1, 0);
+  for (std::uint32_t k = 0; k < m; ++k) ++g.in_offsets_[g.target_[k].index() + 1];
+  for (std::uint32_t v = 0; v < n; ++v) g.in_offsets_[v + 1] += g.in_offsets_[v];
+  g.in_edges_.resize(m);
+  {
+    std::vector<std::uint32_t> next(g.in_offsets_.begin(), g.in_offsets_.end() - 1);
+    for (std::uint32_t k = 0; k < m; ++k) g.in_edges_[next[g.target_[k].index()]++] = EdgeId{k};
+  }
+
+  if (edge_of_insertion) {
+    edge_of_insertion->resize(m);
+    for (std::uint32_t i = 0; i < m; ++i) (*edge_of_insertion)[i] = EdgeId{perm[i]};
+  }
+  g.vertex_names_ = std::move(names_);
+  g.edge_names_ = std::move(edge_names_);
+  g.labels_ = std::move(labels_);
+  *this = GraphBuilder();
+  return g;
+}
+
+}  // namespace playtest

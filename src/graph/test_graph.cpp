@@ -1,0 +1,41 @@
+#include "playtest/graph/test_graph.hpp"
+
+namespace playtest {
+
+std::optional<LabelId> TestGraph::find_label(std::string_view s) const {
+  if (auto id = labels_.find(s)) return LabelId{*id};
+  return std::nullopt;
+}
+
+EdgeId TestGraph::timeout_edge(VertexId v) const {
+  for (EdgeId e : out_edges(v))
+    if (is_timeout(e)) return e;
+  return EdgeId::none();
+}
+
+std::vector<VertexId> TestGraph::goals() const {
+  std::vector<VertexId> out;
+  out.reserve(num_goals_);
+  for (VertexId v : vertices())
+    if (is_goal(v)) out.push_back(v);
+  return out;
+}
+
+std::optional<VertexId> TestGraph::find_vertex(std::string_view name) const {
+  if (auto id = vertex_names_.find(name)) return VertexId{*id};
+  return std::nullopt;
+}
+
+std::optional<EdgeId> TestGraph::find_edge(std::string_view name) const {
+  if (auto id = edge_names_.find(name)) return edge_of_name_[*id];
+  return std::nullopt;
+}
+
+std::size_t TestGraph::memory_bytes() const {
+  auto bytes = [](const auto& v) { return v.capacity() * sizeof(typename std::decay_t<decltype(v)>::value_type); };
+  return bytes(vflags_) + bytes(out_offsets_) + bytes(in_offsets_) + bytes(in_edges_) + bytes(source_) +
+         bytes(target_) + bytes(cost_) + bytes(prob_) + bytes(label_) + bytes(edge_name_) + bytes(edge_of_name_) + bytes(eflags_) +
+         vertex_names_.memory_bytes() + edge_names_.memory_bytes() + labels_.memory_bytes();
+}
+
+}  // namespace playtest

@@ -1,0 +1,93 @@
+// playtest: test nondeterministic systems by playing a game against them.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+
+#include "command.hpp"
+#include "playtest/error.hpp"
+
+namespace playtest::cli {
+
+std::vector<CommandInfo>& command_registry() {
+  static std::vector<CommandInfo> registry;
+  return registry;
+}
+
+namespace {
+
+// The text of line `line` of `file`, read lazily; empty when not available.
+std::string source_line(const std::string& file, std::uint32_t line) {
+  if (file.empty() || file == "-" || line == 0) return {};
+  std::ifstream in(file, std::ios::binary);
+  std::string text;
+  for (std::uint32_t l = 1; l <= line && std::getline(in, text); ++l) {
+    if (l == line) return text;
+  }
+  return {};
+}
+
+void report(const Error& e) {
+  const Diagnostic& d = e.diagnostic();
+  std::string line = source_line(d.where.file, d.where.line);
+  std::string msg = line.empty() ? format_diagnostic(d) : format_diagnostic_with_line(d, line);
+  fmt::print(stderr, "playtest: {}\n", msg);
+}
+
+}  // namespace
+}  // namespace playtest::cli
+
+int main(int argc, char** argv) {
+  using namespace playtest;
+  using namespace playtest::cli;
+  CLI::App app{"playtest: test nondeterministic systems by playing a game against them.\n"
+               "Exit codes: 0 ok/PASS, 1 FAIL, 2 usage or input error, 3 internal error/ERROR, 4 INCONCLUSIVE."};
+  app.set_version_flag("--version", std::string("playtest ") + PLAYTEST_VERSION);
+  app.require_subcommand(1);
+  app.fallthrough(false);
+  auto& reg = command_registry();
+  std::stable_sort(reg.begin(), reg.end(), [](const CommandInfo& a, const CommandInfo& b) { return a.order < b.order; });
+  std::vector<std::pair<CLI::App*, std::function<int()>>> runs;
+  for (auto& c : reg) {
+    std::size_t before = app.get_subcommands({}).size();
+    auto run = c.setup(app);
+    auto subs = app.get_subcommands({});
+    if (subs.size() != before + 1) {
+      fmt::print(stderr, "playtest: internal error: command '{}' did not add exactly one subcommand\n", c.name);
+      return exit_error;
+    }
+    runs.emplace_back(subs.back(), std::move(run));
+  }
+  try {
+    try {
+      app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+      return app.exit(e) == 0 ? exit_ok : exit_usage;
+    } catch (const CLI::CallForAllHelp& e) {
+      return app.exit(e) == 0 ? exit_ok : exit_usage;
+    } catch (const CLI::CallForVersion& e) {
+      return app.exit(e) == 0 ? exit_ok : exit_usage;
+    } catch (const CLI::ParseError& e) {
+      app.exit(e);
+      return exit_usage;
+    }
+    for (auto& [sub, run] : runs)
+      if (sub->parsed()) return run();
+    fmt::print(stderr, "playtest: no command given; see playtest --help\n");
+    return exit_usage;
+  } catch (const AdapterError& e) {
+    report(e);
+    return exit_error;
+  } catch (const Error& e) {
+    report(e);
+    return exit_usage;
+  } catch (const std::bad_alloc&) {
+    fmt::print(stderr, "playtest: error: out of memory\n");
+    return exit_error;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "playtest: internal error: {}\n", e.what());
+    return exit_error;
+  }
+}
