@@ -1,0 +1,44 @@
+// Helpers shared by the subcommands: loading the input model/graph and opening outputs.
+// Only glue lives here; anything reusable belongs in the library.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "playtest/graph/test_graph.hpp"
+
+namespace playtest::cli {
+
+// Where the model comes from. The file kind is decided by its extension: .json is graph/1;
+// other kinds (.aut labelled transition systems, model programs) register their loaders here.
+struct InputOptions {
+  std::string path;
+  std::vector<std::string> inputs;   // .aut: labels that are inputs (stimuli)
+  std::vector<std::string> outputs;  // .aut: labels that are outputs (observations)
+  std::vector<std::string> params;   // model programs: NAME=VALUE
+};
+
+// Adds the positional FILE argument ("-" for standard input) and the options that go with it.
+void add_input_options(CLI::App* sub, InputOptions& opts);
+
+// Loads the test graph described by `opts`; throws playtest::Error on bad input.
+TestGraph load_input(const InputOptions& opts);
+
+// An output stream for `path` ("-" = standard output); throws playtest::Error if it cannot be opened.
+class Output {
+ public:
+  explicit Output(const std::string& path);
+  std::ostream& stream() { return file_ ? *file_ : std::cout; }
+  void close();  // flushes and checks for write errors
+
+ private:
+  std::string path_;
+  std::unique_ptr<std::ofstream> file_;
+};
+
+}  // namespace playtest::cli
