@@ -1,0 +1,664 @@
+// graph/1 reader: nlohmann's SAX parser over a position-tracking character source, so that every
+// error names file:line:column and the JSON pointer without ever building a DOM of the file.
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <iterator>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+
+#include "playtest/error.hpp"
+#include "playtest/graph/graph_builder.hpp"
+#include "playtest/io/graph_json.hpp"
+
+namespace playtest {
+
+namespace {
+
+constexpr std::size_t max_string_bytes = 65536;
+constexpr int max_meta_depth = 256;
+
+// A character source (a file read in 1 MiB blocks, or text in memory) that tracks the line and
+// column of the last character consumed and of the start of the last JSON value token.
+class Source {
+ public:
+  explicit Source(std::FILE* f) : file_(f), storage_(std::make_unique<char[]>(block)), buf_(storage_.get()) {}
+  explicit Source(std::string_view text) : buf_(text.data()), len_(text.size()) {}
+
+  bool at_end() {
+    if (pos_ < len_) return false;
+    return !refill();
+  }
+  char peek() const { return buf_[pos_]; }
+  void advance() {
+    track(buf_[pos_]);
+    ++pos_;
+  }
+  bool read_error() const { return read_error_; }
+
+  std::uint32_t line() const { return line_; }
+  std::uint32_t column() const { return col_; }
+  std::uint32_t value_line() const { return start_line_; }
+  std::uint32_t value_column() const { return start_col_; }
+  std::uint64_t bytes() const { return consumed_ + pos_; }
+
+ private:
+  static constexpr std::size_t block = 1 << 20;
+
+  bool refill() {
+    if (!file_) return false;
+    consumed_ += len_;
+    len_ = std::fread(storage_.get(), 1, block, file_);
+    pos_ = 0;
+    if (len_ == 0 && std::ferror(file_)) read_error_ = true;
+    return len_ > 0;
+  }
+
+  void track(char c) {
+    if (in_string_) {
+      if (escape_)
+        escape_ = false;
+      else if (c == '\\')
+        escape_ = true;
+      else if (c == '"')
+        in_string_ = false;
+    } else {
+      if (c == '"') {
+        in_string_ = true;
+        mark();
+      } else if (c == '{' || c == '[') {
+        mark();
+      } else if (sep_ && (c == '-' || (c >= '0' && c <= '9') || c == 't' || c == 'f' || c == 'n')) {
+        mark();
+      }
+      sep_ = c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',' || c == ':' || c == '[' || c == '{';
+    }
+    if (c == '\n') {
+      ++line_;
+      col_ = 0;
+    } else if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) {
+      ++col_;  // count characters, not UTF-8 continuation bytes
+    }
+  }
+  void mark() {
+    start_line_ = line_;
+    start_col_ = col_ + 1;
+  }
+
+  std::FILE* file_ = nullptr;
+  std::unique_ptr<char[]> storage_;
+  const char* buf_;
+  std::size_t len_ = 0, pos_ = 0;
+  std::uint64_t consumed_ = 0;
+  bool read_error_ = false;
+  bool in_string_ = false, escape_ = false, sep_ = true;
+  std::uint32_t line_ = 1, col_ = 0, start_line_ = 1, start_col_ = 1;
+};
+
+// Input iterator over a Source, compared only against the default-constructed end iterator.
+class SourceIterator {
+ public:
+  using iterator_category = std::input_iterator_tag;
+  using value_type = char;
+  using difference_type = std::ptrdiff_t;
+  using pointer = const char*;
+  using reference = char;
+  SourceIterator() = default;
+  explicit SourceIterator(Source* s) : s_(s) {}
+  char operator*() const { return s_->peek(); }
+  SourceIterator& operator++() {
+    s_->advance();
+    return *this;
+  }
+  SourceIterator operator++(int) {
+    auto t = *this;
+    s_->advance();
+    return t;
+  }
+  bool operator==(const SourceIterator& o) const { return is_end() == o.is_end(); }
+  bool operator!=(const SourceIterator& o) const { return !(*this == o); }
+
+ private:
+  bool is_end() const { return s_ == nullptr || s_->at_end(); }
+  Source* s_ = nullptr;
+};
+
+enum class Section : std::uint8_t { none, top, vertices, vertex, edges, edge, reset };
+
+// Thrown by the locating pass when it has found the element it looks for.
+struct Found {
+  std::uint32_t line, column;
+};
+
+class Handler : public nlohmann::json_sax<nlohmann::json> {
+ public:
+  Handler(Source& src, std::string file, GraphBuilder* builder, std::optional<ElementRef> target)
+      : src_(src), file_(std::move(file)), b_(builder), target_(target) {}
+
+  // --- SAX callbacks -------------------------------------------------------------------------
+  bool null() override { return scalar(Kind::null); }
+  bool boolean(bool v) override {
+    bool_ = v;
+    return scalar(Kind::boolean);
+  }
+  bool number_integer(number_integer_t v) override {
+    num_ = static_cast<double>(v);
+    integral_ = true;
+    return scalar(Kind::number);
+  }
+  bool number_unsigned(number_unsigned_t v) override {
+    num_ = static_cast<double>(v);
+    integral_ = true;
+    return scalar(Kind::number);
+  }
+  bool number_float(number_float_t v, const string_t&) override {
+    num_ = v;
+    integral_ = std::isfinite(v) && v == std::floor(v);
+    return scalar(Kind::number);
+  }
+  bool string(string_t& v) override {
+    str_ = &v;
+    return scalar(Kind::string);
+  }
+  bool binary(binary_t&) override { return scalar(Kind::null); }
+
+  bool start_object(std::size_t) override {
+    if (skip_ > 0) return enter_skip();
+    switch (section_) {
+      case Section::none:
+        section_ = Section::top;
+        return true;
+      case Section::vertices:
+        begin_element(Section::vertex);
+        return true;
+      case Section::edges:
+        begin_element(Section::edge);
+        return true;
+      default:
+        break;
+    }
+    if (key_ == "meta") return enter_skip();
+    if (section_ == Section::top && key_ == "reset") {
+      if (target_ && target_->kind == ElementRef::Kind::reset) throw Found{src_.value_line(), src_.value_column()};
+      section_ = Section::reset;
+      seen_ = 0;
+      return true;
+    }
+    if (section_ == Section::top && (key_ == "vertices" || key_ == "edges"))
+      type_error("an array", "an object");
+    type_error(expected_type(), "an object");
+  }
+
+  bool end_object() override {
+    if (skip_ > 0) return leave_skip();
+    switch (section_) {
+      case Section::vertex:
+        finish_vertex();
+        section_ = Section::vertices;
+        ++index_;
+        return true;
+      case Section::edge:
+        finish_edge();
+        section_ = Section::edges;
+        ++index_;
+        return true;
+      case Section::reset:
+        section_ = Section::top;
+        seen_ = top_seen_;
+        return true;
+      case Section::top:
+        finish_top();
+        section_ = Section::none;
+        return true;
+      default:
+        return true;
+    }
+  }
+
+  bool start_array(std::size_t) override {
+    if (skip_ > 0) return enter_skip();
+    if (section_ == Section::none) fail_here("a graph/1 file must be a JSON object, not an array");
+    if (key_ == "meta") return enter_skip();
+    if (section_ == Section::top && (key_ == "vertices" || key_ == "edges")) {
+      section_ = key_ == "vertices" ? Section::vertices : Section::edges;
+      top_seen_ = seen_;
+      index_ = 0;
+      return true;
+    }
+    if (section_ == Section::vertices || section_ == Section::edges)
+      fail_here(fmt::format("each element of \"{}\" must be an object, got an array",
+                            section_ == Section::vertices ? "vertices" : "edges"));
+    type_error(expected_type(), "an array");
+  }
+
+  bool end_array() override {
+    if (skip_ > 0) return leave_skip();
+    if (section_ == Section::vertices || section_ == Section::edges) {
+      section_ = Section::top;
+      seen_ = top_seen_;
+      key_.clear();
+    }
+    return true;
+  }
+
+  bool key(string_t& k) override {
+    if (skip_ > 0) return true;
+    key_ = k;
+    std::uint32_t bit = key_bit();
+    if (bit == 0) {
+      fail_here(fmt::format("unknown key \"{}\" in {}; allowed: {} (put anything else inside \"meta\")", k,
+                            section_name(), allowed_keys()));
+    }
+    if (seen_ & bit) fail_here(fmt::format("duplicate key \"{}\" in {}", k, section_name()));
+    seen_ |= bit;
+    return true;
+  }
+
+  bool parse_error(std::size_t, const std::string& last_token, const nlohmann::detail::exception& ex) override {
+    std::string what = ex.what();
+    // nlohmann: "[json.exception.parse_error.101] parse error at line 1, column 2: syntax error ..."
+    auto colon = what.find(": ", what.find("parse error"));
+    std::string detail = colon == std::string::npos ? what : what.substr(colon + 2);
+    Diagnostic d;
+    d.where = {file_, src_.line(), std::max<std::uint32_t>(src_.column(), 1), ""};
+    if (src_.read_error()) {
+      d.message = fmt::format("read error: {}", std::strerror(errno));
+    } else if (src_.bytes() == 0 || (last_token.empty() && src_.bytes() <= 3 && src_.at_end())) {
+      d.message = "the file is empty; expected a graph/1 JSON object";
+    } else if (src_.at_end() && detail.find("unexpected end of input") != std::string::npos) {
+      d.message = "unexpected end of input: the file is truncated or a bracket is not closed";
+      d.notes.push_back(detail);
+    } else {
+      d.message = "invalid JSON: " + detail;
+    }
+    throw ParseError(std::move(d));
+  }
+
+  std::string pointer() const {
+    switch (section_) {
+      case Section::top:
+        return key_.empty() ? "" : "/" + escape(key_);
+      case Section::vertices:
+        return "/vertices";
+      case Section::edges:
+        return "/edges";
+      case Section::vertex:
+        return fmt::format("/vertices/{}{}", index_, key_.empty() ? "" : "/" + escape(key_));
+      case Section::edge:
+        return fmt::format("/edges/{}{}", index_, key_.empty() ? "" : "/" + escape(key_));
+      case Section::reset:
+        return "/reset" + (key_.empty() ? std::string() : "/" + escape(key_));
+      default:
+        return "";
+    }
+  }
+
+ private:
+  enum class Kind { null, boolean, number, string };
+
+  static std::string escape(const std::string& k) {
+    std::string out;
+    for (char c : k) {
+      if (c == '~')
+        out += "~0";
+      else if (c == '/')
+        out += "~1";
+      else
+        out += c;
+    }
+    return out;
+  }
+
+  // Keys: one bit per allowed key of the current section.
+  std::uint32_t key_bit() const {
+    static constexpr const char* top[] = {"playtest", "initial", "vertices", "edges", "reset", "meta"};
+    static constexpr const char* vertex[] = {"id", "kind", "goal", "meta"};
+    static constexpr const char* edge[] = {"id", "from", "to", "label", "cost", "prob", "weight", "timeout", "meta"};
+    static constexpr const char* reset[] = {"cost", "meta"};
+    auto find = [&](const auto& keys) -> std::uint32_t {
+      for (std::uint32_t i = 0; i < std::size(keys); ++i)
+        if (key_ == keys[i]) return 1u << i;
+      return 0;
+    };
+    switch (section_) {
+      case Section::top:
+        return find(top);
+      case Section::vertex:
+        return find(vertex);
+      case Section::edge:
+        return find(edge);
+      case Section::reset:
+        return find(reset);
+      default:
+        return 0;
+    }
+  }
+  const char* allowed_keys() const {
+    switch (section_) {
+      case Section::top:
+        return "playtest, initial, vertices, edges, reset, meta";
+      case Section::vertex:
+        return "id, kind, goal, meta";
+      case Section::edge:
+        return "id, from, to, label, cost, prob, weight, timeout, meta";
+      case Section::reset:
+        return "cost, meta";
+      default:
+        return "";
+    }
+  }
+  std::string section_name() const {
+    switch (section_) {
+      case Section::top:
+        return "the graph object";
+      case Section::vertex:
+        return fmt::format("vertex #{}", index_);
+      case Section::edge:
+        return fmt::format("edge #{}", index_);
+      case Section::reset:
+        return "\"reset\"";
+      default:
+        return "the file";
+    }
+  }
+  const char* expected_type() const {
+    if (key_ == "goal" || key_ == "timeout") return "a boolean";
+    if (key_ == "cost" || key_ == "prob" || key_ == "weight") return "a number";
+    if (key_ == "vertices" || key_ == "edges") return "an array";
+    if (key_ == "reset") return "an object";
+    return "a string";
+  }
+
+  [[noreturn]] void fail_at(std::uint32_t line, std::uint32_t col, std::string message) const {
+    Diagnostic d;
+    d.where = {file_, line, col, pointer()};
+    d.message = std::move(message);
+    throw ParseError(std::move(d));
+  }
+  [[noreturn]] void fail_here(std::string message) const {
+    fail_at(src_.value_line(), src_.value_column(), std::move(message));
+  }
+  [[noreturn]] void type_error(const char* expected, const char* got) const {
+    fail_here(fmt::format("\"{}\" must be {}, got {}", key_, expected, got));
+  }
+
+  bool enter_skip() {
+    if (++skip_ > max_meta_depth) fail_here(fmt::format("nesting deeper than {} levels", max_meta_depth));
+    return true;
+  }
+  bool leave_skip() {
+    --skip_;
+    return true;
+  }
+
+  void begin_element(Section s) {
+    if (target_ && ((s == Section::vertex && target_->kind == ElementRef::Kind::vertex) ||
+                    (s == Section::edge && target_->kind == ElementRef::Kind::edge)) &&
+        target_->index == index_)
+      throw Found{src_.value_line(), src_.value_column()};
+    section_ = s;
+    seen_ = 0;
+    key_.clear();
+    elem_line_ = src_.value_line();
+    elem_col_ = src_.value_column();
+    if (s == Section::vertex) {
+      kind_ = VertexKind::active;
+      goal_ = false;
+      id_.clear();
+    } else {
+      id_.clear();
+      from_.clear();
+      to_.clear();
+      label_.clear();
+      cost_ = 1.0;
+      prob_.reset();
+      weight_.reset();
+      timeout_ = false;
+    }
+  }
+
+  const std::string& take_string(const char* what) {
+    if (str_->size() > max_string_bytes)
+      fail_here(fmt::format("{} is {} bytes long; the limit is {}", what, str_->size(), max_string_bytes));
+    return *str_;
+  }
+
+  bool scalar(Kind kind) {
+    if (skip_ > 0) return true;
+    const char* got = kind == Kind::null ? "null" : kind == Kind::boolean ? "a boolean"
+                                                  : kind == Kind::number  ? "a number"
+                                                                          : "a string";
+    switch (section_) {
+      case Section::none:
+        fail_here(fmt::format("a graph/1 file must be a JSON object, got {}", got));
+      case Section::vertices:
+      case Section::edges:
+        fail_here(fmt::format("each element of \"{}\" must be an object, got {}",
+                              section_ == Section::vertices ? "vertices" : "edges", got));
+      default:
+        break;
+    }
+    if (key_ == "meta") return true;
+    auto want = [&](Kind k) {
+      if (kind != k) type_error(expected_type(), got);
+    };
+    if (section_ == Section::top) {
+      if (key_ == "playtest") {
+        want(Kind::string);
+        if (*str_ != "graph/1")
+          fail_here(fmt::format("unsupported format \"{}\"; this playtest reads \"graph/1\"", take_string("format")));
+        format_seen_ = true;
+      } else if (key_ == "initial") {
+        want(Kind::string);
+        if (target_ && target_->kind == ElementRef::Kind::initial) throw Found{src_.value_line(), src_.value_column()};
+        initial_line_ = src_.value_line();
+        initial_col_ = src_.value_column();
+        if (b_) b_->set_initial(std::string_view(take_string("the initial vertex id")));
+      } else {
+        type_error(expected_type(), got);
+      }
+      return true;
+    }
+    if (section_ == Section::reset) {
+      want(Kind::number);
+      if (!std::isfinite(num_) || num_ < 0) fail_here(fmt::format("reset cost must be finite and >= 0, got {}", num_));
+      if (b_) b_->set_reset_cost(num_);
+      return true;
+    }
+    if (section_ == Section::vertex) {
+      if (key_ == "id") {
+        want(Kind::string);
+        id_ = take_string("a vertex id");
+        if (id_.empty()) fail_here("a vertex id must not be empty");
+      } else if (key_ == "kind") {
+        want(Kind::string);
+        if (*str_ == "active")
+          kind_ = VertexKind::active;
+        else if (*str_ == "passive")
+          kind_ = VertexKind::passive;
+        else
+          fail_here(fmt::format("\"kind\" must be \"active\" or \"passive\", got \"{}\"", take_string("kind")));
+      } else if (key_ == "goal") {
+        want(Kind::boolean);
+        goal_ = bool_;
+      }
+      return true;
+    }
+    // Edge.
+    if (key_ == "id" || key_ == "from" || key_ == "to" || key_ == "label") {
+      want(Kind::string);
+      const std::string& s = take_string(key_ == "label" ? "a label" : "an id");
+      if (key_ == "id") {
+        if (s.empty()) fail_here("an edge id must not be empty");
+        id_ = s;
+      } else if (key_ == "from") {
+        from_ = s;
+        from_line_ = src_.value_line();
+        from_col_ = src_.value_column();
+      } else if (key_ == "to") {
+        to_ = s;
+      } else {
+        label_ = s;
+      }
+    } else if (key_ == "cost") {
+      want(Kind::number);
+      if (!std::isfinite(num_) || num_ < 0)
+        fail_here(fmt::format("edge cost must be finite and >= 0, got {}", num_));
+      cost_ = num_;
+    } else if (key_ == "prob") {
+      want(Kind::number);
+      if (!(num_ > 0 && num_ <= 1)) fail_here(fmt::format("\"prob\" must lie in (0, 1], got {}", num_));
+      prob_ = num_;
+    } else if (key_ == "weight") {
+      want(Kind::number);
+      if (!(integral_ && num_ > 0 && num_ < 9007199254740992.0))
+        fail_here(fmt::format("\"weight\" must be a positive integer, got {}", num_));
+      weight_ = num_;
+    } else if (key_ == "timeout") {
+      want(Kind::boolean);
+      timeout_ = bool_;
+    }
+    return true;
+  }
+
+  void finish_vertex() {
+    if (id_.empty()) fail_at(elem_line_, elem_col_, fmt::format("vertex #{} has no \"id\"", index_));
+    if (b_) b_->add_vertex(id_, kind_, goal_);
+  }
+
+  void finish_edge() {
+    std::string name = id_.empty() ? fmt::format("#{}", index_) : "'" + id_ + "'";
+    if (from_.empty() && !(seen_ & 2)) fail_at(elem_line_, elem_col_, fmt::format("edge {} has no \"from\"", name));
+    if (to_.empty() && !(seen_ & 4)) fail_at(elem_line_, elem_col_, fmt::format("edge {} has no \"to\"", name));
+    if (prob_ && weight_)
+      fail_at(elem_line_, elem_col_, fmt::format("edge {} has both \"prob\" and \"weight\"; give one", name));
+    if (!b_) return;
+    EdgeSpec e{.from = b_->vertex_ref(from_),
+               .to = b_->vertex_ref(to_),
+               .label = label_,
+               .cost = cost_,
+               .prob = prob_,
+               .weight = weight_,
+               .name = id_.empty() ? std::nullopt : std::optional<std::string_view>(id_),
+               .timeout = timeout_};
+    b_->add_edge(e);
+  }
+
+  void finish_top() {
+    if (!format_seen_)
+      fail_at(1, 1, "missing \"playtest\": \"graph/1\"; is this a playtest graph file?");
+    if (!(seen_ & 4)) fail_at(1, 1, "missing \"vertices\"");
+  }
+
+  Source& src_;
+  std::string file_;
+  GraphBuilder* b_;
+  std::optional<ElementRef> target_;
+
+  Section section_ = Section::none;
+  std::uint32_t seen_ = 0, top_seen_ = 0;
+  std::uint32_t index_ = 0;
+  std::string key_;
+  int skip_ = 0;
+  bool format_seen_ = false;
+
+  // Scalar being delivered.
+  bool bool_ = false;
+  double num_ = 0;
+  bool integral_ = false;
+  string_t* str_ = nullptr;
+
+  // Element being read.
+  std::uint32_t elem_line_ = 0, elem_col_ = 0, from_line_ = 0, from_col_ = 0;
+  std::uint32_t initial_line_ = 0, initial_col_ = 0;
+  std::string id_, from_, to_, label_;
+  VertexKind kind_ = VertexKind::active;
+  bool goal_ = false, timeout_ = false;
+  double cost_ = 1.0;
+  std::optional<double> prob_, weight_;
+};
+
+struct FileCloser {
+  void operator()(std::FILE* f) const {
+    if (f) std::fclose(f);
+  }
+};
+
+// Where an element (the subject of a GraphBuilder error) stands in the input: a second pass.
+SourceLocation locate(const std::string& file, std::string_view text, ElementRef ref) {
+  std::unique_ptr<std::FILE, FileCloser> f;
+  std::optional<Source> src;
+  if (text.data() != nullptr) {
+    src.emplace(text);
+  } else {
+    f.reset(std::fopen(file.c_str(), "rb"));
+    if (!f) return {file, 0, 0, ""};
+    src.emplace(f.get());
+  }
+  Handler h(*src, file, nullptr, ref);
+  std::string ptr;
+  switch (ref.kind) {
+    case ElementRef::Kind::vertex:
+      ptr = fmt::format("/vertices/{}", ref.index);
+      break;
+    case ElementRef::Kind::edge:
+      ptr = fmt::format("/edges/{}", ref.index);
+      break;
+    case ElementRef::Kind::initial:
+      ptr = "/initial";
+      break;
+    case ElementRef::Kind::reset:
+      ptr = "/reset";
+      break;
+    case ElementRef::Kind::graph:
+      return {file, 1, 1, ""};
+  }
+  try {
+    nlohmann::json::sax_parse(SourceIterator(&*src), SourceIterator(), &h);
+  } catch (const Found& found) {
+    return {file, found.line, found.column, ptr};
+  } catch (const Error&) {
+  }
+  return {file, 0, 0, ptr};
+}
+
+TestGraph read(const std::string& file, std::string_view text, std::FILE* f) {
+  std::optional<Source> src;
+  if (f)
+    src.emplace(f);
+  else
+    src.emplace(text);
+  GraphBuilder b;
+  Handler h(*src, file, &b, std::nullopt);
+  nlohmann::json::sax_parse(SourceIterator(&*src), SourceIterator(), &h);
+  if (src->read_error()) throw Error(Diagnostic{{file, 0, 0, ""}, fmt::format("read error: {}", std::strerror(errno)), {}});
+  BuildOptions opts;
+  opts.locate = [&](ElementRef ref) { return locate(file, f ? std::string_view() : text, ref); };
+  return b.build(opts);
+}
+
+}  // namespace
+
+TestGraph parse_graph(std::string_view text, const std::string& source_name) {
+  // A non-null data pointer marks "in memory" for the locating pass.
+  static const char empty = 0;
+  if (text.data() == nullptr) text = std::string_view(&empty, 0);
+  return read(source_name, text, nullptr);
+}
+
+TestGraph load_graph(const std::string& path) {
+  if (path == "-") {
+    std::string text{std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
+    return parse_graph(text, "-");
+  }
+  std::unique_ptr<std::FILE, FileCloser> f(std::fopen(path.c_str(), "rb"));
+  if (!f) throw Error(Diagnostic{{path, 0, 0, ""}, fmt::format("cannot open: {}", std::strerror(errno)), {}});
+  return read(path, {}, f.get());
+}
+
+}  // namespace playtest
