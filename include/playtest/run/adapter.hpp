@@ -1,0 +1,51 @@
+// The adapter: how the runner talks to a system under test (SUT). Stimuli go in, observations
+// come out; seed 001 §1: at a passive state the tester waits for an observable action, and silence
+// until a timeout is itself an observation. Implementations: SubprocessAdapter (a program speaking
+// docs/adapter-protocol.md), InProcessAdapter (C++ code in the same process), SimulatedSut.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace playtest {
+
+using Clock = std::chrono::steady_clock;
+
+struct AdapterEvent {
+  enum class Kind : std::uint8_t {
+    none,    // nothing arrived before the deadline
+    output,  // the SUT produced the observable output `label`
+    quiet,   // the adapter itself declares quiescence: treat it as the timeout, now
+  };
+  Kind kind = Kind::none;
+  std::string label;
+
+  static AdapterEvent nothing() { return {}; }
+  static AdapterEvent output(std::string l) { return {Kind::output, std::move(l)}; }
+  static AdapterEvent quiescence() { return {Kind::quiet, {}}; }
+};
+
+// Every member may throw AdapterError (the SUT or its adapter died, spoke garbage or hung); the
+// runner turns it into the verdict ERROR. No member may block past the deadline it is given, or,
+// for start/stimulate/reset, past the adapter's own documented limit.
+class Adapter {
+ public:
+  virtual ~Adapter() = default;
+  // A test run begins: the SUT is in its initial state when this returns.
+  virtual void start() = 0;
+  // Apply the stimulus `label`; returns once the SUT has accepted it. Returns an output event when
+  // the SUT produced an output before it accepted the stimulus (the runner judges it at the active
+  // vertex, where no output is allowed), else AdapterEvent::nothing().
+  virtual AdapterEvent stimulate(std::string_view label) = 0;
+  // The next event, waiting at most until `deadline`; a deadline in the past polls without waiting.
+  // Outputs are delivered in the order the SUT produced them, none is ever dropped.
+  virtual AdapterEvent next_event(Clock::time_point deadline) = 0;
+  // Bring the SUT back to its initial state (only called when the model is resettable).
+  virtual void reset() = 0;
+  // The run is over (any verdict); release the SUT. Never throws.
+  virtual void finish() noexcept = 0;
+};
+
+}  // namespace playtest

@@ -1,0 +1,30 @@
+// Policies by name, as the CLI and the simulator choose them: random, anti-ant, reach (bounded
+// reachability, seed 000 §3), win (sure winning, seed 000 §4), expected (expected cost, seed 001 §2),
+// cover (edge coverage, seed 000 §5). The solver strategies are computed once here, then replayed.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "playtest/run/policy.hpp"
+
+namespace playtest {
+
+struct PolicySetup {
+  std::vector<VertexId> goals;   // reach/win/expected: the goals (empty: the graph's goals)
+  std::vector<EdgeId> edges;     // cover: the edges to cover (empty: all)
+  std::uint32_t bound = 0;       // reach: the game's bound n (0: the step budget, else the vertex count)
+};
+
+// The names make_policy accepts, in the order the CLI lists them.
+std::span<const std::string_view> policy_names();
+
+// Throws Error for an unknown name, or when the strategy needs goals the graph does not have.
+// The policy keeps a reference to `g`.
+std::unique_ptr<Policy> make_policy(std::string_view name, const TestGraph& g, const PolicySetup& setup = {});
+
+}  // namespace playtest

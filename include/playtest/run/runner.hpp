@@ -1,0 +1,135 @@
+// The online test runner: plays a Policy (the tester) against a system under test through an
+// Adapter, following the model (seed 001 §1, seed 000 §3): at an active vertex the policy picks an
+// edge and its label goes to the SUT as a stimulus; at a passive vertex the SUT's next output picks
+// the edge with that label, and silence until the timeout follows the timeout edge. Every observation
+// is judged; one the model does not allow is a FAIL.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "playtest/graph/test_graph.hpp"
+#include "playtest/run/adapter.hpp"
+#include "playtest/run/policy.hpp"
+
+namespace playtest {
+
+enum class Verdict : std::uint8_t {
+  pass,          // no failure, the test purpose was met
+  fail,          // the SUT did something the model does not allow
+  inconclusive,  // no failure, the purpose was not met within the budget
+  error,         // the adapter died, spoke garbage or hung
+};
+std::string_view to_string(Verdict v);  // "PASS", "FAIL", "INCONCLUSIVE", "ERROR"
+// The verdict of several runs: FAIL over ERROR over INCONCLUSIVE over PASS.
+Verdict combine(Verdict a, Verdict b);
+
+struct TestPurpose {
+  enum class Kind : std::uint8_t {
+    none,   // no purpose: the run passes when its budget ends without failure
+    reach,  // reach one of `goals` (empty: the graph's goal vertices)
+    cover,  // take every edge of `edges` (empty: every edge of the graph) at least once
+  };
+  Kind kind = Kind::none;
+  std::vector<VertexId> goals;
+  std::vector<EdgeId> edges;
+};
+
+struct RunOptions {
+  TestPurpose purpose;
+  std::uint64_t max_steps = 1000;                   // steps (stimuli, observations, resets); 0: no limit
+  std::chrono::milliseconds time_budget{0};         // wall clock for one run; 0: no limit
+  std::chrono::milliseconds timeout{1000};          // wait for an output at a passive vertex
+  std::vector<std::chrono::milliseconds> vertex_timeouts;  // per VertexId; empty or 0: `timeout`
+  std::uint64_t seed = 0;                           // the policy's random choices
+  bool reset_on_dead_end = true;  // at an active vertex without out-edges, reset if the graph allows it
+  bool keep_trace = true;         // keep every step in RunResult::trace
+};
+
+enum class StepKind : std::uint8_t {
+  stimulus,     // the tester took an edge out of an active vertex
+  observation,  // the SUT produced an output the model allows
+  timeout,      // silence at a passive vertex: its timeout edge was followed
+  reset,        // the SUT was reset to the initial vertex
+  unexpected,   // an output the model does not allow here (the failing step)
+  silence,      // silence at a passive vertex without a timeout edge (the failing step)
+};
+std::string_view to_string(StepKind k);
+
+struct TraceStep {
+  std::uint64_t step = 0;  // 1-based
+  double time_ms = 0;      // since the start of the run
+  StepKind kind = StepKind::stimulus;
+  VertexId from;
+  EdgeId edge;  // none for reset, unexpected, silence
+  VertexId to;  // == from for unexpected and silence
+  std::string label;
+};
+
+struct Coverage {
+  std::uint32_t edges_covered = 0, edges_total = 0;
+  std::uint32_t labels_covered = 0, labels_total = 0;
+};
+Coverage coverage_of(const TestGraph& g, std::span<const std::uint32_t> edge_visits);
+
+struct RunResult {
+  Verdict verdict = Verdict::inconclusive;
+  std::string message;                // why this verdict, one line
+  std::uint64_t seed = 0;
+  std::uint64_t steps = 0, resets = 0;
+  double elapsed_ms = 0;
+  bool purpose_met = false;
+  VertexId final_vertex;
+  // For FAIL: where, what the model allowed there, and what came ("" for silence).
+  VertexId fail_vertex;
+  std::vector<std::string> allowed;
+  std::string observed;
+  std::vector<TraceStep> trace;             // empty unless RunOptions::keep_trace
+  std::vector<std::uint32_t> edge_visits;   // per EdgeId
+  Coverage coverage;
+};
+
+// Receives each step as it happens (to write a trace that survives a crash).
+class RunObserver {
+ public:
+  virtual ~RunObserver() = default;
+  virtual void on_step(const TestGraph& g, const TraceStep& step) { (void)g; (void)step; }
+  virtual void on_end(const TestGraph& g, const RunResult& result) { (void)g; (void)result; }
+};
+
+// Throws GraphError when `g` cannot drive an online test: two outputs of a passive vertex (or two
+// stimuli of an active vertex) share a label, so an observation would not tell the edge; or a
+// label contains a line break (it could not cross the adapter protocol).
+void check_online_testable(const TestGraph& g);
+
+class Runner {
+ public:
+  // Checks the graph (check_online_testable) and the options; throws GraphError / invalid_argument.
+  Runner(const TestGraph& g, RunOptions options);
+
+  // One test run: adapter.start(), the game loop, adapter.finish(). Adapter failures become ERROR.
+  // `seed` overrides RunOptions::seed for this run.
+  RunResult run(Policy& policy, Adapter& adapter, RunObserver* observer = nullptr,
+                std::optional<std::uint64_t> seed = std::nullopt) const;
+
+  const RunOptions& options() const { return options_; }
+  const TestGraph& graph() const { return g_; }
+  // The purpose's edges as per-edge flags (empty when every edge counts), as RunView shows them.
+  std::span<const std::uint8_t> purpose_edges() const { return purpose_edges_; }
+  std::span<const VertexId> goals() const { return goals_; }
+
+ private:
+  const TestGraph& g_;
+  RunOptions options_;
+  std::vector<std::uint8_t> purpose_edges_;
+  std::vector<std::uint8_t> is_goal_;
+  std::vector<VertexId> goals_;
+  std::uint32_t purpose_edge_count_ = 0;
+};
+
+}  // namespace playtest

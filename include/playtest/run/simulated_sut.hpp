@@ -1,0 +1,39 @@
+// A simulated system under test that plays a test graph's own probabilities (seed 000 §2, seed 001
+// §2: the IUT picks an edge out of a passive vertex with probability p). Played with the model itself
+// it is a conforming SUT; played with a mutant (mutation.hpp) it is a faulty one. Seeded: the same
+// seed gives the same choices. It never waits: silence (a timeout edge, or an active state) is
+// reported at once as quiescence.
+#pragma once
+
+#include <cstdint>
+
+#include "playtest/graph/random.hpp"
+#include "playtest/graph/test_graph.hpp"
+#include "playtest/run/adapter.hpp"
+
+namespace playtest {
+
+class SimulatedSut final : public Adapter {
+ public:
+  // Keeps a reference to `g`.
+  SimulatedSut(const TestGraph& g, std::uint64_t seed);
+
+  void start() override { state_ = g_.initial(); }
+  // At an active state, follows the out-edge with that label; a stimulus the SUT does not accept
+  // there is ignored (the model will notice what the SUT does next).
+  AdapterEvent stimulate(std::string_view label) override;
+  // At a passive state, picks an out-edge with its probability and follows it: its label is the
+  // output, or quiescence for a timeout edge. At an active state: quiescence.
+  AdapterEvent next_event(Clock::time_point deadline) override;
+  void reset() override { state_ = g_.initial(); }
+  void finish() noexcept override {}
+
+  VertexId state() const { return state_; }
+
+ private:
+  const TestGraph& g_;
+  Rng rng_;
+  VertexId state_;
+};
+
+}  // namespace playtest

@@ -1,0 +1,46 @@
+// Strategies compared on a simulated system under test (seed 002 §5.1, Table 4): many seeded runs
+// against the model's own probabilities give the mean and standard deviation of the steps needed to
+// meet the test purpose and the success rate; runs against mutants give the fraction detected.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+
+#include "playtest/run/mutation.hpp"
+#include "playtest/run/policy.hpp"
+#include "playtest/run/runner.hpp"
+
+namespace playtest {
+
+struct SimulationOptions {
+  RunOptions run;                  // purpose and budgets of every run (its seed is ignored)
+  std::uint32_t runs = 100;        // runs against the model itself
+  std::uint32_t mutant_runs = 10;  // runs against each mutant
+  std::uint64_t seed = 0;
+};
+
+struct SimulationStats {
+  std::string strategy;
+  std::uint32_t runs = 0, passed = 0, failed = 0, inconclusive = 0, errors = 0;
+  double success_rate = 0;  // fraction of runs that met the purpose
+  double mean_steps = 0;    // over the runs that met the purpose
+  double sd_steps = 0;      // sample standard deviation, same runs
+  // Against mutants (zero when none were given).
+  std::uint32_t mutants = 0, mutants_detected = 0;  // a mutant is detected when one of its runs FAILs
+  std::uint32_t mutant_runs = 0, mutant_runs_failed = 0;
+  double mean_steps_to_detect = 0;  // over the failing mutant runs
+  double detected_fraction() const { return mutants ? double(mutants_detected) / mutants : 0.0; }
+};
+
+// Seeds are derived from options.seed and the run index only, so every strategy meets the same
+// sequence of simulated systems (common random numbers).
+SimulationStats simulate(const TestGraph& model, Policy& policy, const SimulationOptions& options,
+                         std::span<const Mutant> mutants = {});
+
+// The seed of run `index` of stream `stream` (0: the tester, 1: the simulated SUT).
+std::uint64_t derive_seed(std::uint64_t seed, std::uint64_t index, std::uint64_t stream);
+
+}  // namespace playtest

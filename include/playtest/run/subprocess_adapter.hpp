@@ -1,0 +1,64 @@
+// The subprocess adapter: playtest starts a command (/bin/sh -c COMMAND) in its own process group and
+// speaks the line-based adapter protocol (docs/adapter-protocol.md) on its standard input and output.
+// Every wait is bounded; a crash, a hang, a garbage or partial line, an early close all become an
+// AdapterError with a message (verdict ERROR), never a hang. The process group is killed at the end.
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <cstddef>
+#include <string>
+
+#include "playtest/run/adapter.hpp"
+
+namespace playtest {
+
+struct SubprocessOptions {
+  std::string command;  // run by /bin/sh -c
+  enum class Stderr : std::uint8_t { inherit, file, discard };
+  Stderr stderr_mode = Stderr::inherit;
+  std::string stderr_path;  // Stderr::file: appended to
+  std::chrono::milliseconds ready_timeout{5000};  // for "ready" after the start and after "reset"
+  std::chrono::milliseconds ack_timeout{5000};    // for "ack" after "stimulus"
+  std::chrono::milliseconds line_timeout{2000};   // for the rest of a line once its first byte came
+  std::chrono::milliseconds exit_timeout{500};    // after "end", before the process group is killed
+  std::size_t max_line = 65536;
+};
+
+class SubprocessAdapter final : public Adapter {
+ public:
+  explicit SubprocessAdapter(SubprocessOptions options);
+  ~SubprocessAdapter() override;
+  SubprocessAdapter(const SubprocessAdapter&) = delete;
+  SubprocessAdapter& operator=(const SubprocessAdapter&) = delete;
+
+  // Starts a fresh process (ending the previous one) and waits for its "ready".
+  void start() override;
+  AdapterEvent stimulate(std::string_view label) override;
+  AdapterEvent next_event(Clock::time_point deadline) override;
+  void reset() override;
+  // Sends "end", gives the process exit_timeout to exit, then kills its process group.
+  void finish() noexcept override;
+
+  pid_t pid() const { return pid_; }
+
+ private:
+  enum class ReadStatus : std::uint8_t { line, timeout };
+  ReadStatus read_line(Clock::time_point deadline, std::string& line);
+  void write_line(const std::string& line, Clock::time_point deadline);
+  [[noreturn]] void die(const std::string& what);
+  std::string exit_description(std::chrono::milliseconds grace);
+  void wait_for(std::string_view word, std::chrono::milliseconds timeout, std::string_view after);
+  void kill_group() noexcept;
+
+  SubprocessOptions o_;
+  pid_t pid_ = -1;
+  int in_fd_ = -1, out_fd_ = -1;  // the child's stdin (we write), stdout (we read)
+  std::string buf_;               // bytes read but not yet consumed
+  Clock::time_point partial_since_;
+  bool exited_ = false;
+  int status_ = 0;
+};
+
+}  // namespace playtest

@@ -1,0 +1,35 @@
+// The run trace as JSON lines (one object per step, written and flushed as it happens, so the trace
+// survives the SUT, the adapter or playtest itself dying), and as human-readable text.
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+
+#include "playtest/run/runner.hpp"
+
+namespace playtest {
+
+// Line formats (docs/testing.md):
+//   {"event":"begin","run":1,"seed":42,"strategy":"random"}
+//   {"event":"step","run":1,"step":1,"time_ms":0.1,"kind":"stimulus","vertex":"idle","label":"submit",
+//    "edge":"e0","to":"busy"}          (edge/to absent for unexpected, silence; label absent for reset)
+//   {"event":"end","run":1,"verdict":"PASS","steps":12,"message":"..."}
+class JsonlTraceWriter final : public RunObserver {
+ public:
+  explicit JsonlTraceWriter(std::ostream& out) : out_(out) {}
+  void begin_run(std::uint32_t run, std::uint64_t seed, std::string_view strategy);
+  void on_step(const TestGraph& g, const TraceStep& step) override;
+  void on_end(const TestGraph& g, const RunResult& result) override;
+
+ private:
+  std::ostream& out_;
+  std::uint32_t run_ = 1;
+};
+
+// "  12   3.4 ms  stimulus     idle --submit--> busy"
+std::string format_step(const TestGraph& g, const TraceStep& step);
+// The last `max_steps` steps of r.trace, one per line (with a "... N earlier steps" line when cut).
+std::string format_trace(const TestGraph& g, const RunResult& r, std::size_t max_steps = 100);
+
+}  // namespace playtest

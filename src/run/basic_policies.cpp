@@ -1,0 +1,56 @@
+#include <limits>
+
+#include "playtest/run/anti_ant_policy.hpp"
+#include "playtest/run/random_walk_policy.hpp"
+#include "playtest/run/table_policy.hpp"
+
+namespace playtest {
+
+Decision RandomWalkPolicy::choose(const RunView& view, Rng& rng) {
+  auto out = view.graph.out_edges(view.current);
+  if (out.empty()) return view.graph.is_resettable() ? Decision::reset() : Decision::stop();
+  return Decision::take(out[rng.below(out.size())]);
+}
+
+Decision AntiAntPolicy::choose(const RunView& view, Rng& rng) {
+  auto out = view.graph.out_edges(view.current);
+  if (out.empty()) return view.graph.is_resettable() ? Decision::reset() : Decision::stop();
+  std::uint32_t best = std::numeric_limits<std::uint32_t>::max();
+  std::uint32_t ties = 0;
+  EdgeId pick;
+  // Reservoir sampling among the least visited edges: one pass, uniform tie-break.
+  for (EdgeId e : out) {
+    std::uint32_t n = view.edge_visits[e.index()];
+    if (n < best) {
+      best = n;
+      ties = 1;
+      pick = e;
+    } else if (n == best && rng.below(++ties) == 0) {
+      pick = e;
+    }
+  }
+  return Decision::take(pick);
+}
+
+TablePolicy::TablePolicy(std::string name, std::vector<EdgeId> strategy)
+    : name_(std::move(name)), strategy_(std::move(strategy)) {}
+
+Decision TablePolicy::choose(const RunView& view, Rng&) {
+  EdgeId e = view.current.index() < strategy_.size() ? strategy_[view.current.index()] : EdgeId::none();
+  if (e.is_none()) return view.graph.is_resettable() && view.current != view.graph.initial() ? Decision::reset() : Decision::stop();
+  return Decision::take(e);
+}
+
+BoundedPolicy::BoundedPolicy(std::string name, Choice choice, std::uint32_t bound)
+    : name_(std::move(name)), choice_(std::move(choice)), bound_(bound) {}
+
+void BoundedPolicy::begin_run(const RunView& view, Rng&) { start_step_ = view.step; }
+
+Decision BoundedPolicy::choose(const RunView& view, Rng&) {
+  std::uint64_t used = view.step - start_step_;
+  EdgeId e = used < bound_ ? choice_(view.current, static_cast<std::uint32_t>(bound_ - used)) : EdgeId::none();
+  if (e.is_none()) return view.graph.is_resettable() && used > 0 ? Decision::reset() : Decision::stop();
+  return Decision::take(e);
+}
+
+}  // namespace playtest

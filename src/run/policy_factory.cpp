@@ -1,0 +1,44 @@
+#include "playtest/run/policy_factory.hpp"
+
+#include <fmt/format.h>
+
+#include <array>
+
+#include "playtest/error.hpp"
+#include "playtest/run/anti_ant_policy.hpp"
+#include "playtest/run/random_walk_policy.hpp"
+#include "playtest/run/table_policy.hpp"
+#include "playtest/solve/bounded_reachability.hpp"
+
+namespace playtest {
+
+namespace {
+constexpr std::array<std::string_view, 6> names = {"random", "anti-ant", "reach", "win", "expected", "cover"};
+}
+
+std::span<const std::string_view> policy_names() { return names; }
+
+std::unique_ptr<Policy> make_policy(std::string_view name, const TestGraph& g, const PolicySetup& setup) {
+  if (name == "random") return std::make_unique<RandomWalkPolicy>();
+  if (name == "anti-ant") return std::make_unique<AntiAntPolicy>();
+  std::vector<VertexId> goals = setup.goals.empty() ? g.goals() : setup.goals;
+  auto need_goals = [&] {
+    if (goals.empty())
+      throw Error(Diagnostic{{}, fmt::format("strategy '{}' needs goal vertices, and the graph has none", name),
+                             {"mark vertices with \"goal\": true or name them with --goal"}});
+  };
+  if (name == "reach") {
+    need_goals();
+    std::uint32_t bound = setup.bound ? setup.bound : std::max<std::uint32_t>(1, g.num_vertices());
+    auto result = std::make_shared<BoundedReachResult>(
+        solve_bounded_reachability(g, goals, BoundedReachOptions{.bound = bound}));
+    return std::make_unique<BoundedPolicy>(
+        "reach", [result](VertexId v, std::uint32_t k) { return result->choice(v, std::min(k, result->bound())); },
+        bound);
+  }
+  throw Error(Diagnostic{{},
+                         fmt::format("unknown or unavailable strategy '{}'", name),
+                         {"known strategies: random, anti-ant, reach, win, expected, cover"}});
+}
+
+}  // namespace playtest

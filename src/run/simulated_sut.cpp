@@ -1,0 +1,34 @@
+#include "playtest/run/simulated_sut.hpp"
+
+namespace playtest {
+
+SimulatedSut::SimulatedSut(const TestGraph& g, std::uint64_t seed) : g_(g), rng_(seed), state_(g.initial()) {}
+
+AdapterEvent SimulatedSut::stimulate(std::string_view label) {
+  if (!g_.is_active(state_)) return AdapterEvent::nothing();
+  for (EdgeId e : g_.out_edges(state_))
+    if (g_.label(e) == label) {
+      state_ = g_.target(e);
+      break;
+    }
+  return AdapterEvent::nothing();
+}
+
+AdapterEvent SimulatedSut::next_event(Clock::time_point) {
+  if (!g_.is_passive(state_) || g_.out_degree(state_) == 0) return AdapterEvent::quiescence();
+  auto out = g_.out_edges(state_);
+  double x = rng_.uniform01(), acc = 0;
+  EdgeId pick = out[out.size() - 1];
+  for (EdgeId e : out) {
+    acc += g_.probability(e);
+    if (x < acc) {
+      pick = e;
+      break;
+    }
+  }
+  state_ = g_.target(pick);
+  if (g_.is_timeout(pick)) return AdapterEvent::quiescence();
+  return AdapterEvent::output(std::string(g_.label(pick)));
+}
+
+}  // namespace playtest

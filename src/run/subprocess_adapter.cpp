@@ -1,0 +1,281 @@
+#include "playtest/run/subprocess_adapter.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstring>
+#include <thread>
+
+#include "playtest/error.hpp"
+
+extern char** environ;
+
+namespace playtest {
+
+namespace {
+
+int remaining_ms(Clock::time_point deadline) {
+  auto now = Clock::now();
+  if (deadline <= now) return 0;
+  auto ms = std::chrono::ceil<std::chrono::milliseconds>(deadline - now).count();
+  return ms > 1'000'000'000 ? 1'000'000'000 : static_cast<int>(ms);
+}
+
+// A line as it can be shown in a message: control bytes escaped, long lines cut.
+std::string printable(std::string_view s) {
+  std::string out;
+  for (unsigned char c : s.substr(0, 200)) {
+    if (c == '\\') out += "\\\\";
+    else if (c < 0x20 || c == 0x7f) out += fmt::format("\\x{:02x}", c);
+    else out += static_cast<char>(c);
+  }
+  if (s.size() > 200) out += "...";
+  return out;
+}
+
+void close_fd(int& fd) {
+  if (fd >= 0) ::close(fd);
+  fd = -1;
+}
+
+}  // namespace
+
+SubprocessAdapter::SubprocessAdapter(SubprocessOptions options) : o_(std::move(options)) {}
+
+SubprocessAdapter::~SubprocessAdapter() { finish(); }
+
+void SubprocessAdapter::die(const std::string& what) {
+  std::string status = exit_description(std::chrono::milliseconds(200));
+  throw AdapterError(fmt::format("adapter '{}': {}{}", o_.command, what, status.empty() ? "" : " (" + status + ")"));
+}
+
+std::string SubprocessAdapter::exit_description(std::chrono::milliseconds grace) {
+  if (pid_ < 0) return {};
+  Clock::time_point until = Clock::now() + grace;
+  while (!exited_) {
+    pid_t r = ::waitpid(pid_, &status_, WNOHANG);
+    if (r == pid_) {
+      exited_ = true;
+      break;
+    }
+    if (r < 0 && errno != EINTR) return {};
+    if (Clock::now() >= until) return "the process is still running";
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  if (WIFEXITED(status_)) return fmt::format("the process exited with status {}", WEXITSTATUS(status_));
+  if (WIFSIGNALED(status_))
+    return fmt::format("the process was killed by signal {} ({})", WTERMSIG(status_), ::strsignal(WTERMSIG(status_)));
+  return {};
+}
+
+void SubprocessAdapter::start() {
+  finish();
+  int in_pair[2], out_pair[2];
+  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, in_pair) != 0)
+    throw AdapterError(fmt::format("cannot create a socket pair: {}", std::strerror(errno)));
+  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, out_pair) != 0) {
+    ::close(in_pair[0]);
+    ::close(in_pair[1]);
+    throw AdapterError(fmt::format("cannot create a socket pair: {}", std::strerror(errno)));
+  }
+  posix_spawn_file_actions_t fa;
+  posix_spawnattr_t attr;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawnattr_init(&attr);
+  posix_spawn_file_actions_adddup2(&fa, in_pair[1], 0);
+  posix_spawn_file_actions_adddup2(&fa, out_pair[1], 1);
+  if (o_.stderr_mode == SubprocessOptions::Stderr::file)
+    posix_spawn_file_actions_addopen(&fa, 2, o_.stderr_path.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+  else if (o_.stderr_mode == SubprocessOptions::Stderr::discard)
+    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+  sigset_t def, mask;
+  sigemptyset(&def);
+  sigaddset(&def, SIGPIPE);
+  sigaddset(&def, SIGINT);
+  sigaddset(&def, SIGTERM);
+  sigemptyset(&mask);
+  posix_spawnattr_setsigdefault(&attr, &def);
+  posix_spawnattr_setsigmask(&attr, &mask);
+  posix_spawnattr_setpgroup(&attr, 0);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+  std::string sh = "/bin/sh", dash_c = "-c", cmd = o_.command;
+  char* argv[] = {sh.data(), dash_c.data(), cmd.data(), nullptr};
+  pid_t pid = -1;
+  int rc = ::posix_spawn(&pid, "/bin/sh", &fa, &attr, argv, environ);
+  posix_spawn_file_actions_destroy(&fa);
+  posix_spawnattr_destroy(&attr);
+  ::close(in_pair[1]);
+  ::close(out_pair[1]);
+  if (rc != 0) {
+    ::close(in_pair[0]);
+    ::close(out_pair[0]);
+    throw AdapterError(fmt::format("cannot start adapter '{}': {}", o_.command, std::strerror(rc)));
+  }
+  pid_ = pid;
+  exited_ = false;
+  in_fd_ = in_pair[0];
+  out_fd_ = out_pair[0];
+  ::fcntl(in_fd_, F_SETFL, ::fcntl(in_fd_, F_GETFL) | O_NONBLOCK);
+  ::fcntl(out_fd_, F_SETFL, ::fcntl(out_fd_, F_GETFL) | O_NONBLOCK);
+  buf_.clear();
+  wait_for("ready", o_.ready_timeout, "after it started");
+}
+
+void SubprocessAdapter::write_line(const std::string& line, Clock::time_point deadline) {
+  if (in_fd_ < 0) die("is not running");
+  std::size_t done = 0;
+  while (done < line.size()) {
+    ssize_t n = ::send(in_fd_, line.data() + done, line.size() - done, MSG_NOSIGNAL);
+    if (n > 0) {
+      done += static_cast<std::size_t>(n);
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+      pollfd p{in_fd_, POLLOUT, 0};
+      int ms = remaining_ms(deadline);
+      if (ms == 0) die(fmt::format("does not read its input: could not write '{}' within the time limit",
+                                   printable(line.substr(0, line.size() - 1))));
+      ::poll(&p, 1, ms);
+      continue;
+    }
+    die(fmt::format("closed its input: cannot write '{}' ({})", printable(line.substr(0, line.size() - 1)),
+                    std::strerror(errno)));
+  }
+}
+
+SubprocessAdapter::ReadStatus SubprocessAdapter::read_line(Clock::time_point deadline, std::string& line) {
+  for (;;) {
+    std::size_t nl = buf_.find('\n');
+    if (nl != std::string::npos) {
+      line.assign(buf_, 0, nl);
+      buf_.erase(0, nl + 1);
+      if (!line.empty() && line.back() == '\r') line.pop_back();
+      if (!buf_.empty()) partial_since_ = Clock::now();
+      return ReadStatus::line;
+    }
+    if (buf_.size() > o_.max_line)
+      die(fmt::format("wrote a line longer than {} bytes: '{}'", o_.max_line, printable(buf_)));
+    if (out_fd_ < 0) die("is not running");
+    char chunk[4096];
+    ssize_t n = ::read(out_fd_, chunk, sizeof chunk);
+    if (n > 0) {
+      if (buf_.empty()) partial_since_ = Clock::now();
+      buf_.append(chunk, static_cast<std::size_t>(n));
+      continue;
+    }
+    if (n == 0) {
+      if (!buf_.empty())
+        die(fmt::format("closed its output in the middle of a line: '{}'", printable(buf_)));
+      die("closed its output");
+    }
+    if (errno == EINTR) continue;
+    if (errno != EAGAIN && errno != EWOULDBLOCK) die(fmt::format("cannot read its output: {}", std::strerror(errno)));
+    // Nothing to read now. A partial line must be completed within line_timeout.
+    Clock::time_point until = deadline;
+    if (!buf_.empty()) {
+      Clock::time_point line_end = partial_since_ + o_.line_timeout;
+      if (Clock::now() >= line_end)
+        die(fmt::format("wrote a partial line and nothing more for {} ms: '{}'", o_.line_timeout.count(),
+                        printable(buf_)));
+      if (line_end < until) until = line_end;
+    }
+    int ms = remaining_ms(until);
+    if (ms == 0 && until == deadline) return ReadStatus::timeout;
+    pollfd p{out_fd_, POLLIN, 0};
+    int r = ::poll(&p, 1, ms);
+    if (r == 0 && until == deadline && Clock::now() >= deadline) return ReadStatus::timeout;
+  }
+}
+
+void SubprocessAdapter::wait_for(std::string_view word, std::chrono::milliseconds timeout, std::string_view after) {
+  Clock::time_point deadline = Clock::now() + timeout;
+  std::string line;
+  for (;;) {
+    if (read_line(deadline, line) == ReadStatus::timeout)
+      die(fmt::format("did not answer '{}' within {} ms {}", word, timeout.count(), after));
+    if (line == word) return;
+    if (line.empty() || line[0] == '#') continue;
+    if (line.rfind("error ", 0) == 0 || line == "error") die(fmt::format("reported an error: {}", printable(line.substr(std::min<std::size_t>(6, line.size())))));
+    if (word == "ready" && (line.rfind("output ", 0) == 0 || line == "quiet")) continue;  // from before a reset
+    die(fmt::format("answered '{}' where '{}' was expected {}", printable(line), word, after));
+  }
+}
+
+AdapterEvent SubprocessAdapter::stimulate(std::string_view label) {
+  write_line(fmt::format("stimulus {}\n", label), Clock::now() + o_.ack_timeout);
+  Clock::time_point deadline = Clock::now() + o_.ack_timeout;
+  AdapterEvent early;
+  std::string line;
+  for (;;) {
+    if (read_line(deadline, line) == ReadStatus::timeout)
+      die(fmt::format("did not acknowledge the stimulus '{}' within {} ms", label, o_.ack_timeout.count()));
+    if (line == "ack") return early;
+    if (line.rfind("output ", 0) == 0) {
+      if (early.kind == AdapterEvent::Kind::none) early = AdapterEvent::output(line.substr(7));
+      continue;
+    }
+    if (line == "quiet" || line.empty() || line[0] == '#') continue;
+    if (line.rfind("error ", 0) == 0 || line == "error") die(fmt::format("reported an error: {}", printable(line.substr(std::min<std::size_t>(6, line.size())))));
+    die(fmt::format("answered '{}' to the stimulus '{}' where 'ack' was expected", printable(line), label));
+  }
+}
+
+AdapterEvent SubprocessAdapter::next_event(Clock::time_point deadline) {
+  std::string line;
+  for (;;) {
+    if (read_line(deadline, line) == ReadStatus::timeout) return AdapterEvent::nothing();
+    if (line.rfind("output ", 0) == 0) return AdapterEvent::output(line.substr(7));
+    if (line == "quiet") return AdapterEvent::quiescence();
+    if (line.empty() || line[0] == '#') continue;
+    if (line.rfind("error ", 0) == 0 || line == "error") die(fmt::format("reported an error: {}", printable(line.substr(std::min<std::size_t>(6, line.size())))));
+    die(fmt::format("spoke garbage: '{}' (expected 'output LABEL', 'quiet', 'error MESSAGE' or '# comment')",
+                    printable(line)));
+  }
+}
+
+void SubprocessAdapter::reset() {
+  write_line("reset\n", Clock::now() + o_.ready_timeout);
+  wait_for("ready", o_.ready_timeout, "after 'reset'");
+}
+
+void SubprocessAdapter::kill_group() noexcept {
+  if (pid_ < 0) return;
+  ::kill(-pid_, SIGKILL);
+  if (!exited_) {
+    while (::waitpid(pid_, &status_, 0) < 0 && errno == EINTR) {
+    }
+    exited_ = true;
+  }
+}
+
+void SubprocessAdapter::finish() noexcept {
+  if (pid_ < 0) return;
+  if (in_fd_ >= 0 && !exited_) {
+    static const char end[] = "end\n";
+    (void)::send(in_fd_, end, sizeof end - 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+    ::shutdown(in_fd_, SHUT_WR);
+    Clock::time_point until = Clock::now() + o_.exit_timeout;
+    while (!exited_ && Clock::now() < until) {
+      pid_t r = ::waitpid(pid_, &status_, WNOHANG);
+      if (r == pid_) exited_ = true;
+      else if (r < 0 && errno != EINTR) break;
+      else std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+  }
+  kill_group();  // also the grandchildren the command left behind
+  close_fd(in_fd_);
+  close_fd(out_fd_);
+  pid_ = -1;
+  buf_.clear();
+}
+
+}  // namespace playtest

@@ -1,0 +1,61 @@
+#include "playtest/run/trace_writer.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+namespace playtest {
+
+void JsonlTraceWriter::begin_run(std::uint32_t run, std::uint64_t seed, std::string_view strategy) {
+  run_ = run;
+  nlohmann::json j = {{"event", "begin"}, {"run", run}, {"seed", seed}, {"strategy", std::string(strategy)}};
+  out_ << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+  out_.flush();
+}
+
+void JsonlTraceWriter::on_step(const TestGraph& g, const TraceStep& s) {
+  nlohmann::json j = {{"event", "step"},     {"run", run_},
+                      {"step", s.step},      {"time_ms", std::round(s.time_ms * 1000.0) / 1000.0},
+                      {"kind", std::string(to_string(s.kind))}, {"vertex", std::string(g.name(s.from))}};
+  if (s.kind != StepKind::reset) j["label"] = s.label;
+  if (!s.edge.is_none()) j["edge"] = std::string(g.name(s.edge));
+  if (s.kind != StepKind::unexpected && s.kind != StepKind::silence) j["to"] = std::string(g.name(s.to));
+  out_ << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+  out_.flush();
+}
+
+void JsonlTraceWriter::on_end(const TestGraph&, const RunResult& r) {
+  nlohmann::json j = {{"event", "end"},
+                      {"run", run_},
+                      {"verdict", std::string(to_string(r.verdict))},
+                      {"steps", r.steps},
+                      {"resets", r.resets},
+                      {"message", r.message}};
+  out_ << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+  out_.flush();
+}
+
+std::string format_step(const TestGraph& g, const TraceStep& s) {
+  std::string head = fmt::format("{:>5} {:>9.1f} ms  {:<11} ", s.step, s.time_ms, to_string(s.kind));
+  switch (s.kind) {
+    case StepKind::stimulus: return head + fmt::format("{} --{}--> {}", g.name(s.from), s.label, g.name(s.to));
+    case StepKind::observation: return head + fmt::format("{} --{}--> {}", g.name(s.from), s.label, g.name(s.to));
+    case StepKind::timeout: return head + fmt::format("{} --(timeout) {}--> {}", g.name(s.from), s.label, g.name(s.to));
+    case StepKind::reset: return head + fmt::format("{} ==reset==> {}", g.name(s.from), g.name(s.to));
+    case StepKind::unexpected: return head + fmt::format("{} --{}--> ? (not allowed here)", g.name(s.from), s.label);
+    case StepKind::silence: return head + fmt::format("{} --(silence)--> ? (no timeout edge here)", g.name(s.from));
+  }
+  return head;
+}
+
+std::string format_trace(const TestGraph& g, const RunResult& r, std::size_t max_steps) {
+  std::string out;
+  std::size_t first = r.trace.size() > max_steps ? r.trace.size() - max_steps : 0;
+  if (first > 0) out += fmt::format("  ... {} earlier steps\n", first);
+  for (std::size_t i = first; i < r.trace.size(); ++i) out += format_step(g, r.trace[i]) + "\n";
+  return out;
+}
+
+}  // namespace playtest
