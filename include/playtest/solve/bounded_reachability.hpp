@@ -1,0 +1,325 @@
+// Bounded reachability games (seed 000 §3): for a bound n, the strategy S(v,k), the winning
+// probability Pr(v,k) and the worst-case path cost C(v,k) for k = 0..n, computed by the backward
+// frontier algorithm of §3.3 and optimal (Theorem 1) for any acceptable preorder (Definition 1).
+#pragma once
+
+#include <algorithm>
+#include <concepts>
+#include <cstdint>
+#include <span>
+#include <stdexcept>
+#include <vector>
+
+#include "playtest/graph/test_graph.hpp"
+
+namespace playtest {
+
+// A performance value (Prob, Cost) of seed 000 §3.2.
+struct ReachValue {
+  double prob = 0.0;
+  double cost = 0.0;
+  friend bool operator==(ReachValue, ReachValue) = default;
+};
+
+// A preorder on performance values, given by its strict part: better(a, b) is true when a is
+// strictly better than b (a ⪯ b and not b ⪯ a). The solver is optimal (seed 000 Theorem 1) when the
+// preorder is total and *acceptable* (Definition 1):
+//   1. every (0, c) is a greatest element (losing is the worst outcome, whatever it costs);
+//   2. it is monotone under the passive-vertex combination: if (P_i, C_i) ⪯ (P'_i, C'_i) for all i,
+//      then (sum p_i P_i, max(c_i + C_i)) ⪯ (sum p_i P'_i, max(c_i + C'_i)).
+// At an active vertex the solver keeps its previous choice (at first: null, the value (0, 0)) unless
+// an edge is strictly better, so among equally good options it prefers the one it already has.
+template <class P>
+concept ReachPreorder = requires(const P& p, ReachValue a, ReachValue b) {
+  { p.better(a, b) } -> std::convertible_to<bool>;
+};
+
+// Example 1 of seed 000: maximize the probability, then minimize the worst-case cost; every value
+// with probability 0 is a greatest element.
+//
+// Read literally, Example 1 breaks condition 2 when some P_i = 0: all (0, c) are equivalent, yet the
+// cost c of a losing branch still enters the max at a passive predecessor. The solver never picks an
+// edge at an active vertex that cannot win (it stays null, value (0, 0)), which makes its strategy
+// optimal for the finer order "probability descending, then cost ascending" on *all* pairs (that
+// order is monotone) and therefore also for Example 1's order. The tests check exactly this.
+struct LexicographicOrder {
+  bool better(ReachValue a, ReachValue b) const {
+    if (b.prob == 0.0) return a.prob > 0.0;
+    return a.prob > b.prob || (a.prob == b.prob && a.cost < b.cost);
+  }
+};
+
+// Maximize the probability only; costs are reported but never compared.
+struct ProbabilityOrder {
+  bool better(ReachValue a, ReachValue b) const { return a.prob > b.prob; }
+};
+
+enum class ReachOrder : std::uint8_t { lexicographic, probability };
+
+struct BoundedReachOptions {
+  std::uint32_t bound = 100;
+  ReachOrder order = ReachOrder::lexicographic;
+  // Vertices for which Pr(v,k) and C(v,k) are kept for every k = 0..bound (BoundedReachResult::
+  // prob(v, k), cost(v, k)); costs O(|record| * (bound + 1)) memory. List every vertex for a full table.
+  std::vector<VertexId> record = {};
+};
+
+// A change point: from remaining bound k on (until the vertex's next change point), S(v, k) = edge.
+struct ReachChangePoint {
+  std::uint32_t k = 0;
+  EdgeId edge;
+};
+
+class BoundedReachResult {
+ public:
+  BoundedReachResult() = default;
+
+  std::uint32_t bound() const { return bound_; }
+  std::uint32_t num_vertices() const { return static_cast<std::uint32_t>(prob_.size()); }
+  double prob(VertexId v) const { return prob_[v.index()]; }  // Pr(v, n) at the bound n
+  double cost(VertexId v) const { return cost_[v.index()]; }  // C(v, n) at the bound n
+  // S(v, k) for 0 <= k <= n: the edge to take at v when at most k moves remain. EdgeId::none() when
+  // null (goal, passive vertex, or no edge better than giving up). Throws std::invalid_argument if
+  // k > bound(). O(log #change points of v).
+  EdgeId choice(VertexId v, std::uint32_t k) const;
+  EdgeId choice(VertexId v) const { return choice(v, bound_); }
+  // S(v, .) as change points, increasing in k; before the first one S(v, k) is null.
+  std::span<const ReachChangePoint> change_points(VertexId v) const {
+    return std::span<const ReachChangePoint>(changes_).subspan(change_offsets_[v.index()],
+                                                              change_offsets_[v.index() + 1] -
+                                                                  change_offsets_[v.index()]);
+  }
+  std::size_t num_change_points() const { return changes_.size(); }
+
+  // Full history for vertices listed in BoundedReachOptions::record (std::invalid_argument otherwise).
+  bool is_recorded(VertexId v) const;
+  double prob(VertexId v, std::uint32_t k) const { return recorded(v, k).prob; }
+  double cost(VertexId v, std::uint32_t k) const { return recorded(v, k).cost; }
+
+  // Step statistics: how many vertices changed value at step k (index k-1), k = 1..n.
+  const std::vector<std::uint32_t>& frontier_sizes() const { return frontier_sizes_; }
+
+ private:
+  template <ReachPreorder Order>
+  friend class BoundedReachSolver;
+  friend class BoundedReachRecorder;
+  ReachValue recorded(VertexId v, std::uint32_t k) const;
+
+  std::uint32_t bound_ = 0;
+  std::vector<double> prob_, cost_;
+  std::vector<std::uint32_t> change_offsets_{0};
+  std::vector<ReachChangePoint> changes_;
+  std::vector<VertexId> record_vertices_;  // sorted
+  std::vector<ReachValue> record_values_;  // record_vertices_[i] at k: [k * record_vertices_.size() + i]
+  std::vector<std::uint32_t> frontier_sizes_;
+};
+
+// The algorithm of §3.3, one bound at a time: init() sets k = 0, each step() computes k + 1 from k.
+// Only predecessors of vertices whose value changed at the previous step are recomputed (the
+// frontier); a vertex's value at k is a function of its successors' values at k - 1. Memory is O(V)
+// plus one record per change of a vertex's choice.
+//
+// Differences from the paper's pseudo code, each needed for Pr = Prob_S and C = Cost_S (Prop. 1):
+// the first step recomputes every vertex (a passive vertex's cost grows even when no goal is near),
+// and a recomputed active vertex re-evaluates its current edge against the new successor values
+// instead of comparing with its stale value.
+template <ReachPreorder Order = LexicographicOrder>
+class BoundedReachSolver {
+ public:
+  BoundedReachSolver(const TestGraph& g, std::span<const VertexId> goals, Order order = {})
+      : g_(&g), order_(order), goal_(g.num_vertices(), 0) {
+    for (VertexId v : goals) {
+      if (v.index() >= g.num_vertices())
+        throw std::invalid_argument("BoundedReachSolver: goal vertex id out of range");
+      goal_[v.index()] = 1;
+    }
+    init();
+  }
+
+  void init() {
+    const std::uint32_t n = g_->num_vertices();
+    k_ = 0;
+    prob_.assign(n, 0.0);
+    cost_.assign(n, 0.0);
+    choice_.assign(n, EdgeId::none());
+    stamp_.assign(n, 0);
+    changed_.clear();
+    for (std::uint32_t v = 0; v < n; ++v)
+      if (goal_[v]) {
+        prob_[v] = 1.0;
+        changed_.push_back(VertexId{v});
+      }
+    log_.clear();
+    frontier_sizes_.clear();
+  }
+
+  // Computes Pr, C and S at k + 1 from the values at k.
+  void step() {
+    const std::uint32_t next = k_ + 1;
+    const std::uint32_t n = g_->num_vertices();
+    cand_.clear();
+    if (k_ == 0) {
+      for (std::uint32_t v = 0; v < n; ++v)
+        if (!goal_[v]) cand_.push_back(VertexId{v});
+    } else {
+      for (VertexId v : changed_)
+        for (EdgeId e : g_->in_edges(v)) {
+          const VertexId u = g_->source(e);
+          if (goal_[u.index()] || stamp_[u.index()] == next) continue;
+          stamp_[u.index()] = next;
+          cand_.push_back(u);
+        }
+    }
+    const auto targets = g_->targets();
+    const auto costs = g_->costs();
+    const auto probs = g_->probabilities();
+    const auto offsets = g_->out_offsets();
+    new_value_.resize(cand_.size());
+    new_choice_.resize(cand_.size());
+    for (std::size_t i = 0; i < cand_.size(); ++i) {
+      const std::uint32_t u = cand_[i].value;
+      const std::uint32_t b = offsets[u], end = offsets[u + 1];
+      if (g_->is_passive(cand_[i])) {
+        double p = 0.0, c = 0.0;
+        for (std::uint32_t e = b; e < end; ++e) {
+          const std::uint32_t t = targets[e].value;
+          p += probs[e] * prob_[t];
+          c = std::max(c, costs[e] + cost_[t]);
+        }
+        new_value_[i] = {p, c};
+        new_choice_[i] = EdgeId::none();
+      } else {
+        EdgeId best_edge = choice_[u];
+        ReachValue best{};
+        if (!best_edge.is_none()) {
+          const std::uint32_t t = targets[best_edge.index()].value;
+          best = {prob_[t], costs[best_edge.index()] + cost_[t]};
+        }
+        for (std::uint32_t e = b; e < end; ++e) {
+          const std::uint32_t t = targets[e].value;
+          const ReachValue x{prob_[t], costs[e] + cost_[t]};
+          if (order_.better(x, best)) {
+            best = x;
+            best_edge = EdgeId{e};
+          }
+        }
+        if (!best_edge.is_none() && order_.better(ReachValue{}, best)) {
+          best = ReachValue{};
+          best_edge = EdgeId::none();
+        }
+        new_value_[i] = best;
+        new_choice_[i] = best_edge;
+      }
+    }
+    changed_.clear();
+    for (std::size_t i = 0; i < cand_.size(); ++i) {
+      const std::uint32_t u = cand_[i].value;
+      if (new_value_[i].prob != prob_[u] || new_value_[i].cost != cost_[u]) {
+        prob_[u] = new_value_[i].prob;
+        cost_[u] = new_value_[i].cost;
+        changed_.push_back(cand_[i]);
+      }
+      if (new_choice_[i] != choice_[u]) {
+        choice_[u] = new_choice_[i];
+        log_.push_back({u, next, new_choice_[i]});
+      }
+    }
+    frontier_sizes_.push_back(static_cast<std::uint32_t>(changed_.size()));
+    k_ = next;
+  }
+
+  std::uint32_t k() const { return k_; }
+  double prob(VertexId v) const { return prob_[v.index()]; }
+  double cost(VertexId v) const { return cost_[v.index()]; }
+  ReachValue value(VertexId v) const { return {prob_[v.index()], cost_[v.index()]}; }
+  EdgeId choice(VertexId v) const { return choice_[v.index()]; }
+  bool is_goal(VertexId v) const { return goal_[v.index()] != 0; }
+  // Vertices whose value changed at the last step (the goals after init()).
+  std::span<const VertexId> changed() const { return changed_; }
+  std::size_t num_change_points() const { return log_.size(); }
+
+  // The result at the current k; the solver is left in its initial state (call init() to reuse).
+  BoundedReachResult take_result() {
+    BoundedReachResult r;
+    const std::uint32_t n = g_->num_vertices();
+    r.bound_ = k_;
+    r.change_offsets_.assign(n + 1, 0);
+    for (const auto& c : log_) ++r.change_offsets_[c.v + 1];
+    for (std::uint32_t v = 0; v < n; ++v) r.change_offsets_[v + 1] += r.change_offsets_[v];
+    r.changes_.resize(log_.size());
+    {
+      // Stable counting sort by vertex keeps each vertex's change points in increasing k.
+      std::vector<std::uint32_t> next(r.change_offsets_.begin(), r.change_offsets_.end() - 1);
+      for (const auto& c : log_) r.changes_[next[c.v]++] = {c.k, c.edge};
+    }
+    r.prob_ = std::move(prob_);
+    r.cost_ = std::move(cost_);
+    r.frontier_sizes_ = std::move(frontier_sizes_);
+    std::vector<LogEntry>().swap(log_);
+    init();
+    return r;
+  }
+
+ private:
+  struct LogEntry {
+    std::uint32_t v;
+    std::uint32_t k;
+    EdgeId edge;
+  };
+  const TestGraph* g_;
+  Order order_;
+  std::vector<std::uint8_t> goal_;
+  std::uint32_t k_ = 0;
+  std::vector<double> prob_, cost_;
+  std::vector<EdgeId> choice_;
+  std::vector<std::uint32_t> stamp_;
+  std::vector<VertexId> changed_, cand_;
+  std::vector<ReachValue> new_value_;
+  std::vector<EdgeId> new_choice_;
+  std::vector<LogEntry> log_;
+  std::vector<std::uint32_t> frontier_sizes_;
+};
+
+// Keeps Pr(v, k), C(v, k) for a few vertices while a solver steps (BoundedReachOptions::record).
+class BoundedReachRecorder {
+ public:
+  // Throws std::invalid_argument for ids out of range.
+  BoundedReachRecorder(const TestGraph& g, std::vector<VertexId> vertices, std::uint32_t bound);
+  template <class Solver>
+  void capture(const Solver& s) {
+    for (VertexId v : vertices_) values_.push_back(s.value(v));
+  }
+  // Moves the recorded values into `r` (whose bound must be the one given at construction).
+  void attach_to(BoundedReachResult& r);
+
+ private:
+  std::vector<VertexId> vertices_;
+  std::vector<ReachValue> values_;  // k-major while capturing
+  std::uint32_t bound_;
+};
+
+extern template class BoundedReachSolver<LexicographicOrder>;
+extern template class BoundedReachSolver<ProbabilityOrder>;
+
+// Runs the solver up to options.bound with the preorder options.order. Throws std::invalid_argument
+// for goal or record ids out of range.
+BoundedReachResult solve_bounded_reachability(const TestGraph& g, std::span<const VertexId> goals,
+                                              const BoundedReachOptions& options = {});
+
+// The same with a caller-supplied preorder (see ReachPreorder; options.order is ignored).
+template <ReachPreorder Order>
+BoundedReachResult solve_bounded_reachability(const TestGraph& g, std::span<const VertexId> goals,
+                                              const BoundedReachOptions& options, Order order) {
+  BoundedReachRecorder recorder(g, options.record, options.bound);
+  BoundedReachSolver<Order> solver(g, goals, order);
+  recorder.capture(solver);
+  for (std::uint32_t k = 0; k < options.bound; ++k) {
+    solver.step();
+    recorder.capture(solver);
+  }
+  BoundedReachResult r = solver.take_result();
+  recorder.attach_to(r);
+  return r;
+}
+
+}  // namespace playtest

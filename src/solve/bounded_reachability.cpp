@@ -1,0 +1,69 @@
+#include "playtest/solve/bounded_reachability.hpp"
+
+#include <algorithm>
+#include <iterator>
+#include <string>
+
+namespace playtest {
+
+template class BoundedReachSolver<LexicographicOrder>;
+template class BoundedReachSolver<ProbabilityOrder>;
+
+EdgeId BoundedReachResult::choice(VertexId v, std::uint32_t k) const {
+  if (v.index() >= prob_.size()) throw std::invalid_argument("BoundedReachResult::choice: vertex id out of range");
+  if (k > bound_)
+    throw std::invalid_argument("BoundedReachResult::choice: k = " + std::to_string(k) + " exceeds the bound " +
+                                std::to_string(bound_));
+  const auto cps = change_points(v);
+  // The last change point with cp.k <= k.
+  auto it = std::upper_bound(cps.begin(), cps.end(), k,
+                             [](std::uint32_t x, const ReachChangePoint& cp) { return x < cp.k; });
+  if (it == cps.begin()) return EdgeId::none();
+  return std::prev(it)->edge;
+}
+
+bool BoundedReachResult::is_recorded(VertexId v) const {
+  return std::binary_search(record_vertices_.begin(), record_vertices_.end(), v);
+}
+
+ReachValue BoundedReachResult::recorded(VertexId v, std::uint32_t k) const {
+  auto it = std::lower_bound(record_vertices_.begin(), record_vertices_.end(), v);
+  if (it == record_vertices_.end() || *it != v)
+    throw std::invalid_argument("BoundedReachResult::prob/cost(v, k): vertex " + std::to_string(v.value) +
+                                " was not recorded (BoundedReachOptions::record)");
+  if (k > bound_)
+    throw std::invalid_argument("BoundedReachResult::prob/cost(v, k): k = " + std::to_string(k) +
+                                " exceeds the bound " + std::to_string(bound_));
+  return record_values_[static_cast<std::size_t>(k) * record_vertices_.size() +
+                        static_cast<std::size_t>(it - record_vertices_.begin())];
+}
+
+BoundedReachRecorder::BoundedReachRecorder(const TestGraph& g, std::vector<VertexId> vertices, std::uint32_t bound)
+    : vertices_(std::move(vertices)), bound_(bound) {
+  for (VertexId v : vertices_)
+    if (v.index() >= g.num_vertices())
+      throw std::invalid_argument("solve_bounded_reachability: recorded vertex id out of range");
+  std::sort(vertices_.begin(), vertices_.end());
+  vertices_.erase(std::unique(vertices_.begin(), vertices_.end()), vertices_.end());
+  values_.reserve(vertices_.size() * (static_cast<std::size_t>(bound) + 1));
+}
+
+void BoundedReachRecorder::attach_to(BoundedReachResult& r) {
+  if (r.bound_ != bound_ || values_.size() != vertices_.size() * (static_cast<std::size_t>(bound_) + 1))
+    throw std::invalid_argument("BoundedReachRecorder::attach_to: the recorder did not see every step");
+  r.record_vertices_ = std::move(vertices_);
+  r.record_values_ = std::move(values_);
+}
+
+BoundedReachResult solve_bounded_reachability(const TestGraph& g, std::span<const VertexId> goals,
+                                              const BoundedReachOptions& options) {
+  switch (options.order) {
+    case ReachOrder::probability:
+      return solve_bounded_reachability(g, goals, options, ProbabilityOrder{});
+    case ReachOrder::lexicographic:
+      break;
+  }
+  return solve_bounded_reachability(g, goals, options, LexicographicOrder{});
+}
+
+}  // namespace playtest
