@@ -1,0 +1,113 @@
+#include "playtest/ioco/torx_policy.hpp"
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "playtest/error.hpp"
+#include "playtest/ioco/ioco_graph.hpp"
+
+namespace playtest::ioco {
+
+void validate(const TorxOptions& o) {
+  for (double p : {o.p_stop, o.p_input, o.p_observe})
+    if (!(p >= 0.0 && p <= 1.0)) throw std::invalid_argument("TorxOptions: probabilities must be in [0, 1]");
+  if (std::abs(o.p_stop + o.p_input + o.p_observe - 1.0) > 1e-9)
+    throw std::invalid_argument("TorxOptions: p_stop + p_input + p_observe must be 1");
+  if (o.p_stop <= 0.0 && o.max_length == 0)
+    throw std::invalid_argument("TorxOptions: with p_stop = 0 a run ends only with a max_length");
+}
+
+TorxOptions torx_options_from_ratio(double n, double m, double p_stop, std::uint32_t max_length) {
+  if (!(n >= 0.0) || !(m >= 0.0) || !(n + m > 0.0))
+    throw std::invalid_argument("torx_options_from_ratio: n and m must be >= 0, not both 0");
+  if (!(p_stop >= 0.0 && p_stop < 1.0))
+    throw std::invalid_argument("torx_options_from_ratio: p_stop must be in [0, 1)");
+  return {.p_stop = p_stop,
+          .p_input = n / (n + m) * (1.0 - p_stop),
+          .p_observe = m / (n + m) * (1.0 - p_stop),
+          .max_length = max_length};
+}
+
+namespace {
+std::vector<double> split_numbers(std::string_view text, std::size_t count, const char* option) {
+  std::vector<double> r;
+  std::size_t start = 0;
+  for (;;) {
+    auto colon = text.find(':', start);
+    std::string part(text.substr(start, colon == std::string_view::npos ? std::string_view::npos : colon - start));
+    std::size_t used = 0;
+    double v = 0.0;
+    try {
+      v = std::stod(part, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (part.empty() || used != part.size())
+      throw Error(std::string(option) + ": '" + std::string(text) + "' is not a list of numbers separated by ':'");
+    r.push_back(v);
+    if (colon == std::string_view::npos) break;
+    start = colon + 1;
+  }
+  if (r.size() != count)
+    throw Error(std::string(option) + ": expected " + std::to_string(count) + " numbers separated by ':', got '" +
+                std::string(text) + "'");
+  return r;
+}
+}  // namespace
+
+TorxOptions parse_torx_p(std::string_view text, std::uint32_t max_length) {
+  auto v = split_numbers(text, 3, "--torx-p");
+  TorxOptions o{.p_stop = v[0], .p_input = v[1], .p_observe = v[2], .max_length = max_length};
+  try {
+    validate(o);
+  } catch (const std::invalid_argument& e) {
+    throw Error(std::string("--torx-p ") + std::string(text) + ": " + e.what());
+  }
+  return o;
+}
+
+TorxOptions parse_torx_ratio(std::string_view text, double p_stop, std::uint32_t max_length) {
+  auto v = split_numbers(text, 2, "--torx-ratio");
+  try {
+    TorxOptions o = torx_options_from_ratio(v[0], v[1], p_stop, max_length);
+    validate(o);
+    return o;
+  } catch (const std::invalid_argument& e) {
+    throw Error(std::string("--torx-ratio ") + std::string(text) + ": " + e.what());
+  }
+}
+
+TorxPolicy::TorxPolicy(TorxOptions options) : options_(options) { validate(options_); }
+
+void TorxPolicy::begin_run(const RunView&, Rng&) { length_ = 0; }
+
+Decision TorxPolicy::choose(const RunView& view, Rng& rng) {
+  if (options_.max_length != 0 && length_ >= options_.max_length) return Decision::stop();
+  const TestGraph& g = view.graph;
+  EdgeId observe = EdgeId::none();
+  std::uint32_t inputs = 0;
+  for (EdgeId e : g.out_edges(view.current)) {
+    if (g.label(e) == observe_label) observe = e;
+    else ++inputs;
+  }
+  const double w_in = inputs ? options_.p_input : 0.0;
+  const double w_obs = observe.is_none() ? 0.0 : options_.p_observe;
+  const double total = options_.p_stop + w_in + w_obs;
+  if (total <= 0.0) return Decision::stop();
+  const double u = rng.uniform01() * total;
+  if (u < options_.p_stop) return Decision::stop();
+  if (u < options_.p_stop + w_in || observe.is_none()) {
+    std::uint64_t k = rng.below(inputs);
+    for (EdgeId e : g.out_edges(view.current))
+      if (g.label(e) != observe_label && k-- == 0) return Decision::take(e);
+  }
+  return Decision::take(observe);
+}
+
+void TorxPolicy::observe(EdgeId taken, const RunView& view) {
+  if (view.graph.label(taken) != observe_label) ++length_;
+}
+
+}  // namespace playtest::ioco
