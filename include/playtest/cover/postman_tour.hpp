@@ -1,0 +1,99 @@
+// Directed Chinese Postman tour of a test graph (seed 000 §5 and §6): the cheapest closed walk from a
+// start vertex that takes every edge at least once. The graph is balanced by a minimum-cost flow
+// (LEMON's NetworkSimplex) from vertices with surplus in-degree to those with surplus out-degree, then
+// an Euler circuit is read off (Hierholzer, iterative). Optional resets (seed 002 §3.2) add edges
+// back to the initial vertex, so that graphs which are not strongly connected still get a tour.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "playtest/graph/ids.hpp"
+#include "playtest/graph/test_graph.hpp"
+
+namespace playtest {
+
+// One move of a tour: a graph edge, or a reset of the system under test from `from` back to the
+// graph's initial vertex (edge is none then).
+struct TourStep {
+  EdgeId edge;
+  VertexId from;
+  VertexId to;
+
+  bool is_reset() const { return edge.is_none(); }
+  friend bool operator==(const TourStep&, const TourStep&) = default;
+};
+
+enum class UncoverablePolicy : std::uint8_t {
+  fail,  // throw GraphError naming the edges that no closed walk through the start vertex can take
+  skip,  // tour the coverable edges and list the others in PostmanTour::uncoverable
+};
+
+struct PostmanOptions {
+  // Where the tour starts and ends; none: the graph's initial vertex.
+  VertexId start = VertexId::none();
+  // Cost of a reset; none: the graph's reset cost when it has one (TestGraph::reset_cost()), else
+  // no resets at all.
+  std::optional<double> reset_cost;
+  // Ignore the graph's own reset cost (only `reset_cost` above can then enable resets).
+  bool ignore_graph_reset = false;
+  // The vertices from which a reset is possible; empty: every active vertex. A reset is the
+  // tester's move, so passive vertices are rejected (std::invalid_argument).
+  std::vector<VertexId> reset_from;
+  UncoverablePolicy on_uncoverable = UncoverablePolicy::fail;
+};
+
+// An edge that lies on no closed walk through the start vertex, and why (both may hold).
+struct UncoverableEdge {
+  EdgeId edge;
+  bool unreachable = false;    // its source cannot be reached from the start vertex
+  bool cannot_return = false;  // the start vertex cannot be reached from its target
+};
+
+// The resets a tour may use: an arc from each vertex in `from` to the initial vertex.
+struct ResetArcs {
+  bool enabled = false;
+  double cost = 0;
+  VertexId to;                  // the graph's initial vertex
+  std::vector<VertexId> from;   // sorted, without duplicates, without `to`
+  std::vector<std::uint8_t> can_reset;  // per vertex: 1 if in `from`
+};
+
+// Resolves the reset options against the graph (the graph's reset cost, default reset vertices).
+// Throws std::invalid_argument for a passive or out-of-range vertex in reset_from, or a negative
+// or non-finite cost.
+ResetArcs resolve_resets(const TestGraph& g, const PostmanOptions& options);
+
+// The edges that no closed walk from `start` can take (using the reset arcs), in id order.
+std::vector<UncoverableEdge> find_uncoverable_edges(const TestGraph& g, VertexId start, const ResetArcs& resets);
+
+// "source of e -> target of e: unreachable from the start vertex 's1'; cannot return to ..."
+std::string describe_uncoverable(const TestGraph& g, VertexId start, const UncoverableEdge& u);
+
+struct PostmanTour {
+  VertexId start;
+  // The closed walk: steps[0].from == start, steps.back().to == start, steps[i].to == steps[i+1].from.
+  std::vector<TourStep> steps;
+  double cost = 0;         // sum of the costs of the steps (a reset costs the reset cost)
+  double lower_bound = 0;  // sum of the costs of the covered edges, each counted once
+  // Per EdgeId: how often the tour takes the edge (0 exactly for the uncoverable ones).
+  std::vector<std::uint32_t> multiplicity;
+  std::uint32_t num_resets = 0;
+  ResetArcs resets;
+  std::vector<UncoverableEdge> uncoverable;
+  // The flow is solved on integer costs: each cost times `cost_scale`, rounded. When every scaled
+  // cost is an integer (always so for integer costs of sane size) the tour is exactly optimal;
+  // otherwise its cost exceeds the optimum by at most `optimality_gap_bound`.
+  double cost_scale = 1;
+  bool exact_costs = true;
+  double optimality_gap_bound = 0;
+};
+
+// Throws GraphError when the graph has no edges, when no edge can be toured from the start vertex,
+// or (with UncoverablePolicy::fail) when some edge is uncoverable; the message names the edges and
+// why. Throws std::invalid_argument for a start vertex out of range.
+PostmanTour postman_tour(const TestGraph& g, const PostmanOptions& options = {});
+
+}  // namespace playtest
