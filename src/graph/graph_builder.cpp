@@ -203,16 +203,35 @@ TestGraph GraphBuilder::build(const BuildOptions& o, std::vector<EdgeId>* edge_o
     }
   }
 
-  // Edge names: explicit ones were interned at add_edge; give the rest "e<index>".
-  for (std::uint32_t i = 0; i < m; ++i) {
-    if (name_[i] != no_name) continue;
-    std::uint32_t before = edge_names_.size();
-    std::string def = fmt::format("e{}", i);
-    std::uint32_t id = edge_names_.intern(def);
-    if (id < before)
-      fail(o, {K::edge, i}, fmt::format("duplicate edge id '{}' (this edge has no \"id\", so it defaults to '{}')",
-                                        def, def));
-    name_[i] = id;
+  // Edge names: explicit ones were interned (indexed) at add_edge. The others are "e<index>",
+  // appended without indexing (TestGraph::find_edge parses them); an explicit name of that form
+  // on another edge would make two edges share a name.
+  const std::uint32_t explicit_names = edge_names_.size();
+  for (std::uint32_t id = 0; id < explicit_names; ++id) {
+    std::string_view s = edge_names_.view(id);
+    if (s.size() < 2 || s.size() > 11 || s[0] != 'e' || (s[1] == '0' && s.size() > 2)) continue;
+    std::uint64_t k = 0;
+    bool digits = true;
+    for (char c : s.substr(1)) {
+      if (c < '0' || c > '9') {
+        digits = false;
+        break;
+      }
+      k = k * 10 + static_cast<std::uint64_t>(c - '0');
+    }
+    if (digits && k < m && name_[k] == no_name)
+      fail(o, {K::edge, static_cast<std::uint32_t>(k)},
+           fmt::format("duplicate edge id '{}' (this edge has no \"id\", so it defaults to '{}', which another "
+                       "edge uses)", s, s));
+  }
+  {
+    std::string def;
+    for (std::uint32_t i = 0; i < m; ++i) {
+      if (name_[i] != no_name) continue;
+      def.clear();
+      fmt::format_to(std::back_inserter(def), "e{}", i);
+      name_[i] = edge_names_.append(def);
+    }
   }
 
   // Freeze: vertex data.
@@ -250,8 +269,11 @@ TestGraph GraphBuilder::build(const BuildOptions& o, std::vector<EdgeId>* edge_o
   std::vector<std::uint8_t>().swap(eflags_);
   for (std::uint32_t k = 0; k < m; ++k)
     if (!(g.vflags_[g.source_[k].index()] & TestGraph::vertex_passive)) g.prob_[k] = 0.0;
-  g.edge_of_name_.resize(m);
-  for (std::uint32_t k = 0; k < m; ++k) g.edge_of_name_[g.edge_name_[k]] = EdgeId{k};
+  g.edge_of_explicit_name_.resize(explicit_names);
+  for (std::uint32_t k = 0; k < m; ++k)
+    if (g.edge_name_[k] < explicit_names) g.edge_of_explicit_name_[g.edge_name_[k]] = EdgeId{k};
+  g.edge_of_insertion_.resize(m);
+  for (std::uint32_t i = 0; i < m; ++i) g.edge_of_insertion_[i] = EdgeId{perm[i]};
 
   // In-edges.
   g.in_offsets_.assign(n + 1, 0);
@@ -263,10 +285,7 @@ TestGraph GraphBuilder::build(const BuildOptions& o, std::vector<EdgeId>* edge_o
     for (std::uint32_t k = 0; k < m; ++k) g.in_edges_[next[g.target_[k].index()]++] = EdgeId{k};
   }
 
-  if (edge_of_insertion) {
-    edge_of_insertion->resize(m);
-    for (std::uint32_t i = 0; i < m; ++i) (*edge_of_insertion)[i] = EdgeId{perm[i]};
-  }
+  if (edge_of_insertion) *edge_of_insertion = g.edge_of_insertion_;
   g.vertex_names_ = std::move(names_);
   g.edge_names_ = std::move(edge_names_);
   g.labels_ = std::move(labels_);

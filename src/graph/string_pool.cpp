@@ -1,10 +1,11 @@
 #include "playtest/graph/string_pool.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace playtest {
 
-std::uint64_t StringPool::hash(std::string_view s) {
+std::uint32_t StringPool::hash(std::string_view s) {
   // FNV-1a, then a final mix so that the low bits are well distributed.
   std::uint64_t h = 1469598103934665603ull;
   for (unsigned char c : s) {
@@ -14,7 +15,7 @@ std::uint64_t StringPool::hash(std::string_view s) {
   h ^= h >> 33;
   h *= 0xff51afd7ed558ccdull;
   h ^= h >> 33;
-  return h;
+  return static_cast<std::uint32_t>(h);
 }
 
 void StringPool::reserve(std::size_t strings, std::size_t chars) {
@@ -22,8 +23,15 @@ void StringPool::reserve(std::size_t strings, std::size_t chars) {
   offsets_.reserve(strings + 1);
 }
 
+std::uint64_t StringPool::short_key(std::string_view s) {
+  std::uint64_t k = std::min<std::size_t>(s.size(), 255);
+  const std::size_t n = std::min<std::size_t>(s.size(), 7);
+  for (std::size_t i = 0; i < n; ++i) k |= static_cast<std::uint64_t>(static_cast<unsigned char>(s[i])) << (8 * (i + 1));
+  return k;
+}
+
 std::size_t StringPool::memory_bytes() const {
-  return chars_.capacity() + offsets_.capacity() * sizeof(std::uint64_t) + slots_.capacity() * sizeof(std::uint32_t);
+  return chars_.capacity() + offsets_.capacity() * sizeof(std::uint64_t) + slots_.capacity() * sizeof(Slot);
 }
 
 std::uint32_t StringPool::append(std::string_view s) {
@@ -34,40 +42,60 @@ std::uint32_t StringPool::append(std::string_view s) {
 }
 
 void StringPool::grow_index() {
-  std::size_t want = 16;
-  while (want < 2 * static_cast<std::size_t>(size()) + 2) want *= 2;
-  slots_.assign(want, 0);
+  std::size_t want = slots_.empty() ? 16 : slots_.size() * 2;
+  std::vector<Slot> old(want);
+  old.swap(slots_);
   const std::size_t mask = want - 1;
-  for (std::uint32_t id = 0; id < size(); ++id) {
-    std::size_t i = hash(view(id)) & mask;
-    while (slots_[i] != 0) i = (i + 1) & mask;
-    slots_[i] = id + 1;
+  for (const Slot& slot : old) {
+    if (slot.id1 == 0) continue;
+    std::size_t i = slot.hash & mask;
+    while (slots_[i].id1 != 0) i = (i + 1) & mask;
+    slots_[i] = slot;
   }
 }
 
-void StringPool::rebuild_index() { grow_index(); }
+void StringPool::index_all() {
+  std::size_t want = 16;
+  while (want < 2 * static_cast<std::size_t>(size()) + 2) want *= 2;
+  slots_.assign(want, Slot{});
+  indexed_ = 0;
+  const std::size_t mask = want - 1;
+  for (std::uint32_t id = 0; id < size(); ++id) {
+    const std::string_view s = view(id);
+    const std::uint32_t h = hash(s);
+    std::size_t i = h & mask;
+    while (slots_[i].id1 != 0) i = (i + 1) & mask;
+    slots_[i] = Slot{h, id + 1, short_key(s)};
+    ++indexed_;
+  }
+}
 
 std::optional<std::uint32_t> StringPool::find(std::string_view s) const {
   if (slots_.empty()) return std::nullopt;
+  const std::uint32_t h = hash(s);
+  const std::uint64_t key = short_key(s);
   const std::size_t mask = slots_.size() - 1;
-  for (std::size_t i = hash(s) & mask;; i = (i + 1) & mask) {
-    std::uint32_t slot = slots_[i];
-    if (slot == 0) return std::nullopt;
-    if (view(slot - 1) == s) return slot - 1;
+  for (std::size_t i = h & mask;; i = (i + 1) & mask) {
+    const Slot& slot = slots_[i];
+    if (slot.id1 == 0) return std::nullopt;
+    if (matches(slot, h, key, s)) return slot.id1 - 1;
   }
 }
 
 std::uint32_t StringPool::intern(std::string_view s) {
-  if (slots_.size() < 2 * static_cast<std::size_t>(size()) + 2) grow_index();
+  if (slots_.size() < 2 * static_cast<std::size_t>(indexed_) + 2) grow_index();
+  const std::uint32_t h = hash(s);
+  const std::uint64_t key = short_key(s);
   const std::size_t mask = slots_.size() - 1;
-  std::size_t i = hash(s) & mask;
+  std::size_t i = h & mask;
   for (;; i = (i + 1) & mask) {
-    std::uint32_t slot = slots_[i];
-    if (slot == 0) break;
-    if (view(slot - 1) == s) return slot - 1;
+    const Slot& slot = slots_[i];
+    if (slot.id1 == 0) break;
+    if (matches(slot, h, key, s)) return slot.id1 - 1;
   }
-  std::uint32_t id = append(s);
-  slots_[i] = id + 1;
+  const std::uint32_t id = append(s);
+  slots_[i] = Slot{h, id + 1, key};
+  ++indexed_;
   return id;
 }
 

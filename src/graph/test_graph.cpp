@@ -27,14 +27,24 @@ std::optional<VertexId> TestGraph::find_vertex(std::string_view name) const {
 }
 
 std::optional<EdgeId> TestGraph::find_edge(std::string_view name) const {
-  if (auto id = edge_names_.find(name)) return edge_of_name_[*id];
-  return std::nullopt;
+  if (auto id = edge_names_.find(name)) return edge_of_explicit_name_[*id];
+  // Default names "e<insertion index>" are not indexed.
+  if (name.size() < 2 || name.size() > 11 || name[0] != 'e' || (name[1] == '0' && name.size() > 2)) return std::nullopt;
+  std::uint64_t k = 0;
+  for (char c : name.substr(1)) {
+    if (c < '0' || c > '9') return std::nullopt;
+    k = k * 10 + static_cast<std::uint64_t>(c - '0');
+  }
+  if (k >= edge_of_insertion_.size()) return std::nullopt;
+  const EdgeId e = edge_of_insertion_[k];
+  if (this->name(e) != name) return std::nullopt;
+  return e;
 }
 
 std::size_t TestGraph::memory_bytes() const {
   auto bytes = [](const auto& v) { return v.capacity() * sizeof(typename std::decay_t<decltype(v)>::value_type); };
   return bytes(vflags_) + bytes(out_offsets_) + bytes(in_offsets_) + bytes(in_edges_) + bytes(source_) +
-         bytes(target_) + bytes(cost_) + bytes(prob_) + bytes(label_) + bytes(edge_name_) + bytes(edge_of_name_) + bytes(eflags_) +
+         bytes(target_) + bytes(cost_) + bytes(prob_) + bytes(label_) + bytes(edge_name_) + bytes(edge_of_explicit_name_) + bytes(edge_of_insertion_) + bytes(eflags_) +
          vertex_names_.memory_bytes() + edge_names_.memory_bytes() + labels_.memory_bytes();
 }
 

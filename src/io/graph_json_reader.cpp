@@ -538,7 +538,12 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
     if (prob_ && weight_)
       fail_at(elem_line_, elem_col_, fmt::format("edge {} has both \"prob\" and \"weight\"; give one", name));
     if (!b_) return;
-    EdgeSpec e{.from = b_->vertex_ref(from_),
+    // Files list edges grouped by source more often than not: reuse the last lookup.
+    if (last_from_.is_none() || from_ != last_from_name_) {
+      last_from_ = b_->vertex_ref(from_);
+      last_from_name_ = from_;
+    }
+    EdgeSpec e{.from = last_from_,
                .to = b_->vertex_ref(to_),
                .label = label_,
                .cost = cost_,
@@ -577,6 +582,8 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
   std::uint32_t elem_line_ = 0, elem_col_ = 0, from_line_ = 0, from_col_ = 0;
   std::uint32_t initial_line_ = 0, initial_col_ = 0;
   std::string id_, from_, to_, label_;
+  std::string last_from_name_;
+  VertexId last_from_;
   VertexKind kind_ = VertexKind::active;
   bool goal_ = false, timeout_ = false;
   double cost_ = 1.0;

@@ -1,0 +1,21 @@
+// libFuzzer target for the graph/1 reader: any input either loads or throws playtest::Error;
+// anything else (a crash, a sanitizer report, another exception) is a bug. A loaded graph must
+// survive a write/read round trip.
+#include <cstdint>
+#include <cstdlib>
+#include <string_view>
+
+#include "playtest/error.hpp"
+#include "playtest/io/graph_json.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  std::string_view text(reinterpret_cast<const char*>(data), size);
+  try {
+    playtest::TestGraph g = playtest::parse_graph(text, "fuzz");
+    std::string again = playtest::graph_to_json(g);
+    playtest::TestGraph h = playtest::parse_graph(again, "roundtrip");
+    if (h.num_vertices() != g.num_vertices() || h.num_edges() != g.num_edges()) std::abort();
+  } catch (const playtest::Error&) {
+  }
+  return 0;
+}
