@@ -98,6 +98,29 @@ void check_online_testable(const TestGraph& g) {
   }
 }
 
+TestPurpose purpose_from_names(const TestGraph& g, TestPurpose::Kind kind, std::span<const std::string> goals,
+                               std::span<const std::string> edges) {
+  TestPurpose p;
+  p.kind = kind;
+  for (const std::string& name : goals) {
+    auto v = g.find_vertex(name);
+    if (!v) throw GraphError(Diagnostic{{}, fmt::format("no vertex '{}' in the graph (given as a goal)", name), {}});
+    p.goals.push_back(*v);
+  }
+  for (const std::string& name : edges) {
+    if (auto e = g.find_edge(name)) {
+      p.edges.push_back(*e);
+      continue;
+    }
+    std::size_t before = p.edges.size();
+    for (EdgeId e : g.edges())
+      if (g.label(e) == name) p.edges.push_back(e);
+    if (p.edges.size() == before)
+      throw GraphError(Diagnostic{{}, fmt::format("no edge with id or label '{}' in the graph (given as an edge to cover)", name), {}});
+  }
+  return p;
+}
+
 Runner::Runner(const TestGraph& g, RunOptions options) : g_(g), options_(std::move(options)) {
   if (g_.num_vertices() == 0) throw GraphError("the graph has no vertices");
   check_online_testable(g_);

@@ -40,6 +40,11 @@ struct TestPurpose {
   std::vector<EdgeId> edges;
 };
 
+// A purpose from the names users write: vertex names for `goals`, edge ids for `edges` (an edge id or,
+// when no edge has that id, every edge with that label). Throws GraphError naming an unknown one.
+TestPurpose purpose_from_names(const TestGraph& g, TestPurpose::Kind kind, std::span<const std::string> goals,
+                               std::span<const std::string> edges);
+
 struct RunOptions {
   TestPurpose purpose;
   std::uint64_t max_steps = 1000;                   // steps (stimuli, observations, resets); 0: no limit

@@ -1,0 +1,114 @@
+// playtest simulate MODEL --strategy A,B --runs R [--mutants]: compare strategies against a simulated
+// system that plays the model's own probabilities (seeded), and against mutants of the model.
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "command.hpp"
+#include "common.hpp"
+#include "playtest/error.hpp"
+#include "playtest/run/mutation.hpp"
+#include "playtest/run/policy_factory.hpp"
+#include "playtest/run/simulation.hpp"
+
+namespace playtest::cli {
+namespace {
+
+struct Options {
+  InputOptions input;
+  std::vector<std::string> strategies{"random"};
+  std::string purpose = "auto";
+  std::vector<std::string> goals, edges;
+  std::uint64_t steps = 1000;
+  std::uint32_t runs = 100, mutant_count = 20, mutant_runs = 10, bound = 0;
+  bool mutants = false, json = false;
+  std::uint64_t seed = 0;
+};
+
+int run(const Options& o) {
+  TestGraph g = load_input(o.input);
+  std::vector<Mutant> mutants;
+  if (o.mutants) mutants = make_mutants(g, o.mutant_count, o.seed);
+  nlohmann::json out = nlohmann::json::array();
+  if (!o.json)
+    fmt::print("{:<10} {:>6} {:>9} {:>10} {:>9} {:>5} {:>5} {:>5} {:>5}{}\n", "strategy", "runs", "success", "mean",
+               "sd", "pass", "fail", "inc", "err", o.mutants ? "   mutants detected   steps to detect" : "");
+  for (const std::string& name : o.strategies) {
+    TestPurpose::Kind kind = TestPurpose::Kind::cover;
+    if (o.purpose == "reach") kind = TestPurpose::Kind::reach;
+    else if (o.purpose == "none") kind = TestPurpose::Kind::none;
+    else if (o.purpose == "auto" && (!o.goals.empty() || name == "reach" || name == "win" || name == "expected"))
+      kind = TestPurpose::Kind::reach;
+    SimulationOptions so;
+    so.run.purpose = purpose_from_names(g, kind, o.goals, o.edges);
+    so.run.max_steps = o.steps;
+    so.runs = o.runs;
+    so.mutant_runs = o.mutant_runs;
+    so.seed = o.seed;
+    PolicySetup setup{.goals = so.run.purpose.goals, .edges = so.run.purpose.edges,
+                      .bound = o.bound ? o.bound : static_cast<std::uint32_t>(std::min<std::uint64_t>(o.steps ? o.steps : 1000, 100000))};
+    auto policy = make_policy(name, g, setup);
+    SimulationStats s = simulate(g, *policy, so, mutants);
+    if (o.json) {
+      nlohmann::json j = {{"strategy", name},          {"purpose", kind == TestPurpose::Kind::reach ? "reach" : kind == TestPurpose::Kind::cover ? "cover" : "none"},
+                          {"runs", s.runs},            {"passed", s.passed},
+                          {"failed", s.failed},        {"inconclusive", s.inconclusive},
+                          {"errors", s.errors},        {"success_rate", s.success_rate},
+                          {"mean_steps", s.mean_steps}, {"sd_steps", s.sd_steps}};
+      if (o.mutants)
+        j["mutants"] = {{"count", s.mutants},
+                        {"detected", s.mutants_detected},
+                        {"detected_fraction", s.detected_fraction()},
+                        {"runs", s.mutant_runs},
+                        {"runs_failed", s.mutant_runs_failed},
+                        {"mean_steps_to_detect", s.mean_steps_to_detect}};
+      out.push_back(std::move(j));
+    } else {
+      std::string m = o.mutants ? fmt::format("   {:>3}/{:<3} {:>6.1f}%   {:>10.1f}", s.mutants_detected, s.mutants,
+                                              100.0 * s.detected_fraction(), s.mean_steps_to_detect)
+                                : "";
+      fmt::print("{:<10} {:>6} {:>8.1f}% {:>10.2f} {:>9.2f} {:>5} {:>5} {:>5} {:>5}{}\n", name, s.runs,
+                 100.0 * s.success_rate, s.mean_steps, s.sd_steps, s.passed, s.failed, s.inconclusive, s.errors, m);
+    }
+  }
+  if (o.json) {
+    nlohmann::json j = {{"model", o.input.path}, {"seed", o.seed}, {"steps", o.steps}, {"strategies", out}};
+    if (o.mutants) {
+      j["mutants"] = nlohmann::json::array();
+      for (const Mutant& m : mutants)
+        j["mutants"].push_back({{"kind", std::string(to_string(m.kind))}, {"description", m.description}});
+    }
+    fmt::print("{}\n", j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
+  }
+  return exit_ok;
+}
+
+const Registration reg{"simulate", 61, [](CLI::App& app) {
+  auto o = std::make_shared<Options>();
+  auto* sub = app.add_subcommand(
+      "simulate",
+      "Compare strategies against a simulated system that plays the model's probabilities (seeded): mean and sd "
+      "of the steps to meet the purpose, success rate and, with --mutants, the fraction of faulty mutants detected");
+  add_input_options(sub, o->input);
+  sub->add_option("--strategy", o->strategies, "Strategies, comma-separated: random, anti-ant, reach, win, expected, cover")
+      ->delimiter(',')
+      ->default_str("random");
+  sub->add_option("--purpose", o->purpose, "reach, cover, none or auto")
+      ->check(CLI::IsMember({"auto", "reach", "cover", "none"}))
+      ->default_val("auto");
+  sub->add_option("--goal", o->goals, "Goal vertex (repeatable; default: the graph's goals)");
+  sub->add_option("--edge", o->edges, "Edge id or label to cover (repeatable; default: every edge)");
+  sub->add_option("--runs", o->runs, "Runs per strategy against the model")->default_val(100);
+  sub->add_option("--steps", o->steps, "Step budget per run (0: none)")->default_val(1000);
+  sub->add_option("--bound", o->bound, "reach: the game bound (default: the step budget)");
+  sub->add_flag("--mutants", o->mutants, "Also run against mutants of the model and report how many are detected");
+  sub->add_option("--mutant-count", o->mutant_count, "Number of mutants")->default_val(20);
+  sub->add_option("--mutant-runs", o->mutant_runs, "Runs per mutant and strategy")->default_val(10);
+  sub->add_option("--seed", o->seed, "Seed of every random choice (tester, simulated system, mutants)")->default_val(0);
+  sub->add_flag("--json", o->json, "Print the results as JSON");
+  return [o] { return run(*o); };
+}};
+
+}  // namespace
+}  // namespace playtest::cli
