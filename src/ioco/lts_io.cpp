@@ -263,8 +263,15 @@ Lts parse_aut(std::string_view text, const std::string& source_name, const LtsRe
 bool looks_like_lts_json(std::string_view head) {
   auto k = head.find("\"playtest\"");
   if (k == std::string_view::npos) return false;
-  auto v = head.find("\"lts/", k);
-  return v != std::string_view::npos && v - k < 40;
+  std::size_t i = k + 10;
+  auto skip = [&] {
+    while (i < head.size() && (head[i] == ' ' || head[i] == '\t' || head[i] == '\n' || head[i] == '\r')) ++i;
+  };
+  skip();
+  if (i >= head.size() || head[i] != ':') return false;
+  ++i;
+  skip();
+  return head.substr(i, 5) == "\"lts/";
 }
 
 Lts parse_lts_json(std::string_view text, const std::string& source_name, const LtsReadOptions& options) {

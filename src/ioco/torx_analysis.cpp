@@ -39,8 +39,8 @@ struct Shares {
   double input = 0.0, observe = 0.0;
 };
 Shares shares_at(bool has_input, std::uint32_t length, const TorxOptions& o) {
+  if (o.max_length != 0 && length >= o.max_length) return {};  // the run ends, also at a passive vertex
   if (!has_input) return {0.0, 1.0};  // a passive vertex: the runner waits for the output, no choice
-  if (o.max_length != 0 && length >= o.max_length) return {};
   const double total = o.p_stop + o.p_input + o.p_observe;
   return {o.p_input / total, o.p_observe / total};
 }
@@ -216,7 +216,9 @@ TorxSimulation simulate_torx(const Lts& spec, const Lts& impl, const TorxOptions
         take(d.edge);
         continue;
       }
-      // Passive: the implementation picks one of its outputs uniformly.
+      // Passive: the run ends when the length bound is reached (as at an active vertex); otherwise
+      // the implementation picks one of its outputs uniformly.
+      if (options.max_length != 0 && policy.trace_length() >= options.max_length) break;
       const std::vector<ActionId> outs = si.outputs(r);
       const ActionId b = outs[rng.below(outs.size())];
       trace.emplace_back(impl.action_name(b));

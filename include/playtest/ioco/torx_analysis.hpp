@@ -20,7 +20,8 @@ namespace playtest::ioco {
 // Lemma 3.1, generalized: the probability that one run of TorX against `impl` produces `trace`
 // (inputs and outputs, "delta" or "null" for quiescence) as a prefix of its trace. At a set with
 // inputs an input step contributes p_input/n_l and an output step p_observe*P_k; where the
-// specification allows no input the runner observes without a choice (factor P_k). 0 when the
+// specification allows no input the runner observes without a choice (factor P_k). A run ends
+// once max_length inputs and outputs happened, at active and passive vertices alike. 0 when the
 // trace cannot happen (an input the specification does not offer, an output the implementation
 // cannot give, a step after a FAIL or past max_length).
 double torx_trace_probability(const Lts& spec, const Lts& impl, const std::vector<std::string>& trace,
