@@ -8,7 +8,10 @@
 #include "playtest/run/anti_ant_policy.hpp"
 #include "playtest/run/random_walk_policy.hpp"
 #include "playtest/run/table_policy.hpp"
+#include "playtest/cover/cover_policy.hpp"
 #include "playtest/solve/bounded_reachability.hpp"
+#include "playtest/solve/expected_cost.hpp"
+#include "playtest/solve/sure_winning.hpp"
 
 namespace playtest {
 
@@ -36,8 +39,19 @@ std::unique_ptr<Policy> make_policy(std::string_view name, const TestGraph& g, c
         "reach", [result](VertexId v, std::uint32_t k) { return result->choice(v, std::min(k, result->bound())); },
         bound);
   }
+  if (name == "win") {
+    need_goals();
+    SureWinResult r = solve_sure_winning(g, goals);
+    return std::make_unique<TablePolicy>("win", std::move(r.strategy));
+  }
+  if (name == "expected") {
+    need_goals();
+    ExpectedCostResult r = solve_expected_cost(g, goals);
+    return std::make_unique<TablePolicy>("expected", std::move(r.strategy));
+  }
+  if (name == "cover") return std::make_unique<CoverPolicy>(g);
   throw Error(Diagnostic{{},
-                         fmt::format("unknown or unavailable strategy '{}'", name),
+                         fmt::format("unknown strategy '{}'", name),
                          {"known strategies: random, anti-ant, reach, win, expected, cover"}});
 }
 
