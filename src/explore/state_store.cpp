@@ -1,0 +1,101 @@
+#include "playtest/explore/state_store.hpp"
+
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+
+namespace playtest {
+
+namespace {
+
+inline std::uint64_t mix(std::uint64_t x) {
+  x ^= x >> 32;
+  x *= 0xd6e8feb86659fd93ull;
+  x ^= x >> 32;
+  x *= 0xd6e8feb86659fd93ull;
+  x ^= x >> 32;
+  return x;
+}
+
+}  // namespace
+
+StateStore::StateStore(std::size_t key_size) : key_size_(key_size) { slots_.assign(16, 0); }
+
+std::uint64_t StateStore::hash(std::span<const std::byte> key) {
+  std::uint64_t h = 0x9e3779b97f4a7c15ull ^ key.size();
+  std::size_t i = 0;
+  for (; i + 8 <= key.size(); i += 8) {
+    std::uint64_t w;
+    std::memcpy(&w, key.data() + i, 8);
+    h = mix(h ^ w) + 0x9e3779b97f4a7c15ull;
+  }
+  if (i < key.size()) {
+    std::uint64_t w = 0;
+    std::memcpy(&w, key.data() + i, key.size() - i);
+    h = mix(h ^ w ^ (std::uint64_t{0xff} << 56));
+  }
+  return mix(h);
+}
+
+void StateStore::reserve(std::size_t keys) {
+  arena_.reserve(keys * key_size_);
+  hashes_.reserve(keys);
+  std::size_t want = 16;
+  while (want < keys + keys / 2 + 1) want *= 2;
+  while (slots_.size() < want) grow();
+}
+
+void StateStore::grow() {
+  std::vector<std::uint32_t> next(slots_.size() * 2, 0);
+  const std::size_t mask = next.size() - 1;
+  for (std::uint32_t s : slots_) {
+    if (s == 0) continue;
+    // The stored 32 bits are the hash's upper half; the slot comes from them too.
+    std::size_t pos = hashes_[s - 1] & mask;
+    while (next[pos] != 0) pos = (pos + 1) & mask;
+    next[pos] = s;
+  }
+  slots_.swap(next);
+}
+
+std::pair<std::uint32_t, bool> StateStore::insert(std::span<const std::byte> key) {
+  if (key.size() != key_size_) throw std::invalid_argument("StateStore::insert: key of the wrong size");
+  const std::uint32_t h = static_cast<std::uint32_t>(hash(key) >> 32);
+  std::size_t mask = slots_.size() - 1;
+  std::size_t pos = h & mask;
+  while (true) {
+    const std::uint32_t s = slots_[pos];
+    if (s == 0) break;
+    if (hashes_[s - 1] == h && (key_size_ == 0 || std::memcmp(this->key(s - 1).data(), key.data(), key_size_) == 0))
+      return {s - 1, false};
+    pos = (pos + 1) & mask;
+  }
+  if (count_ == std::numeric_limits<std::uint32_t>::max() - 1)
+    throw std::length_error("StateStore::insert: more than 2^32 - 2 states");
+  const std::uint32_t id = count_++;
+  arena_.insert(arena_.end(), key.begin(), key.end());
+  hashes_.push_back(h);
+  slots_[pos] = id + 1;
+  if (static_cast<std::size_t>(count_) * 4 > slots_.size() * 3) grow();
+  return {id, true};
+}
+
+std::uint32_t StateStore::find(std::span<const std::byte> key) const {
+  if (key.size() != key_size_) return std::numeric_limits<std::uint32_t>::max();
+  const std::uint32_t h = static_cast<std::uint32_t>(hash(key) >> 32);
+  const std::size_t mask = slots_.size() - 1;
+  std::size_t pos = h & mask;
+  while (true) {
+    const std::uint32_t s = slots_[pos];
+    if (s == 0) return std::numeric_limits<std::uint32_t>::max();
+    if (hashes_[s - 1] == h && (key_size_ == 0 || std::memcmp(this->key(s - 1).data(), key.data(), key_size_) == 0))
+      return s - 1;
+    pos = (pos + 1) & mask;
+  }
+}
+
+std::size_t StateStore::memory_bytes() const {
+  return arena_.capacity() + slots_.capacity() * sizeof(std::uint32_t) + hashes_.capacity() * sizeof(std::uint32_t);
+}
+
+}  // namespace playtest
