@@ -1,0 +1,168 @@
+// End-to-end runs of `playtest cover`.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Run {
+  int code;
+  std::string out, err;
+};
+
+class CliCover : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("playtest_cli_cover_" + std::to_string(::getpid()) + "_" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::string write(const std::string& name, const std::string& text) {
+    const fs::path p = dir_ / name;
+    std::ofstream(p) << text;
+    return p.string();
+  }
+
+  Run run(const std::string& args) {
+    const std::string err = (dir_ / "stderr.txt").string();
+    const std::string cmd = std::string(PLAYTEST_BINARY) + " " + args + " 2>" + err;
+    FILE* f = ::popen(cmd.c_str(), "r");
+    Run r;
+    char buf[4096];
+    std::size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) r.out.append(buf, n);
+    const int status = ::pclose(f);
+    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    std::ifstream in(err);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    r.err = ss.str();
+    return r;
+  }
+
+  fs::path dir_;
+};
+
+const std::string figure1 = std::string(PLAYTEST_SOURCE_DIR) + "/examples/graphs/seed000-figure1.json";
+
+std::vector<std::vector<std::string>> sorted_segments(const nlohmann::json& j) {
+  std::vector<std::vector<std::string>> out;
+  for (const auto& s : j["segments"]) out.push_back(s.get<std::vector<std::string>>());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// a -> b -> c -> b: not strongly connected from a.
+const char* chain = R"({"playtest": "graph/1", "initial": "a",
+ "vertices": [{"id": "a", "kind": "active"}, {"id": "b", "kind": "active"}, {"id": "c", "kind": "active"}],
+ "edges": [{"id": "ab", "from": "a", "to": "b", "label": "x"},
+           {"id": "bc", "from": "b", "to": "c", "label": "y"},
+           {"id": "cb", "from": "c", "to": "b", "label": "z"}]})";
+
+}  // namespace
+
+TEST_F(CliCover, Figure1Text) {
+  Run r = run("cover " + figure1 + " --sim-runs 200");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("tour:        10 steps from 's1': e1 e5 e7 e9 e4 e3 e6 e7 e8 e2\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("cost:        10\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("lower bound: 9 (each edge once)\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("cp -> cp: e9 e4 e3 e6 e7\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("cp -> cp: e8 e2 e1 e5 e7\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("n = 2, p = min p_i,v = 0.75"), std::string::npos) << r.out;
+}
+
+TEST_F(CliCover, Figure1Json) {
+  Run r = run("cover " + figure1 + " --json --sim-runs 500 --max-visits 6 --seed 3 --random-segments");
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["cost"], 10);
+  EXPECT_EQ(j["lower_bound"], 9);
+  EXPECT_EQ(j["tour"].size(), 10u);
+  EXPECT_EQ(sorted_segments(j), (std::vector<std::vector<std::string>>{{"e8", "e2", "e1", "e5", "e7"},
+                                                                       {"e9", "e4", "e3", "e6", "e7"}}));
+  EXPECT_EQ(j["p"], 0.75);
+  EXPECT_EQ(j["bound"]["n"], 2);
+  ASSERT_EQ(j["convergence"].size(), 6u);
+  EXPECT_EQ(j["convergence"][0]["visits"], 1);
+  EXPECT_EQ(j["convergence"][0]["estimate"], 0.0);
+  EXPECT_GT(j["convergence"][5]["estimate"].get<double>(), 0.85);
+  EXPECT_TRUE(j["uncoverable"].empty());
+  // Same seed, same table.
+  Run again = run("cover " + figure1 + " --json --sim-runs 500 --max-visits 6 --seed 3 --random-segments");
+  EXPECT_EQ(again.out, r.out);
+}
+
+TEST_F(CliCover, StartVertexAndDot) {
+  const std::string dot = (dir_ / "tour.dot").string();
+  Run r = run("cover " + figure1 + " --start cp --json --sim-runs 0 --dot " + dot);
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["start"], "cp");
+  EXPECT_EQ(j["tour"], nlohmann::json({"e8", "e2", "e1", "e5", "e7", "e9", "e4", "e3", "e6", "e7"}));
+  EXPECT_TRUE(j["convergence"].empty());
+  std::ifstream in(dot);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  EXPECT_NE(ss.str().find("digraph"), std::string::npos);
+}
+
+TEST_F(CliCover, NotStronglyConnectedIsAnError) {
+  Run r = run("cover " + write("chain.json", chain));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("error: 1 of 3 edges cannot be on a closed walk through the start vertex 'a' (the graph is not "
+                       "strongly connected)"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("note: edge 'ab' (a -> b): the start vertex 'a' cannot be reached again from its target 'b'"),
+            std::string::npos)
+      << r.err;
+  EXPECT_TRUE(r.out.empty());
+}
+
+TEST_F(CliCover, ResetMakesATour) {
+  Run r = run("cover " + write("chain.json", chain) + " --reset-cost 2 --json --sim-runs 50");
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  // ab bc cb, then a reset from b: 3 + 2.
+  EXPECT_EQ(j["cost"], 5);
+  EXPECT_EQ(j["resets"], 1);
+  EXPECT_EQ(j["tour"].back(), nlohmann::json({{"reset_from", "b"}}));
+  Run only_c = run("cover " + write("chain2.json", chain) + " --reset-cost 2 --reset-from c --json --sim-runs 0");
+  ASSERT_EQ(only_c.code, 0) << only_c.err;
+  auto k = nlohmann::json::parse(only_c.out);
+  EXPECT_EQ(k["cost"], 6);
+  EXPECT_EQ(k["tour"].back(), nlohmann::json({{"reset_from", "c"}}));
+  Run text = run("cover " + write("chain3.json", chain) + " --reset-cost 2 --sim-runs 0");
+  EXPECT_NE(text.out.find("reset(b)"), std::string::npos) << text.out;
+}
+
+TEST_F(CliCover, BadInputs) {
+  const char* empty = R"({"playtest": "graph/1", "initial": "a", "vertices": [{"id": "a", "kind": "active"}], "edges": []})";
+  Run r = run("cover " + write("empty.json", empty));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("error: the graph has no edges; there is nothing to cover"), std::string::npos) << r.err;
+  Run s = run("cover " + figure1 + " --start nowhere");
+  EXPECT_EQ(s.code, 2);
+  EXPECT_NE(s.err.find("--start: the graph has no vertex 'nowhere'"), std::string::npos) << s.err;
+  Run p = run("cover " + figure1 + " --reset-cost 1 --reset-from cp");
+  EXPECT_EQ(p.code, 2);
+  EXPECT_NE(p.err.find("vertex 'cp' is passive"), std::string::npos) << p.err;
+  Run n = run("cover " + figure1 + " --reset-cost -1");
+  EXPECT_EQ(n.code, 2);
+  Run h = run("cover --help");
+  EXPECT_EQ(h.code, 0);
+  EXPECT_NE(h.out.find("--random-segments"), std::string::npos);
+}
