@@ -40,6 +40,8 @@ class Source {
     ++pos_;
   }
   bool read_error() const { return read_error_; }
+  // Whether anything but white space was read.
+  bool saw_content() const { return content_; }
 
   std::uint32_t line() const { return line_; }
   std::uint32_t column() const { return col_; }
@@ -60,6 +62,7 @@ class Source {
   }
 
   void track(char c) {
+    if (!content_ && c != ' ' && c != '\t' && c != '\n' && c != '\r') content_ = true;
     if (in_string_) {
       if (escape_)
         escape_ = false;
@@ -96,7 +99,7 @@ class Source {
   std::size_t len_ = 0, pos_ = 0;
   std::uint64_t consumed_ = 0;
   bool read_error_ = false;
-  bool in_string_ = false, escape_ = false, sep_ = true;
+  bool in_string_ = false, escape_ = false, sep_ = true, content_ = false;
   std::uint32_t line_ = 1, col_ = 0, start_line_ = 1, start_col_ = 1;
 };
 
@@ -182,7 +185,7 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
       default:
         break;
     }
-    if (key_ == "meta") return enter_skip();
+    if (is_meta()) return enter_skip();
     if (section_ == Section::top && key_ == "reset") {
       if (target_ && target_->kind == ElementRef::Kind::reset) throw Found{src_.value_line(), src_.value_column()};
       section_ = Section::reset;
@@ -196,6 +199,8 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
 
   bool end_object() override {
     if (skip_ > 0) return leave_skip();
+    key_.clear();  // errors found now concern the whole object
+    kbit_ = 0;
     switch (section_) {
       case Section::vertex:
         finish_vertex();
@@ -223,7 +228,7 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
   bool start_array(std::size_t) override {
     if (skip_ > 0) return enter_skip();
     if (section_ == Section::none) fail_here("a graph/1 file must be a JSON object, not an array");
-    if (key_ == "meta") return enter_skip();
+    if (is_meta()) return enter_skip();
     if (section_ == Section::top && (key_ == "vertices" || key_ == "edges")) {
       section_ = key_ == "vertices" ? Section::vertices : Section::edges;
       top_seen_ = seen_;
@@ -249,7 +254,8 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
   bool key(string_t& k) override {
     if (skip_ > 0) return true;
     key_ = k;
-    std::uint32_t bit = key_bit();
+    const std::uint32_t bit = key_bit();
+    kbit_ = bit;
     if (bit == 0) {
       fail_here(fmt::format("unknown key \"{}\" in {}; allowed: {} (put anything else inside \"meta\")", k,
                             section_name(), allowed_keys()));
@@ -259,18 +265,30 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
     return true;
   }
 
-  bool parse_error(std::size_t, const std::string& last_token, const nlohmann::detail::exception& ex) override {
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& ex) override {
     std::string what = ex.what();
     // nlohmann: "[json.exception.parse_error.101] parse error at line 1, column 2: syntax error ..."
-    auto colon = what.find(": ", what.find("parse error"));
-    std::string detail = colon == std::string::npos ? what : what.substr(colon + 2);
+    std::string detail = what;
+    if (auto colon = what.find(": ", what.find("parse error")); what.find("parse error") != std::string::npos &&
+                                                                   colon != std::string::npos)
+      detail = what.substr(colon + 2);
+    else if (auto bracket = what.find("] "); bracket != std::string::npos)
+      detail = what.substr(bracket + 2);
     Diagnostic d;
-    d.where = {file_, src_.line(), std::max<std::uint32_t>(src_.column(), 1), ""};
+    const bool eof = src_.at_end();
+    d.where = {file_, src_.line(), eof ? src_.column() + 1 : std::max<std::uint32_t>(src_.column(), 1), ""};
     if (src_.read_error()) {
       d.message = fmt::format("read error: {}", std::strerror(errno));
-    } else if (src_.bytes() == 0 || (last_token.empty() && src_.bytes() <= 3 && src_.at_end())) {
+    } else if (!src_.saw_content() && eof) {
+      d.where.line = 1;
+      d.where.column = 1;
       d.message = "the file is empty; expected a graph/1 JSON object";
-    } else if (src_.at_end() && detail.find("unexpected end of input") != std::string::npos) {
+    } else if (detail.find("number overflow") != std::string::npos) {
+      d.where.line = src_.value_line();
+      d.where.column = src_.value_column();
+      d.where.pointer = pointer();
+      d.message = "number out of range: " + detail.substr(detail.find("number overflow parsing ") == 0 ? 24 : 0);
+    } else if (eof && detail.find("unexpected end of input") != std::string::npos) {
       d.message = "unexpected end of input: the file is truncated or a bracket is not closed";
       d.notes.push_back(detail);
     } else {
@@ -316,13 +334,16 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
 
   // Keys: one bit per allowed key of the current section.
   std::uint32_t key_bit() const {
-    static constexpr const char* top[] = {"playtest", "initial", "vertices", "edges", "reset", "meta"};
-    static constexpr const char* vertex[] = {"id", "kind", "goal", "meta"};
-    static constexpr const char* edge[] = {"id", "from", "to", "label", "cost", "prob", "weight", "timeout", "meta"};
-    static constexpr const char* reset[] = {"cost", "meta"};
+    // string_view comparisons check the length first: no strlen, rarely a memcmp.
+    using sv = std::string_view;
+    static constexpr sv top[] = {"playtest", "initial", "vertices", "edges", "reset", "meta"};
+    static constexpr sv vertex[] = {"id", "kind", "goal", "meta"};
+    static constexpr sv edge[] = {"id", "from", "to", "label", "cost", "prob", "weight", "timeout", "meta"};
+    static constexpr sv reset[] = {"cost", "meta"};
+    const sv k = key_;
     auto find = [&](const auto& keys) -> std::uint32_t {
       for (std::uint32_t i = 0; i < std::size(keys); ++i)
-        if (key_ == keys[i]) return 1u << i;
+        if (k == keys[i]) return 1u << i;
       return 0;
     };
     switch (section_) {
@@ -443,17 +464,17 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
       default:
         break;
     }
-    if (key_ == "meta") return true;
+    if (is_meta()) return true;
     auto want = [&](Kind k) {
       if (kind != k) type_error(expected_type(), got);
     };
     if (section_ == Section::top) {
-      if (key_ == "playtest") {
+      if (kbit_ == top_playtest) {
         want(Kind::string);
         if (*str_ != "graph/1")
           fail_here(fmt::format("unsupported format \"{}\"; this playtest reads \"graph/1\"", take_string("format")));
         format_seen_ = true;
-      } else if (key_ == "initial") {
+      } else if (kbit_ == top_initial) {
         want(Kind::string);
         if (target_ && target_->kind == ElementRef::Kind::initial) throw Found{src_.value_line(), src_.value_column()};
         initial_line_ = src_.value_line();
@@ -471,11 +492,11 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
       return true;
     }
     if (section_ == Section::vertex) {
-      if (key_ == "id") {
+      if (kbit_ == v_id) {
         want(Kind::string);
         id_ = take_string("a vertex id");
         if (id_.empty()) fail_here("a vertex id must not be empty");
-      } else if (key_ == "kind") {
+      } else if (kbit_ == v_kind) {
         want(Kind::string);
         if (*str_ == "active")
           kind_ = VertexKind::active;
@@ -483,43 +504,43 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
           kind_ = VertexKind::passive;
         else
           fail_here(fmt::format("\"kind\" must be \"active\" or \"passive\", got \"{}\"", take_string("kind")));
-      } else if (key_ == "goal") {
+      } else if (kbit_ == v_goal) {
         want(Kind::boolean);
         goal_ = bool_;
       }
       return true;
     }
     // Edge.
-    if (key_ == "id" || key_ == "from" || key_ == "to" || key_ == "label") {
+    if (kbit_ & (e_id | e_from | e_to | e_label)) {
       want(Kind::string);
-      const std::string& s = take_string(key_ == "label" ? "a label" : "an id");
-      if (key_ == "id") {
+      const std::string& s = take_string(kbit_ == e_label ? "a label" : "an id");
+      if (kbit_ == e_id) {
         if (s.empty()) fail_here("an edge id must not be empty");
         id_ = s;
-      } else if (key_ == "from") {
+      } else if (kbit_ == e_from) {
         from_ = s;
         from_line_ = src_.value_line();
         from_col_ = src_.value_column();
-      } else if (key_ == "to") {
+      } else if (kbit_ == e_to) {
         to_ = s;
       } else {
         label_ = s;
       }
-    } else if (key_ == "cost") {
+    } else if (kbit_ == e_cost) {
       want(Kind::number);
       if (!std::isfinite(num_) || num_ < 0)
         fail_here(fmt::format("edge cost must be finite and >= 0, got {}", num_));
       cost_ = num_;
-    } else if (key_ == "prob") {
+    } else if (kbit_ == e_prob) {
       want(Kind::number);
       if (!(num_ > 0 && num_ <= 1)) fail_here(fmt::format("\"prob\" must lie in (0, 1], got {}", num_));
       prob_ = num_;
-    } else if (key_ == "weight") {
+    } else if (kbit_ == e_weight) {
       want(Kind::number);
       if (!(integral_ && num_ > 0 && num_ < 9007199254740992.0))
         fail_here(fmt::format("\"weight\" must be a positive integer, got {}", num_));
       weight_ = num_;
-    } else if (key_ == "timeout") {
+    } else if (kbit_ == e_timeout) {
       want(Kind::boolean);
       timeout_ = bool_;
     }
@@ -533,8 +554,8 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
 
   void finish_edge() {
     std::string name = id_.empty() ? fmt::format("#{}", index_) : "'" + id_ + "'";
-    if (from_.empty() && !(seen_ & 2)) fail_at(elem_line_, elem_col_, fmt::format("edge {} has no \"from\"", name));
-    if (to_.empty() && !(seen_ & 4)) fail_at(elem_line_, elem_col_, fmt::format("edge {} has no \"to\"", name));
+    if (from_.empty() && !(seen_ & e_from)) fail_at(elem_line_, elem_col_, fmt::format("edge {} has no \"from\"", name));
+    if (to_.empty() && !(seen_ & e_to)) fail_at(elem_line_, elem_col_, fmt::format("edge {} has no \"to\"", name));
     if (prob_ && weight_)
       fail_at(elem_line_, elem_col_, fmt::format("edge {} has both \"prob\" and \"weight\"; give one", name));
     if (!b_) return;
@@ -557,7 +578,7 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
   void finish_top() {
     if (!format_seen_)
       fail_at(1, 1, "missing \"playtest\": \"graph/1\"; is this a playtest graph file?");
-    if (!(seen_ & 4)) fail_at(1, 1, "missing \"vertices\"");
+    if (!(seen_ & top_vertices)) fail_at(1, 1, "missing \"vertices\"");
   }
 
   Source& src_;
@@ -571,6 +592,29 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
   std::string key_;
   int skip_ = 0;
   bool format_seen_ = false;
+  std::uint32_t kbit_ = 0;  // key_bit() of key_
+
+  // Key bits (positions in the tables of key_bit()).
+  static constexpr std::uint32_t top_playtest = 1, top_initial = 2, top_vertices = 4, top_edges = 8, top_reset = 16,
+                                 top_meta = 32;
+  static constexpr std::uint32_t v_id = 1, v_kind = 2, v_goal = 4, v_meta = 8;
+  static constexpr std::uint32_t e_id = 1, e_from = 2, e_to = 4, e_label = 8, e_cost = 16, e_prob = 32, e_weight = 64,
+                                 e_timeout = 128, e_meta = 256;
+  static constexpr std::uint32_t r_cost = 1, r_meta = 2;
+  bool is_meta() const {
+    switch (section_) {
+      case Section::top:
+        return kbit_ == top_meta;
+      case Section::vertex:
+        return kbit_ == v_meta;
+      case Section::edge:
+        return kbit_ == e_meta;
+      case Section::reset:
+        return kbit_ == r_meta;
+      default:
+        return false;
+    }
+  }
 
   // Scalar being delivered.
   bool bool_ = false;
@@ -631,7 +675,7 @@ SourceLocation locate(const std::string& file, std::string_view text, ElementRef
     return {file, found.line, found.column, ptr};
   } catch (const Error&) {
   }
-  return {file, 0, 0, ptr};
+  return {file, 1, 1, ""};  // not present (e.g. no "initial"): point at the graph object
 }
 
 TestGraph read(const std::string& file, std::string_view text, std::FILE* f) {
