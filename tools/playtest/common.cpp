@@ -3,17 +3,41 @@
 #include "playtest/error.hpp"
 #include "playtest/io/graph_json.hpp"
 #include "playtest/io/prism_import.hpp"
+#include "playtest/ioco/ioco_graph.hpp"
+#include "playtest/ioco/lts_io.hpp"
 
 namespace playtest::cli {
 
 void add_input_options(CLI::App* sub, InputOptions& opts) {
   sub->add_option("FILE", opts.path, "Test graph (graph/1 JSON); - reads standard input")->required();
+  // ioco models (docs/ioco.md): .aut and lts/1 JSON become test graphs; these tell inputs from outputs.
+  sub->add_option("--inputs", opts.inputs, "LTS models: labels that are inputs (comma-separated)")->delimiter(',');
+  sub->add_option("--outputs", opts.outputs, "LTS models: labels that are outputs (comma-separated)")->delimiter(',');
 }
+
+namespace {
+// An ioco labelled transition system: a .aut file, or JSON declaring "playtest": "lts/1".
+bool is_lts_file(const std::string& path) {
+  auto ends_with = [&](std::string_view suffix) {
+    return path.size() >= suffix.size() && path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0;
+  };
+  if (ends_with(".aut")) return true;
+  if (path == "-" || !ends_with(".json")) return false;
+  std::ifstream in(path, std::ios::binary);
+  char head[4096];
+  in.read(head, sizeof head);
+  return ioco::looks_like_lts_json(std::string_view(head, static_cast<std::size_t>(in.gcount())));
+}
+}  // namespace
 
 TestGraph load_input(const InputOptions& opts) {
   // A PRISM explicit MDP (docs/formats.md): BASE.tra names BASE.lab and BASE.trew too.
   if (opts.path.size() > 4 && opts.path.compare(opts.path.size() - 4, 4, ".tra") == 0)
     return load_prism(opts.path.substr(0, opts.path.size() - 4));
+  if (is_lts_file(opts.path)) {
+    const ioco::Lts lts = ioco::load_lts(opts.path, {.inputs = opts.inputs, .outputs = opts.outputs});
+    return ioco::build_ioco_graph(lts).graph;
+  }
   return load_graph(opts.path);
 }
 
