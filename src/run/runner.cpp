@@ -348,7 +348,7 @@ RunResult Runner::run(Policy& policy, Adapter& adapter, RunObserver* observer,
     }
   } catch (const AdapterError& e) {
     r.verdict = Verdict::error;
-    r.message = e.what();
+    r.message = e.diagnostic().message;
   }
   adapter.finish();
   r.final_vertex = v;
