@@ -273,11 +273,13 @@ TEST(StateSpace, LazySuccessorsMatchFullExploration) {
       model = std::make_unique<CppModel<Counter>>(counter_model(6));
     ExploreResult full = explore(*model);
     std::map<std::string, std::multiset<std::tuple<std::string, std::string, double>>> want;
-    for (VertexId v : full.graph.vertices())
+    for (VertexId v : full.graph.vertices()) {
+      want[std::string(full.graph.name(v))];
       for (EdgeId e : full.graph.out_edges(v))
         want[std::string(full.graph.name(v))].emplace(std::string(full.graph.label(e)),
                                                        std::string(full.graph.name(full.graph.target(e))),
                                                        full.graph.probability(e));
+    }
     Rng rng(42 + which);
     StateSpace lazy(*model);
     std::vector<NodeId> todo{lazy.initial()};

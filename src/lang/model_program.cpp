@@ -1,0 +1,306 @@
+// A checked model program as a playtest::Model: state encoding, successor generation by
+// interpretation, labels and state texts.
+#include "playtest/lang/model_program.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <sstream>
+
+#include "lang/detail/checker.hpp"
+#include "lang/detail/runtime.hpp"
+#include "playtest/error.hpp"
+
+namespace playtest {
+
+namespace lang {
+namespace {
+
+// One scalar word of the state and how it is stored: (value - lo) in `bytes` little-endian bytes,
+// or, for strings, the string's ordinal in its type.
+struct Leaf {
+  std::uint32_t word;
+  std::int64_t lo;
+  std::uint8_t bytes;
+  const Type* str = nullptr;
+};
+
+std::uint8_t bytes_for(std::uint64_t max_value) {
+  if (max_value == 0) return 0;
+  if (max_value < (1u << 8)) return 1;
+  if (max_value < (1u << 16)) return 2;
+  if (max_value <= 0xffffffffu) return 4;
+  return 8;
+}
+
+void leaves(const Type& t, std::uint32_t word, std::vector<Leaf>& out) {
+  switch (t.k) {
+    case TK::boolean: out.push_back({word, 0, 1}); return;
+    case TK::range: out.push_back({word, t.lo, bytes_for(static_cast<std::uint64_t>(t.hi) - static_cast<std::uint64_t>(t.lo))}); return;
+    case TK::enumeration: out.push_back({word, 0, bytes_for(t.card - 1)}); return;
+    case TK::str: out.push_back({word, 0, bytes_for(t.card - 1), &t}); return;
+    case TK::tuple:
+      for (auto& e : t.elems) leaves(*e, word, out), word += e->width;
+      return;
+    case TK::set: {
+      const std::uint64_t n = t.elems[0]->card;
+      out.push_back({word, 0, static_cast<std::uint8_t>(n == 0 ? 0 : n <= 8 ? 1 : n <= 16 ? 2 : n <= 32 ? 4 : 8)});
+      return;
+    }
+    case TK::seq:
+      out.push_back({word, 0, bytes_for(t.cap)});
+      for (std::uint32_t i = 0; i < t.cap; ++i) leaves(*t.elems[0], word + 1 + i * t.elems[0]->width, out);
+      return;
+    case TK::map: {
+      const std::uint64_t n = t.elems[0]->card;
+      out.push_back({word, 0, static_cast<std::uint8_t>(n <= 8 ? 1 : n <= 16 ? 2 : n <= 32 ? 4 : 8)});
+      for (std::uint64_t i = 0; i < n; ++i) leaves(*t.elems[1], word + 1 + static_cast<std::uint32_t>(i) * t.elems[1]->width, out);
+      return;
+    }
+    default: out.push_back({word, 0, 8}); return;
+  }
+}
+
+class ProgramModel final : public Model {
+ public:
+  ProgramModel(Program p, std::vector<Word> initial) : p_(std::move(p)), initial_(std::move(initial)) {
+    for (auto& v : p_.vars) leaves(*v.resolved, v.slot, leaves_);
+    for (auto& l : leaves_) size_ += l.bytes;
+    frame_.assign(p_.frame_words + 1, 0);
+    cur_.assign(p_.state_words + 1, 0);
+    for (std::uint32_t i = 0; i < p_.trap_names.size(); ++i) trap_ids_.push_back(i);
+    for (auto& e : p_.abstract_) key_words_ += e->type->width;
+  }
+
+  std::string name() const override { return p_.model_name; }
+  std::size_t state_size() const override { return size_; }
+
+  void initial_state(std::span<std::byte> out) const override { encode(initial_.data(), out); }
+
+  void successors(std::span<const std::byte> state, SuccessorSink& sink) const override {
+    decode(state, cur_.data());
+    Word* f = frame_.data();
+    std::memcpy(f, cur_.data(), p_.state_words * sizeof(Word));
+    Interp in(p_, f);
+    const Action* act = nullptr;
+    std::uint64_t combo = 0;
+    in.context = [&] {
+      return fmt::format(" (in action {} in state {})", act ? label_of(*act, combo) : std::string("?"),
+                         state_text_words(cur_.data()));
+    };
+    std::byte* next = next_buf(size_);
+    std::uint32_t traps[64];
+    for (const Action& a : p_.actions) {
+      act = &a;
+      for (combo = 0; combo < a.combos; ++combo) {
+        bind(a, combo, f);
+        bool enabled = true;
+        for (auto& r : a.requires_)
+          if (!in.scalar(*r)) {
+            enabled = false;
+            break;
+          }
+        if (!enabled) continue;
+        Transition t;
+        t.label = a.label_base + static_cast<std::uint32_t>(combo);
+        t.kind = a.observable ? ActionKind::observable : ActionKind::controllable;
+        if (a.cost) {
+          const Word c = in.scalar(*a.cost);
+          if (c < 0) in.fail(*a.cost, fmt::format("cost {} is negative; costs must be >= 0", c));
+          t.cost = static_cast<double>(c);
+        }
+        if (a.weight) {
+          const Word w = in.scalar(*a.weight);
+          if (w <= 0) in.fail(*a.weight, fmt::format("weight {} is not positive; weights must be > 0", w));
+          t.weight = static_cast<double>(w);
+        }
+        std::size_t nt = 0;
+        for (auto& tr : a.traps) {
+          if (tr.when && !in.scalar(*tr.when)) continue;
+          if (nt < 64) traps[nt++] = tr.id;
+        }
+        t.traps = std::span<const std::uint32_t>(traps, nt);
+        in.exec(a.body);
+        encode(f, std::span<std::byte>(next, size_));
+        sink.add(t, std::span<const std::byte>(next, size_));
+        std::memcpy(f, cur_.data(), p_.state_words * sizeof(Word));
+      }
+    }
+  }
+
+  bool is_final(std::span<const std::byte> state) const override {
+    if (!p_.final_) return false;
+    Interp in = state_interp(state);
+    return in.scalar(*p_.final_) != 0;
+  }
+
+  std::optional<TimeoutSpec> timeout(std::span<const std::byte> state) const override {
+    if (!p_.has_timeout) return TimeoutSpec{};
+    Interp in = state_interp(state);
+    if (p_.timeout_when && !in.scalar(*p_.timeout_when)) return std::nullopt;
+    TimeoutSpec t;
+    if (p_.timeout_cost) {
+      const Word c = in.scalar(*p_.timeout_cost);
+      if (c < 0) in.fail(*p_.timeout_cost, fmt::format("timeout cost {} is negative", c));
+      t.cost = static_cast<double>(c);
+    }
+    if (p_.timeout_weight) {
+      const Word w = in.scalar(*p_.timeout_weight);
+      if (w < 0) in.fail(*p_.timeout_weight, fmt::format("timeout weight {} is negative", w));
+      if (w == 0) return std::nullopt;
+      t.weight = static_cast<double>(w);
+    }
+    return t;
+  }
+
+  std::string label_text(std::uint32_t label) const override {
+    for (const Action& a : p_.actions)
+      if (label >= a.label_base && label - a.label_base < a.combos) return label_of(a, label - a.label_base);
+    return "?";
+  }
+
+  std::string state_text(std::span<const std::byte> state) const override {
+    std::vector<Word> w(p_.state_words + 1);
+    decode(state, w.data());
+    return state_text_words(w.data());
+  }
+
+  std::uint32_t num_traps() const override { return static_cast<std::uint32_t>(p_.trap_names.size()); }
+  std::string trap_name(std::uint32_t t) const override { return p_.trap_names.at(t); }
+  std::optional<double> reset_cost() const override { return p_.reset_value; }
+
+  std::optional<Projection> projection() const override {
+    if (p_.abstract_.empty()) return std::nullopt;
+    return Projection{key_words_ * sizeof(Word), [this](std::span<const std::byte> state, std::span<std::byte> key) {
+                        std::vector<Word> frame(p_.frame_words + 1, 0);
+                        decode(state, frame.data());
+                        Interp in(p_, frame.data());
+                        in.context = [&] { return " (in state " + state_text_words(frame.data()) + ")"; };
+                        std::vector<Word> out(key_words_ + 1);
+                        Word* o = out.data();
+                        for (auto& e : p_.abstract_) {
+                          in.eval(*e, o);
+                          o += e->type->width;
+                        }
+                        std::memcpy(key.data(), out.data(), key_words_ * sizeof(Word));
+                      }};
+  }
+
+ private:
+  Interp state_interp(std::span<const std::byte> state) const {
+    decode(state, frame_.data());
+    Interp in(p_, frame_.data());
+    in.context = [this] { return " (in state " + state_text_words(frame_.data()) + ")"; };
+    return in;
+  }
+
+  std::byte* next_buf(std::size_t n) const {
+    if (next_.size() < n + 1) next_.resize(n + 1);
+    return next_.data();
+  }
+
+  void bind(const Action& a, std::uint64_t combo, Word* f) const {
+    for (std::size_t i = a.params.size(); i-- > 0;) {
+      const Type& t = *a.params[i].resolved;
+      from_ordinal(t, combo % t.card, f + a.params[i].slot);
+      combo /= t.card;
+    }
+  }
+
+  std::string label_of(const Action& a, std::uint64_t combo) const {
+    if (a.params.empty()) return a.name;
+    std::vector<Word> f(p_.frame_words + 1, 0);
+    bind(a, combo, f.data());
+    std::string s = a.name + "(";
+    for (std::size_t i = 0; i < a.params.size(); ++i)
+      s += (i ? ", " : "") + format_value(*a.params[i].resolved, f.data() + a.params[i].slot, p_);
+    return s + ")";
+  }
+
+  std::string state_text_words(const Word* w) const {
+    std::string s = "(";
+    for (std::size_t i = 0; i < p_.vars.size(); ++i)
+      s += (i ? ", " : "") + p_.vars[i].name + "=" + format_value(*p_.vars[i].resolved, w + p_.vars[i].slot, p_);
+    return s + ")";
+  }
+
+  void encode(const Word* w, std::span<std::byte> out) const {
+    std::byte* o = out.data();
+    for (const Leaf& l : leaves_) {
+      std::uint64_t v;
+      if (l.str) {
+        std::uint64_t k = 0;
+        while (k < l.str->strs.size() && static_cast<Word>(l.str->strs[k]) != w[l.word]) ++k;
+        v = k;
+      } else {
+        v = static_cast<std::uint64_t>(w[l.word]) - static_cast<std::uint64_t>(l.lo);
+      }
+      for (std::uint8_t b = 0; b < l.bytes; ++b) *o++ = static_cast<std::byte>(v >> (8 * b));
+    }
+  }
+
+  void decode(std::span<const std::byte> in, Word* w) const {
+    const std::byte* p = in.data();
+    for (const Leaf& l : leaves_) {
+      std::uint64_t v = 0;
+      for (std::uint8_t b = 0; b < l.bytes; ++b) v |= static_cast<std::uint64_t>(*p++) << (8 * b);
+      if (l.str)
+        w[l.word] = l.str->strs[v < l.str->strs.size() ? v : 0];
+      else
+        w[l.word] = static_cast<Word>(v + static_cast<std::uint64_t>(l.lo));
+    }
+  }
+
+  Program p_;
+  std::vector<Word> initial_;
+  std::vector<Leaf> leaves_;
+  std::size_t size_ = 0;
+  std::size_t key_words_ = 0;
+  std::vector<std::uint32_t> trap_ids_;
+  mutable std::vector<Word> frame_, cur_;
+  mutable std::vector<std::byte> next_;
+};
+
+}  // namespace
+}  // namespace lang
+
+ModelParam parse_model_param(std::string_view text) {
+  const auto eq = text.find('=');
+  if (eq == std::string_view::npos || eq == 0)
+    throw Error(fmt::format("--param expects NAME=VALUE, got '{}'", text));
+  return {std::string(text.substr(0, eq)), std::string(text.substr(eq + 1))};
+}
+
+std::unique_ptr<Model> compile_model(std::string_view text, const std::string& file,
+                                     const std::vector<ModelParam>& params) {
+  lang::Program p = lang::parse(text, file);
+  std::vector<std::pair<std::string, std::string>> kv;
+  for (auto& m : params) kv.emplace_back(m.name, m.value);
+  std::vector<lang::Word> initial = lang::check_program(p, kv);
+  return std::make_unique<lang::ProgramModel>(std::move(p), std::move(initial));
+}
+
+std::unique_ptr<Model> load_model(const std::string& path, const std::vector<ModelParam>& params) {
+  std::string text;
+  if (path == "-") {
+    text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+  } else {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+      Diagnostic d;
+      d.where.file = path;
+      d.message = "cannot open the model file";
+      throw Error(std::move(d));
+    }
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    text = ss.str();
+  }
+  return compile_model(text, path, params);
+}
+
+}  // namespace playtest

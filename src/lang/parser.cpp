@@ -1,0 +1,793 @@
+// Lexer and recursive-descent parser of the modelling language (docs/language.md).
+#include <fmt/format.h>
+
+#include <cctype>
+#include <limits>
+
+#include "lang/detail/ast.hpp"
+
+namespace playtest::lang {
+
+void fail_at(const std::string& file, Loc loc, std::string message, std::vector<std::string> notes, bool parse_error) {
+  Diagnostic d{{file, loc.line, loc.column, ""}, std::move(message), std::move(notes)};
+  if (parse_error) throw ParseError(std::move(d));
+  throw ModelError(std::move(d));
+}
+
+namespace {
+
+const char* tok_text(Tok t) {
+  switch (t) {
+    case Tok::end: return "end of file";
+    case Tok::ident: return "a name";
+    case Tok::integer: return "an integer";
+    case Tok::string: return "a string";
+    case Tok::lparen: return "'('";
+    case Tok::rparen: return "')'";
+    case Tok::lbrace: return "'{'";
+    case Tok::rbrace: return "'}'";
+    case Tok::lbracket: return "'['";
+    case Tok::rbracket: return "']'";
+    case Tok::comma: return "','";
+    case Tok::semicolon: return "';'";
+    case Tok::colon: return "':'";
+    case Tok::dot: return "'.'";
+    case Tok::dotdot: return "'..'";
+    case Tok::assign: return "':='";
+    case Tok::eq: return "'=='";
+    case Tok::ne: return "'!='";
+    case Tok::lt: return "'<'";
+    case Tok::le: return "'<='";
+    case Tok::gt: return "'>'";
+    case Tok::ge: return "'>='";
+    case Tok::plus: return "'+'";
+    case Tok::minus: return "'-'";
+    case Tok::star: return "'*'";
+    case Tok::slash: return "'/'";
+    case Tok::percent: return "'%'";
+    case Tok::implies: return "'=>'";
+    case Tok::arrow: return "'->'";
+    case Tok::equals: return "'='";
+  }
+  return "?";
+}
+
+}  // namespace
+
+std::string describe(const Token& t) {
+  switch (t.kind) {
+    case Tok::ident: return "'" + t.text + "'";
+    case Tok::integer: return "'" + t.text + "'";
+    case Tok::string: return "a string";
+    default: return tok_text(t.kind);
+  }
+}
+
+std::vector<Token> lex(std::string_view s, const std::string& file) {
+  std::vector<Token> out;
+  std::uint32_t line = 1;
+  std::size_t line_start = 0;
+  std::size_t i = 0;
+  auto loc_at = [&](std::size_t p) { return Loc{line, static_cast<std::uint32_t>(p - line_start + 1)}; };
+  auto lex_fail = [&](std::size_t p, std::string msg, std::vector<std::string> notes = {}) {
+    fail_at(file, loc_at(p), std::move(msg), std::move(notes), true);
+  };
+  while (i < s.size()) {
+    const char c = s[i];
+    if (c == '\n') {
+      ++line;
+      line_start = ++i;
+      continue;
+    }
+    if (c == ' ' || c == '\t' || c == '\r') {
+      ++i;
+      continue;
+    }
+    if (c == '/' && i + 1 < s.size() && s[i + 1] == '/') {
+      while (i < s.size() && s[i] != '\n') ++i;
+      continue;
+    }
+    if (c == '/' && i + 1 < s.size() && s[i + 1] == '*') {
+      const std::size_t start = i;
+      const Loc start_loc = loc_at(i);
+      i += 2;
+      while (i < s.size() && !(s[i] == '*' && i + 1 < s.size() && s[i + 1] == '/')) {
+        if (s[i] == '\n') {
+          ++line;
+          line_start = i + 1;
+        }
+        ++i;
+      }
+      if (i >= s.size()) {
+        (void)start;
+        fail_at(file, start_loc, "unterminated comment: '/*' has no matching '*/'", {}, true);
+      }
+      i += 2;
+      continue;
+    }
+    Token t;
+    t.loc = loc_at(i);
+    if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
+      std::size_t j = i;
+      while (j < s.size() && (std::isalnum(static_cast<unsigned char>(s[j])) || s[j] == '_')) ++j;
+      t.kind = Tok::ident;
+      t.text = std::string(s.substr(i, j - i));
+      i = j;
+    } else if (std::isdigit(static_cast<unsigned char>(c))) {
+      std::size_t j = i;
+      std::int64_t v = 0;
+      while (j < s.size() && std::isdigit(static_cast<unsigned char>(s[j]))) {
+        const int d = s[j] - '0';
+        if (v > (std::numeric_limits<std::int64_t>::max() - d) / 10)
+          lex_fail(i, "integer literal too large", {"integers are 64-bit signed"});
+        v = v * 10 + d;
+        ++j;
+      }
+      if (j < s.size() && (std::isalpha(static_cast<unsigned char>(s[j])) || s[j] == '_'))
+        lex_fail(j, fmt::format("unexpected character '{}' after the number", s[j]));
+      t.kind = Tok::integer;
+      t.text = std::string(s.substr(i, j - i));
+      t.value = v;
+      i = j;
+    } else if (c == '"') {
+      std::size_t j = i + 1;
+      std::string v;
+      while (true) {
+        if (j >= s.size() || s[j] == '\n') lex_fail(i, "unterminated string literal", {"close it with '\"' on the same line"});
+        if (s[j] == '"') break;
+        if (s[j] == '\\') {
+          if (j + 1 >= s.size()) lex_fail(j, "unterminated string literal");
+          const char e = s[j + 1];
+          if (e == 'n') v += '\n';
+          else if (e == 't') v += '\t';
+          else if (e == '"' || e == '\\') v += e;
+          else lex_fail(j, fmt::format("unknown escape sequence '\\{}'", e), {"known escapes: \\\" \\\\ \\n \\t"});
+          j += 2;
+          continue;
+        }
+        v += s[j++];
+      }
+      t.kind = Tok::string;
+      t.text = std::move(v);
+      i = j + 1;
+    } else {
+      auto two = [&](char a, char b) { return c == a && i + 1 < s.size() && s[i + 1] == b; };
+      std::size_t len = 1;
+      if (two('.', '.')) t.kind = Tok::dotdot, len = 2;
+      else if (two(':', '=')) t.kind = Tok::assign, len = 2;
+      else if (two('=', '=')) t.kind = Tok::eq, len = 2;
+      else if (two('!', '=')) t.kind = Tok::ne, len = 2;
+      else if (two('<', '=')) t.kind = Tok::le, len = 2;
+      else if (two('>', '=')) t.kind = Tok::ge, len = 2;
+      else if (two('=', '>')) t.kind = Tok::implies, len = 2;
+      else if (two('-', '>')) t.kind = Tok::arrow, len = 2;
+      else {
+        switch (c) {
+          case '(': t.kind = Tok::lparen; break;
+          case ')': t.kind = Tok::rparen; break;
+          case '{': t.kind = Tok::lbrace; break;
+          case '}': t.kind = Tok::rbrace; break;
+          case '[': t.kind = Tok::lbracket; break;
+          case ']': t.kind = Tok::rbracket; break;
+          case ',': t.kind = Tok::comma; break;
+          case ';': t.kind = Tok::semicolon; break;
+          case ':': t.kind = Tok::colon; break;
+          case '.': t.kind = Tok::dot; break;
+          case '<': t.kind = Tok::lt; break;
+          case '>': t.kind = Tok::gt; break;
+          case '+': t.kind = Tok::plus; break;
+          case '-': t.kind = Tok::minus; break;
+          case '*': t.kind = Tok::star; break;
+          case '/': t.kind = Tok::slash; break;
+          case '%': t.kind = Tok::percent; break;
+          case '=': t.kind = Tok::equals; break;
+          default: {
+            std::vector<std::string> notes;
+            if (c == '!') notes.push_back("write 'not' for negation and '!=' for inequality");
+            else if (c == '&' || c == '|') notes.push_back("write 'and' / 'or'");
+            if (static_cast<unsigned char>(c) < 32 || static_cast<unsigned char>(c) >= 127)
+              lex_fail(i, fmt::format("unexpected character (byte 0x{:02x})", static_cast<unsigned char>(c)), notes);
+            lex_fail(i, fmt::format("unexpected character '{}'", c), notes);
+          }
+        }
+      }
+      i += len;
+    }
+    out.push_back(std::move(t));
+  }
+  Token e;
+  e.kind = Tok::end;
+  e.loc = loc_at(i);
+  out.push_back(e);
+  return out;
+}
+
+namespace {
+
+bool is_keyword(std::string_view s) {
+  static const char* const kws[] = {"model", "param", "const", "type", "enum", "var", "controllable", "observable",
+                                    "cost", "weight", "require", "trap", "when", "final", "timeout", "reset",
+                                    "abstract", "if", "then", "else", "forall", "exists", "in", "and", "or", "not",
+                                    "true", "false", "let", "bool", "int", "string", "set", "seq", "map"};
+  for (const char* k : kws)
+    if (s == k) return true;
+  return false;
+}
+
+class Parser {
+ public:
+  Parser(std::vector<Token> toks, Program& p) : t_(std::move(toks)), p_(p) {}
+
+  void program() {
+    while (!at(Tok::end)) decl();
+  }
+
+ private:
+  const Token& cur() const { return t_[pos_]; }
+  const Token& peek(std::size_t k = 1) const { return t_[std::min(pos_ + k, t_.size() - 1)]; }
+  bool at(Tok k) const { return cur().kind == k; }
+  bool at_kw(std::string_view kw) const { return cur().kind == Tok::ident && cur().text == kw; }
+  Token take() { return t_[pos_ < t_.size() - 1 ? pos_++ : pos_]; }
+  [[noreturn]] void error(const std::string& msg, std::vector<std::string> notes = {}) {
+    fail_at(p_.file, cur().loc, msg, std::move(notes), true);
+  }
+  [[noreturn]] void expected(const std::string& what, const std::string& context) {
+    std::vector<std::string> notes;
+    if (what == "';'" && pos_ > 0) {
+      // The ';' is missing at the end of the previous token more often than not.
+      const Token& prev = t_[pos_ - 1];
+      if (prev.loc.line < cur().loc.line)
+        fail_at(p_.file, Loc{prev.loc.line, prev.loc.column + static_cast<std::uint32_t>(std::max<std::size_t>(prev.text.size(), 1))},
+                fmt::format("expected ';' {}, found {}", context, describe(cur())), {"add ';' at the end of this line"},
+                true);
+    }
+    if (cur().kind == Tok::equals) notes.push_back("assignments use ':=', comparisons '=='");
+    error(fmt::format("expected {} {}, found {}", what, context, describe(cur())), notes);
+  }
+  Token expect(Tok k, const std::string& context) {
+    if (!at(k)) expected(tok_text(k), context);
+    return take();
+  }
+  void expect_kw(std::string_view kw, const std::string& context) {
+    if (!at_kw(kw)) expected(fmt::format("'{}'", kw), context);
+    take();
+  }
+  Token ident(const std::string& context) {
+    if (!at(Tok::ident)) expected("a name", context);
+    if (is_keyword(cur().text))
+      error(fmt::format("'{}' is a keyword and cannot be used as a name {}", cur().text, context));
+    return take();
+  }
+
+  void decl() {
+    if (!at(Tok::ident)) error(fmt::format("expected a declaration (var, controllable, observable, ...), found {}", describe(cur())));
+    const std::string kw = cur().text;
+    const Loc loc = cur().loc;
+    if (kw == "model") {
+      take();
+      p_.model_name = ident("after 'model'").text;
+      expect(Tok::semicolon, "after the model name");
+    } else if (kw == "param" || kw == "const") {
+      take();
+      NamedDecl d;
+      d.kind = kw == "param" ? NamedDecl::Kind::param : NamedDecl::Kind::constant;
+      Token n = ident("after '" + kw + "'");
+      d.name = n.text;
+      d.loc = n.loc;
+      if (kw == "param") {
+        expect(Tok::colon, "after the parameter name (param N: int = 3;)");
+        d.type = type_expr();
+      }
+      expect(Tok::equals, kw == "param" ? "before the parameter's default value" : "after the constant name");
+      d.value = expr();
+      expect(Tok::semicolon, "after the " + std::string(kw == "param" ? "parameter" : "constant") + " declaration");
+      p_.named.push_back(std::move(d));
+    } else if (kw == "type") {
+      take();
+      NamedDecl d;
+      d.kind = NamedDecl::Kind::type;
+      Token n = ident("after 'type'");
+      d.name = n.text;
+      d.loc = n.loc;
+      expect(Tok::equals, "after the type name");
+      d.type = type_expr();
+      expect(Tok::semicolon, "after the type declaration");
+      p_.named.push_back(std::move(d));
+    } else if (kw == "enum") {
+      take();
+      NamedDecl d;
+      d.kind = NamedDecl::Kind::enumeration;
+      Token n = ident("after 'enum'");
+      d.name = n.text;
+      d.loc = n.loc;
+      expect(Tok::lbrace, "after the enum name");
+      do {
+        Token m = ident("in the enum's member list");
+        d.members.emplace_back(m.text, m.loc);
+      } while (at(Tok::comma) && (take(), true));
+      expect(Tok::rbrace, "after the enum members");
+      if (at(Tok::semicolon)) take();
+      p_.named.push_back(std::move(d));
+    } else if (kw == "var") {
+      take();
+      VarDecl v;
+      Token n = ident("after 'var'");
+      v.name = n.text;
+      v.loc = n.loc;
+      expect(Tok::colon, "after the variable name (var x: 0..9 = 0;)");
+      v.type = type_expr();
+      if (at(Tok::equals)) {
+        take();
+        v.init = expr();
+      } else if (at(Tok::assign)) {
+        error("a variable's initial value is given with '=', not ':='");
+      }
+      expect(Tok::semicolon, "after the variable declaration");
+      p_.vars.push_back(std::move(v));
+    } else if (kw == "controllable" || kw == "observable") {
+      take();
+      action(kw == "observable", loc);
+    } else if (kw == "final") {
+      take();
+      if (p_.final_) fail_at(p_.file, loc, "'final' is declared twice", {"combine the conditions with 'and'"});
+      p_.final_loc = loc;
+      p_.final_ = expr();
+      expect(Tok::semicolon, "after the final condition");
+    } else if (kw == "timeout") {
+      take();
+      if (p_.has_timeout) fail_at(p_.file, loc, "'timeout' is declared twice");
+      p_.has_timeout = true;
+      while (!at(Tok::semicolon)) {
+        if (at_kw("cost") && !p_.timeout_cost) take(), p_.timeout_cost = expr();
+        else if (at_kw("weight") && !p_.timeout_weight) take(), p_.timeout_weight = expr();
+        else if (at_kw("when") && !p_.timeout_when) take(), p_.timeout_when = expr();
+        else expected("'cost', 'weight', 'when' or ';'", "in the timeout declaration");
+      }
+      take();
+    } else if (kw == "reset") {
+      take();
+      if (p_.has_reset) fail_at(p_.file, loc, "'reset' is declared twice");
+      p_.has_reset = true;
+      if (at_kw("cost")) take(), p_.reset_cost = expr();
+      expect(Tok::semicolon, "after the reset declaration");
+    } else if (kw == "abstract") {
+      take();
+      if (!p_.abstract_.empty()) fail_at(p_.file, loc, "'abstract' is declared twice", {"list every expression in one declaration"});
+      do p_.abstract_.push_back(expr());
+      while (at(Tok::comma) && (take(), true));
+      expect(Tok::semicolon, "after the abstraction");
+    } else {
+      std::vector<std::string> notes;
+      if (kw == "action") notes.push_back("declare actions with 'controllable NAME(...)' or 'observable NAME(...)'");
+      error(fmt::format("expected a declaration (var, controllable, observable, ...), found {}", describe(cur())), notes);
+    }
+  }
+
+  void action(bool observable, Loc loc) {
+    Action a;
+    a.observable = observable;
+    Token n = ident(std::string("after '") + (observable ? "observable" : "controllable") + "'");
+    a.name = n.text;
+    a.loc = n.loc;
+    (void)loc;
+    if (at(Tok::lparen)) {
+      take();
+      if (!at(Tok::rparen)) {
+        do {
+          Param prm;
+          Token pn = ident("as a parameter name");
+          prm.name = pn.text;
+          prm.loc = pn.loc;
+          expect(Tok::colon, "after the parameter name (NAME: TYPE)");
+          prm.type = type_expr();
+          a.params.push_back(std::move(prm));
+        } while (at(Tok::comma) && (take(), true));
+      }
+      expect(Tok::rparen, "after the parameters");
+    }
+    while (true) {
+      if (at_kw("require")) {
+        take();
+        a.requires_.push_back(expr());
+      } else if (at_kw("cost")) {
+        if (a.cost) error("the action's cost is given twice");
+        take();
+        a.cost = expr();
+      } else if (at_kw("weight")) {
+        if (!observable) error("only observable actions have a weight", {"a weight is the relative likelihood of an output of the system"});
+        if (a.weight) error("the action's weight is given twice");
+        take();
+        a.weight = expr();
+      } else if (at_kw("trap")) {
+        take();
+        Trap t;
+        Token tn = ident("after 'trap'");
+        t.name = tn.text;
+        t.loc = tn.loc;
+        if (at_kw("when")) {
+          take();
+          t.when = expr();
+        }
+        a.traps.push_back(std::move(t));
+      } else {
+        break;
+      }
+    }
+    if (at(Tok::semicolon)) {
+      take();
+    } else if (at(Tok::lbrace)) {
+      a.body = block();
+    } else {
+      expected("'require', 'cost', 'weight', 'trap', '{' or ';'", "in the action " + a.name);
+    }
+    p_.actions.push_back(std::move(a));
+  }
+
+  std::vector<StmtP> block() {
+    expect(Tok::lbrace, "to start a block");
+    std::vector<StmtP> out;
+    while (!at(Tok::rbrace)) {
+      if (at(Tok::end)) error("expected '}' to close the block, found end of file");
+      out.push_back(stmt());
+    }
+    take();
+    return out;
+  }
+
+  StmtP stmt() {
+    auto s = std::make_unique<Stmt>();
+    s->loc = cur().loc;
+    if (at_kw("if")) {
+      take();
+      s->k = SK::if_;
+      s->e = expr();
+      s->then_ = block();
+      if (at_kw("else")) {
+        take();
+        if (at_kw("if")) s->else_.push_back(stmt());
+        else s->else_ = block();
+      }
+      return s;
+    }
+    if (at_kw("let")) {
+      take();
+      s->k = SK::let;
+      Token n = ident("after 'let'");
+      s->name = n.text;
+      s->loc = n.loc;
+      expect(Tok::equals, "after the name in 'let'");
+      s->e = expr();
+      expect(Tok::semicolon, "after the let statement");
+      return s;
+    }
+    s->k = SK::assign;
+    Token n = ident("at the start of a statement (x := e;, if, let)");
+    s->name = n.text;
+    while (at(Tok::dot) || at(Tok::lbracket)) {
+      LStep st;
+      st.loc = cur().loc;
+      if (take().kind == Tok::dot) {
+        st.field = static_cast<std::uint32_t>(expect(Tok::integer, "after '.' (tuple fields are .0, .1, ...)").value);
+      } else {
+        st.is_index = true;
+        st.index = expr();
+        expect(Tok::rbracket, "after the index");
+      }
+      s->path.push_back(std::move(st));
+    }
+    if (at(Tok::equals)) error("expected ':=' in the assignment, found '='", {"assignments use ':=', comparisons '=='"});
+    expect(Tok::assign, "in the assignment");
+    s->e = expr();
+    expect(Tok::semicolon, "after the assignment");
+    return s;
+  }
+
+  TypeExprP type_expr() {
+    auto t = std::make_unique<TypeExpr>();
+    t->loc = cur().loc;
+    if (at(Tok::ident) && (at_kw("bool") || at_kw("int") || at_kw("string"))) {
+      const std::string w = take().text;
+      t->kind = w == "bool" ? TypeExpr::Kind::boolean : w == "int" ? TypeExpr::Kind::integer : TypeExpr::Kind::string;
+      return t;
+    }
+    if (at_kw("set") || at_kw("seq") || at_kw("map")) {
+      const std::string w = take().text;
+      expect(Tok::lt, "after '" + w + "'");
+      t->elems.push_back(type_expr());
+      if (w == "set") {
+        t->kind = TypeExpr::Kind::set;
+      } else if (w == "seq") {
+        t->kind = TypeExpr::Kind::seq;
+        if (at(Tok::comma)) {
+          take();
+          t->cap = additive();
+        }
+      } else {
+        t->kind = TypeExpr::Kind::map;
+        expect(Tok::comma, "between the key and value types of map<K, V>");
+        t->elems.push_back(type_expr());
+      }
+      expect(Tok::gt, "to close '" + w + "<'");
+      return t;
+    }
+    if (at(Tok::lparen)) {
+      take();
+      t->kind = TypeExpr::Kind::tuple;
+      do t->elems.push_back(type_expr());
+      while (at(Tok::comma) && (take(), true));
+      expect(Tok::rparen, "to close the tuple type");
+      if (t->elems.size() == 1) return std::move(t->elems[0]);
+      return t;
+    }
+    if (at(Tok::lbrace) && peek().kind == Tok::string) {
+      take();
+      t->kind = TypeExpr::Kind::strings;
+      do {
+        Token s = expect(Tok::string, "in a string set type {\"a\", \"b\"}");
+        std::uint32_t id = p_.intern(s.text);
+        for (std::uint32_t x : t->strs)
+          if (x == id) fail_at(p_.file, s.loc, fmt::format("duplicate string \"{}\" in the type", s.text), {}, true);
+        t->strs.push_back(id);
+      } while (at(Tok::comma) && (take(), true));
+      expect(Tok::rbrace, "to close the string set type");
+      return t;
+    }
+    if (at(Tok::ident) && !is_keyword(cur().text)) {
+      const Tok next = peek().kind;
+      if (next != Tok::dotdot && next != Tok::plus && next != Tok::minus && next != Tok::star && next != Tok::slash &&
+          next != Tok::percent) {
+        t->kind = TypeExpr::Kind::named;
+        t->name = take().text;
+        return t;
+      }
+    }
+    if (at(Tok::integer) || at(Tok::minus) || at(Tok::ident) || at(Tok::lparen)) {
+      t->kind = TypeExpr::Kind::range;
+      t->lo = additive();
+      expect(Tok::dotdot, "in the integer range type lo..hi");
+      t->hi = additive();
+      return t;
+    }
+    expected("a type (bool, lo..hi, an enum, {\"strings\"}, (T, U), set<T>, seq<T, N>, map<K, V>)", "here");
+  }
+
+  ExprP node(EK k, Loc loc) {
+    auto e = std::make_unique<Expr>();
+    e->k = k;
+    e->loc = loc;
+    return e;
+  }
+
+  ExprP expr() {
+    if (++depth_ > 200) error("expression nested too deeply");
+    ExprP e = implies();
+    --depth_;
+    return e;
+  }
+
+  ExprP implies() {
+    ExprP l = or_expr();
+    if (at(Tok::implies)) {
+      Loc loc = take().loc;
+      auto e = node(EK::binary, loc);
+      e->op = Op::implies;
+      e->kids.push_back(std::move(l));
+      e->kids.push_back(expr());
+      return e;
+    }
+    return l;
+  }
+  ExprP or_expr() {
+    ExprP l = and_expr();
+    while (at_kw("or")) {
+      Loc loc = take().loc;
+      auto e = node(EK::binary, loc);
+      e->op = Op::or_;
+      e->kids.push_back(std::move(l));
+      e->kids.push_back(and_expr());
+      l = std::move(e);
+    }
+    return l;
+  }
+  ExprP and_expr() {
+    ExprP l = not_expr();
+    while (at_kw("and")) {
+      Loc loc = take().loc;
+      auto e = node(EK::binary, loc);
+      e->op = Op::and_;
+      e->kids.push_back(std::move(l));
+      e->kids.push_back(not_expr());
+      l = std::move(e);
+    }
+    return l;
+  }
+  ExprP not_expr() {
+    if (at_kw("not")) {
+      if (++depth_ > 200) error("expression nested too deeply");
+      Loc loc = take().loc;
+      auto e = node(EK::unary, loc);
+      e->op = Op::not_;
+      e->kids.push_back(not_expr());
+      --depth_;
+      return e;
+    }
+    return cmp();
+  }
+  ExprP cmp() {
+    ExprP l = additive();
+    Op op;
+    if (at(Tok::eq)) op = Op::eq;
+    else if (at(Tok::ne)) op = Op::ne;
+    else if (at(Tok::lt)) op = Op::lt;
+    else if (at(Tok::le)) op = Op::le;
+    else if (at(Tok::gt)) op = Op::gt;
+    else if (at(Tok::ge)) op = Op::ge;
+    else if (at_kw("in")) op = Op::in;
+    else if (at(Tok::equals)) error("expected '==' to compare, found '='", {"comparisons use '==', assignments ':='"});
+    else return l;
+    Loc loc = take().loc;
+    auto e = node(EK::binary, loc);
+    e->op = op;
+    e->kids.push_back(std::move(l));
+    e->kids.push_back(additive());
+    if (at(Tok::eq) || at(Tok::ne) || at(Tok::lt) || at(Tok::le) || at(Tok::gt) || at(Tok::ge))
+      error("comparisons do not chain", {"write 'a < b and b < c'"});
+    return e;
+  }
+  ExprP additive() {
+    ExprP l = mul();
+    while (at(Tok::plus) || at(Tok::minus)) {
+      Token t = take();
+      auto e = node(EK::binary, t.loc);
+      e->op = t.kind == Tok::plus ? Op::add : Op::sub;
+      e->kids.push_back(std::move(l));
+      e->kids.push_back(mul());
+      l = std::move(e);
+    }
+    return l;
+  }
+  ExprP mul() {
+    ExprP l = unary();
+    while (at(Tok::star) || at(Tok::slash) || at(Tok::percent)) {
+      Token t = take();
+      auto e = node(EK::binary, t.loc);
+      e->op = t.kind == Tok::star ? Op::mul : t.kind == Tok::slash ? Op::div : Op::mod;
+      e->kids.push_back(std::move(l));
+      e->kids.push_back(unary());
+      l = std::move(e);
+    }
+    return l;
+  }
+  ExprP unary() {
+    if (at(Tok::minus)) {
+      if (++depth_ > 200) error("expression nested too deeply");
+      Loc loc = take().loc;
+      auto e = node(EK::unary, loc);
+      e->op = Op::neg;
+      e->kids.push_back(unary());
+      --depth_;
+      return e;
+    }
+    return postfix();
+  }
+  ExprP postfix() {
+    ExprP e = primary();
+    while (at(Tok::dot) || at(Tok::lbracket)) {
+      Token t = take();
+      if (t.kind == Tok::dot) {
+        auto f = node(EK::field, t.loc);
+        f->ival = expect(Tok::integer, "after '.' (tuple fields are .0, .1, ...)").value;
+        f->kids.push_back(std::move(e));
+        e = std::move(f);
+      } else {
+        auto f = node(EK::index, t.loc);
+        f->kids.push_back(std::move(e));
+        f->kids.push_back(expr());
+        expect(Tok::rbracket, "after the index");
+        e = std::move(f);
+      }
+    }
+    return e;
+  }
+  std::vector<ExprP> list(Tok close, const std::string& context) {
+    std::vector<ExprP> out;
+    if (!at(close)) {
+      do out.push_back(expr());
+      while (at(Tok::comma) && (take(), true));
+    }
+    expect(close, context);
+    return out;
+  }
+  ExprP primary() {
+    const Token& t = cur();
+    switch (t.kind) {
+      case Tok::integer: {
+        auto e = node(EK::int_lit, t.loc);
+        e->ival = take().value;
+        return e;
+      }
+      case Tok::string: {
+        auto e = node(EK::str_lit, t.loc);
+        e->ival = p_.intern(take().text);
+        return e;
+      }
+      case Tok::lparen: {
+        Loc loc = take().loc;
+        auto items = list(Tok::rparen, "to close '('");
+        if (items.size() == 1) return std::move(items[0]);
+        if (items.empty()) fail_at(p_.file, loc, "empty tuple '()'", {}, true);
+        auto e = node(EK::tuple_lit, loc);
+        e->kids = std::move(items);
+        return e;
+      }
+      case Tok::lbrace: {
+        Loc loc = take().loc;
+        auto e = node(EK::set_lit, loc);
+        e->kids = list(Tok::rbrace, "to close the set literal");
+        return e;
+      }
+      case Tok::lbracket: {
+        Loc loc = take().loc;
+        auto e = node(EK::seq_lit, loc);
+        e->kids = list(Tok::rbracket, "to close the sequence literal");
+        return e;
+      }
+      case Tok::ident: break;
+      default: expected("an expression", "here");
+    }
+    if (at_kw("true") || at_kw("false")) {
+      auto e = node(EK::bool_lit, t.loc);
+      e->ival = take().text == "true";
+      return e;
+    }
+    if (at_kw("forall") || at_kw("exists")) {
+      Token q = take();
+      auto e = node(EK::quant, q.loc);
+      e->op = q.text == "forall" ? Op::forall : Op::exists;
+      e->name = ident("as the quantified variable").text;
+      expect_kw("in", "after the quantified variable (forall x in S : ...)");
+      e->kids.push_back(additive());
+      expect(Tok::colon, "after the quantifier's domain (forall x in S : ...)");
+      e->kids.push_back(expr());
+      return e;
+    }
+    if (at_kw("if")) {
+      Loc loc = take().loc;
+      auto e = node(EK::if_expr, loc);
+      e->kids.push_back(expr());
+      expect_kw("then", "in 'if c then a else b'");
+      e->kids.push_back(expr());
+      expect_kw("else", "in 'if c then a else b'");
+      e->kids.push_back(expr());
+      return e;
+    }
+    Token n = ident("in an expression");
+    if (at(Tok::lparen)) {
+      take();
+      auto e = node(EK::call, n.loc);
+      e->name = n.text;
+      e->kids = list(Tok::rparen, "to close the call");
+      return e;
+    }
+    auto e = node(EK::name, n.loc);
+    e->name = n.text;
+    return e;
+  }
+
+  std::vector<Token> t_;
+  Program& p_;
+  std::size_t pos_ = 0;
+  int depth_ = 0;
+};
+
+}  // namespace
+
+Program parse(std::string_view text, const std::string& file) {
+  Program p;
+  p.file = file;
+  Parser parser(lex(text, file), p);
+  parser.program();
+  return p;
+}
+
+}  // namespace playtest::lang
