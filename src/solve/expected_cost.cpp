@@ -136,15 +136,16 @@ bool is_proper(const CompactModel& c, std::span<const std::uint32_t> choice, std
 
 namespace {
 
-// Solves x_i = rhs_i + sum_{policy edges (t, p)} p x_t for every work vertex, strongly connected
-// component by component in topological order (successors first): single vertices directly,
-// small components by LU, large ones by BiCGSTAB started from `x` (with LU as the fallback).
-// `unit` replaces every cost by one step (the expected number of steps to a goal).
-void solve_policy(const CompactModel& c, std::span<const std::uint32_t> choice, bool unit, std::vector<double>& x) {
+// The strongly connected components of a strategy's induced graph, in topological order
+// (successors first), as member lists.
+struct PolicyBlocks {
+  std::uint32_t count = 0;
+  std::vector<std::uint32_t> comp, coff, members;
+};
+
+PolicyBlocks decompose_policy(const CompactModel& c, std::span<const std::uint32_t> choice) {
   const std::uint32_t n = c.n;
-  x.resize(n + 1);
-  x[n] = 0;
-  // The strategy's induced graph.
+  PolicyBlocks b;
   std::vector<std::uint32_t> off(n + 1), adj;
   adj.reserve(c.tgt.size());
   off[0] = 0;
@@ -157,17 +158,30 @@ void solve_policy(const CompactModel& c, std::span<const std::uint32_t> choice, 
     }
     off[i + 1] = static_cast<std::uint32_t>(adj.size());
   }
-  std::vector<std::uint32_t> comp;
-  const std::uint32_t count = scc_csr(off, adj, comp);
+  b.count = scc_csr(off, adj, b.comp);
   std::vector<std::uint32_t>().swap(adj);
   std::vector<std::uint32_t>().swap(off);
-  std::vector<std::uint32_t> coff(count + 1, 0), members(n);
-  for (std::uint32_t i = 0; i < n; ++i) ++coff[comp[i] + 1];
-  for (std::uint32_t k = 0; k < count; ++k) coff[k + 1] += coff[k];
-  {
-    std::vector<std::uint32_t> next(coff.begin(), coff.end() - 1);
-    for (std::uint32_t i = 0; i < n; ++i) members[next[comp[i]]++] = i;
-  }
+  b.coff.assign(b.count + 1, 0);
+  b.members.resize(n);
+  for (std::uint32_t i = 0; i < n; ++i) ++b.coff[b.comp[i] + 1];
+  for (std::uint32_t k = 0; k < b.count; ++k) b.coff[k + 1] += b.coff[k];
+  std::vector<std::uint32_t> next(b.coff.begin(), b.coff.end() - 1);
+  for (std::uint32_t i = 0; i < n; ++i) b.members[next[b.comp[i]]++] = i;
+  return b;
+}
+
+// Solves x_i = rhs_i + sum_{policy edges (t, p)} p x_t for every work vertex, strongly connected
+// component by component in topological order (successors first): single vertices directly,
+// small components by sparse LU, large ones by BiCGSTAB started from `x` (LU as the fallback).
+// `unit` replaces every cost by one step (the expected number of steps to a goal).
+void solve_blocks(const CompactModel& c, std::span<const std::uint32_t> choice, const PolicyBlocks& blocks, bool unit,
+                  std::vector<double>& x) {
+  const std::uint32_t n = c.n;
+  x.resize(n + 1);
+  x[n] = 0;
+  const auto& comp = blocks.comp;
+  const auto& coff = blocks.coff;
+  const auto& members = blocks.members;
   auto rhs_of = [&](std::uint32_t i) { return unit ? 1.0 : (c.passive[i] ? c.base[i] : c.w[choice[i]]); };
   // Calls f(target, probability) for each edge the strategy takes out of i.
   auto for_edges = [&](std::uint32_t i, auto&& f) {
@@ -177,10 +191,11 @@ void solve_policy(const CompactModel& c, std::span<const std::uint32_t> choice, 
       f(c.tgt[choice[i]], 1.0);
     }
   };
-  std::vector<std::uint32_t> local(n, none32);
+  std::vector<std::uint32_t> local;
   using SpMat = Eigen::SparseMatrix<double, Eigen::ColMajor, int>;
+  using SpMatRow = Eigen::SparseMatrix<double, Eigen::RowMajor, int>;
   std::vector<Eigen::Triplet<double, int>> trip;
-  for (std::uint32_t k = 0; k < count; ++k) {
+  for (std::uint32_t k = 0; k < blocks.count; ++k) {
     const std::uint32_t b = coff[k], e = coff[k + 1], size = e - b;
     if (size == 1) {
       const std::uint32_t i = members[b];
@@ -195,6 +210,7 @@ void solve_policy(const CompactModel& c, std::span<const std::uint32_t> choice, 
       x[i] = sum / diag;
       continue;
     }
+    if (local.empty()) local.assign(n, none32);
     for (std::uint32_t r = 0; r < size; ++r) local[members[b + r]] = r;
     Eigen::VectorXd rhs(size), guess(size);
     trip.clear();
@@ -211,21 +227,24 @@ void solve_policy(const CompactModel& c, std::span<const std::uint32_t> choice, 
       rhs[r] = sum;
       guess[r] = std::isfinite(x[i]) ? x[i] : 0.0;
     }
-    SpMat a(size, size);
-    a.setFromTriplets(trip.begin(), trip.end());
     Eigen::VectorXd sol;
     bool done = false;
-    if (size > 4000) {
-      Eigen::BiCGSTAB<SpMat, Eigen::DiagonalPreconditioner<double>> solver;
-      solver.setTolerance(1e-15);
-      solver.setMaxIterations(20000);
+    if (size > 3000) {
+      SpMatRow a(size, size);
+      a.setFromTriplets(trip.begin(), trip.end());
+      Eigen::BiCGSTAB<SpMatRow, Eigen::DiagonalPreconditioner<double>> solver;
+      solver.setTolerance(1e-14);
+      solver.setMaxIterations(5000);
       solver.compute(a);
       sol = solver.solveWithGuess(rhs, guess);
+      // Polish and check: a few Richardson steps x <- x + (b - A x) never hurt a proper chain.
       Eigen::VectorXd res = rhs - a * sol;
       const double scale = std::max(1.0, sol.cwiseAbs().maxCoeff());
       done = sol.allFinite() && res.cwiseAbs().maxCoeff() <= 1e-11 * scale;
     }
     if (!done) {
+      SpMat a(size, size);
+      a.setFromTriplets(trip.begin(), trip.end());
       a.makeCompressed();
       Eigen::SparseLU<SpMat, Eigen::COLAMDOrdering<int>> lu;
       lu.compute(a);
@@ -235,6 +254,10 @@ void solve_policy(const CompactModel& c, std::span<const std::uint32_t> choice, 
     }
     for (std::uint32_t r = 0; r < size; ++r) x[members[b + r]] = sol[r];
   }
+}
+
+void solve_policy(const CompactModel& c, std::span<const std::uint32_t> choice, bool unit, std::vector<double>& x) {
+  solve_blocks(c, choice, decompose_policy(c, choice), unit, x);
 }
 
 // max_i |rhs_i + sum p x_t - x_i| under the strategy.
@@ -293,6 +316,16 @@ void extract_proper(const CompactModel& c, std::span<const double> x, double rel
 // Returns mec[i] (component number or none) and the count.
 std::uint32_t zero_cost_mecs(const CompactModel& c, std::vector<std::uint32_t>& mec) {
   const std::uint32_t n = c.n;
+  // Every end component in the region holds an active vertex with a zero-cost edge inside it (a
+  // set of passive vertices alone would be a trap, which the region excludes).
+  bool any_zero = false;
+  for (std::uint32_t i = 0; i < n && !any_zero; ++i)
+    if (!c.passive[i])
+      for (std::uint32_t k = c.off[i]; k < c.off[i + 1] && !any_zero; ++k) any_zero = c.w[k] == 0 && c.tgt[k] != n;
+  if (!any_zero) {
+    mec.assign(n, none32);
+    return 0;
+  }
   std::vector<std::uint8_t> cand(n, 1);
   for (std::uint32_t i = 0; i < n; ++i)
     if (c.passive[i] && c.base[i] != 0) cand[i] = 0;
@@ -560,12 +593,13 @@ ViOutcome value_iteration(const TestGraph& g, const CompactModel& c, const Expec
 // strategy stays proper; the properness check below only guards against rounding.
 // Returns true when it stopped because no switch was left (rather than at max_iterations).
 bool policy_iteration(const CompactModel& c, const ExpectedCostOptions& o, std::vector<std::uint32_t>& choice,
-                      std::vector<double>& x, ExpectedCostResult& result) {
+                      std::vector<double>& x, ExpectedCostResult& result, detail::PolicyBlocks& blocks) {
   const std::uint32_t n = c.n;
   std::vector<std::uint8_t> reached;
   std::vector<std::uint32_t> old;
   for (std::uint32_t round = 0;; ++round) {
-    detail::solve_policy(c, choice, false, x);
+    blocks = detail::decompose_policy(c, choice);
+    detail::solve_blocks(c, choice, blocks, false, x);
     ++result.evaluations;
     if (round >= o.max_iterations) return false;
     old = choice;
@@ -603,18 +637,33 @@ bool policy_iteration(const CompactModel& c, const ExpectedCostOptions& o, std::
   }
 }
 
-// Error bound of the evaluated strategy: |x - J| <= ||r|| * T with T the expected number of steps,
-// T <= T~ + ||s|| * max T and max T <= max T~ / (1 - ||s||) when the steps residual ||s|| < 1.
-double evaluation_error_bound(const CompactModel& c, std::span<const std::uint32_t> choice, std::span<const double> x) {
+// Error bound of the evaluated strategy: |x - J| <= ||r|| * T with T the expected number of steps.
+// When every step costs at least cmin > 0, cmin T <= J <= x + ||r|| T gives T <= x / (cmin - ||r||);
+// otherwise T is solved for: T <= T~ + ||s|| * max T and max T <= max T~ / (1 - ||s||) when the
+// steps residual ||s|| < 1.
+double evaluation_error_bound(const CompactModel& c, std::span<const std::uint32_t> choice, std::span<const double> x,
+                              const detail::PolicyBlocks* blocks) {
   const double r = detail::policy_residual(c, choice, false, x);
+  double cmin = inf;
+  for (std::uint32_t i = 0; i < c.n; ++i) cmin = std::min(cmin, c.passive[i] ? c.base[i] : c.w[choice[i]]);
+  double bound = 0;
+  if (cmin > 0 && r < 0.5 * cmin) {
+    for (std::uint32_t i = 0; i < c.n; ++i) {
+      const double err = r * x[i] / (cmin - r);
+      bound = std::max(bound, err / std::max(1.0, std::abs(x[i])));
+    }
+    return bound;
+  }
   std::vector<double> steps(c.n + 1, 0.0);
-  detail::solve_policy(c, choice, true, steps);
+  if (blocks)
+    detail::solve_blocks(c, choice, *blocks, true, steps);
+  else
+    detail::solve_policy(c, choice, true, steps);
   const double s = detail::policy_residual(c, choice, true, steps);
   if (!(s < 1)) return inf;
   double tmax = 0;
   for (std::uint32_t i = 0; i < c.n; ++i) tmax = std::max(tmax, steps[i]);
   tmax /= (1 - s);
-  double bound = 0;
   for (std::uint32_t i = 0; i < c.n; ++i) {
     const double err = r * (steps[i] + s * tmax);
     bound = std::max(bound, err / std::max(1.0, std::abs(x[i])));
@@ -656,8 +705,9 @@ ExpectedCostResult solve_expected_cost(const TestGraph& g, std::span<const Verte
     case ExpectedCostMethod::policy_iteration: {
       std::vector<std::uint8_t> reached;
       detail::backward_choose(c, [](std::uint32_t, std::uint32_t) { return true; }, false, choice, reached);
-      pi_converged = policy_iteration(c, o, choice, x, result);
-      result.error_bound = evaluation_error_bound(c, choice, x);
+      detail::PolicyBlocks blocks;
+      pi_converged = policy_iteration(c, o, choice, x, result, blocks);
+      result.error_bound = evaluation_error_bound(c, choice, x, &blocks);
       break;
     }
     case ExpectedCostMethod::linear_programming: {
@@ -672,8 +722,9 @@ ExpectedCostResult solve_expected_cost(const TestGraph& g, std::span<const Verte
                                           std::min(o.max_iterations, o.certified_vi_sweeps), x, result)
                               .iterations;
       detail::extract_proper(c, x, 1e-9, choice);
-      pi_converged = policy_iteration(c, o, choice, x, result);
-      result.error_bound = evaluation_error_bound(c, choice, x);
+      detail::PolicyBlocks blocks;
+      pi_converged = policy_iteration(c, o, choice, x, result, blocks);
+      result.error_bound = evaluation_error_bound(c, choice, x, &blocks);
       break;
     }
   }
