@@ -49,7 +49,14 @@ void BoundedPolicy::begin_run(const RunView& view, Rng&) { start_step_ = view.st
 Decision BoundedPolicy::choose(const RunView& view, Rng&) {
   std::uint64_t used = view.step - start_step_;
   EdgeId e = used < bound_ ? choice_(view.current, static_cast<std::uint32_t>(bound_ - used)) : EdgeId::none();
-  if (e.is_none()) return view.graph.is_resettable() && used > 0 ? Decision::reset() : Decision::stop();
+  if (e.is_none() && used > 0) {
+    // The bound is spent (or the goal is out of reach within what is left): play a fresh game of
+    // the full bound from here before giving up.
+    start_step_ = view.step;
+    e = choice_(view.current, bound_);
+  }
+  if (e.is_none())
+    return view.graph.is_resettable() && view.current != view.graph.initial() ? Decision::reset() : Decision::stop();
   return Decision::take(e);
 }
 

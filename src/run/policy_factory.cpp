@@ -32,7 +32,7 @@ std::unique_ptr<Policy> make_policy(std::string_view name, const TestGraph& g, c
   };
   if (name == "reach") {
     need_goals();
-    std::uint32_t bound = setup.bound ? setup.bound : std::max<std::uint32_t>(1, g.num_vertices());
+    std::uint32_t bound = setup.bound ? setup.bound : 2 * g.num_vertices() + 2;
     auto result = std::make_shared<BoundedReachResult>(
         solve_bounded_reachability(g, goals, BoundedReachOptions{.bound = bound}));
     return std::make_unique<BoundedPolicy>(

@@ -79,7 +79,7 @@ int run(const Options& o) {
   }
   Runner runner(g, ro);  // refuses graphs that cannot drive an online test
   PolicySetup setup{.goals = ro.purpose.goals, .edges = ro.purpose.edges,
-                    .bound = o.bound ? o.bound : static_cast<std::uint32_t>(std::min<std::uint64_t>(o.steps ? o.steps : 1000, 100000))};
+                    .bound = o.bound};
   auto policy = make_policy(o.strategy, g, setup);
 
   SubprocessOptions so{.command = o.sut};
@@ -184,7 +184,7 @@ const Registration reg{"run", 60, [](CLI::App& app) {
   sub->add_option("--vertex-timeout", o->vertex_timeouts, "VERTEX=MS: the wait at one passive vertex (repeatable)");
   sub->add_option("--ack-timeout-ms", o->ack_timeout_ms, "Wait for the adapter's ack of a stimulus")->default_val(5000);
   sub->add_option("--ready-timeout-ms", o->ready_timeout_ms, "Wait for the adapter's ready (start, reset)")->default_val(5000);
-  sub->add_option("--bound", o->bound, "reach: the game bound (default: the step budget)");
+  sub->add_option("--bound", o->bound, "reach: the game bound n (default: 2 * vertices + 2; restarted when spent)");
   sub->add_option("--runs", o->runs, "Number of runs (run i uses seed S+i-1)")->default_val(1)->check(CLI::PositiveNumber);
   sub->add_option("--seed", o->seed, "Seed of the strategy's random choices")->default_val(0);
   sub->add_option("--trace", o->trace, "Write the JSON-lines trace of every step here (flushed per step)");

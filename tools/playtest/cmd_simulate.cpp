@@ -47,7 +47,7 @@ int run(const Options& o) {
     so.mutant_runs = o.mutant_runs;
     so.seed = o.seed;
     PolicySetup setup{.goals = so.run.purpose.goals, .edges = so.run.purpose.edges,
-                      .bound = o.bound ? o.bound : static_cast<std::uint32_t>(std::min<std::uint64_t>(o.steps ? o.steps : 1000, 100000))};
+                      .bound = o.bound};
     auto policy = make_policy(name, g, setup);
     SimulationStats s = simulate(g, *policy, so, mutants);
     if (o.json) {
@@ -101,7 +101,7 @@ const Registration reg{"simulate", 61, [](CLI::App& app) {
   sub->add_option("--edge", o->edges, "Edge id or label to cover (repeatable; default: every edge)");
   sub->add_option("--runs", o->runs, "Runs per strategy against the model")->default_val(100);
   sub->add_option("--steps", o->steps, "Step budget per run (0: none)")->default_val(1000);
-  sub->add_option("--bound", o->bound, "reach: the game bound (default: the step budget)");
+  sub->add_option("--bound", o->bound, "reach: the game bound n (default: 2 * vertices + 2; restarted when spent)");
   sub->add_flag("--mutants", o->mutants, "Also run against mutants of the model and report how many are detected");
   sub->add_option("--mutant-count", o->mutant_count, "Number of mutants")->default_val(20);
   sub->add_option("--mutant-runs", o->mutant_runs, "Runs per mutant and strategy")->default_val(10);

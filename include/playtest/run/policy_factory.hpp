@@ -17,7 +17,8 @@ namespace playtest {
 struct PolicySetup {
   std::vector<VertexId> goals;   // reach/win/expected: the goals (empty: the graph's goals)
   std::vector<EdgeId> edges;     // cover: the edges to cover (empty: all)
-  std::uint32_t bound = 0;       // reach: the game's bound n (0: the step budget, else the vertex count)
+  std::uint32_t bound = 0;       // reach: the game's bound n (0: 2 * vertices + 2); keep it modest:
+                                 // far beyond the goal distance Pr(v, k) rounds to 1 and ties lose direction
 };
 
 // The names make_policy accepts, in the order the CLI lists them.

@@ -28,7 +28,8 @@ class TablePolicy final : public Policy {
 class BoundedPolicy final : public Policy {
  public:
   // choice(v, k): the edge to take at v when at most k moves remain, or none. The bound counts
-  // moves since the start of the run or the last reset.
+  // moves since the start of the run or the last reset; when it is spent (or the choice is none
+  // part-way), a fresh game of the full bound starts from the current vertex.
   using Choice = std::function<EdgeId(VertexId v, std::uint32_t k)>;
   BoundedPolicy(std::string name, Choice choice, std::uint32_t bound);
   std::string_view name() const override { return name_; }
