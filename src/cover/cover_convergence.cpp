@@ -95,7 +95,8 @@ Interval wilson_interval(std::uint32_t successes, std::uint32_t trials, double z
   const double denom = 1 + z2 / n;
   const double center = (ph + z2 / (2 * n)) / denom;
   const double half = z / denom * std::sqrt(ph * (1 - ph) / n + z2 / (4 * n * n));
-  return {std::max(0.0, center - half), std::min(1.0, center + half)};
+  // Exact ends at 0 and n successes (the formula leaves rounding noise there).
+  return {successes == 0 ? 0.0 : std::max(0.0, center - half), successes == trials ? 1.0 : std::min(1.0, center + half)};
 }
 
 ConvergenceTable simulate_coverage(const TestGraph& g, CoverPolicy& policy, const ConvergenceOptions& o) {
