@@ -1,0 +1,128 @@
+// The reactive planning tester of seed 002 §4. The tester model of Algorithm 1 is the TestGraph
+// itself: active vertices are the tester's active states, an edge out of an active vertex is a
+// controllable transition (one per input: its passive target groups the nondeterministic
+// answers), edges out of passive vertices are observable transitions. For each controllable
+// transition e, the shortest-paths tree of the dual graph from e, reduced to trap edges with
+// hyper-edges, gives the gain function by the production rules (3) and (4):
+//   node nu -> not(t_nu) * c / (d(nu0, nu) + 1) + max over children (0 for a leaf)
+// and the gain guard (1) enables the out-edges of maximal positive gain.
+// A dual-graph path from e is e followed by a vertex path from target(e), so the dual tree of e is
+// the vertex shortest-path tree from target(e) with every edge hung below the tree edge entering
+// its source: one tree per distinct target vertex, shared by every controllable edge into it,
+// stored as 12 bytes per reachable trap and built on first use.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "playtest/run/policy.hpp"
+
+namespace playtest {
+
+enum class PathLength : std::uint8_t {
+  unit,  // every transition has length 1 (the paper): breadth-first search
+  cost,  // an edge's length is its cost: Dijkstra; d is then a cost, not a count
+};
+
+struct PlannerOptions {
+  double c = 1.0;                     // the scaling constant of rule (3)
+  PathLength length = PathLength::unit;
+  double min_length = 1e-3;           // cost lengths: denominators never fall below this
+  std::uint64_t max_tree_nodes = std::uint64_t{1} << 23;  // stored tree nodes; beyond: rebuilt per use
+  bool use_resets = true;             // reset when every gain is 0 but the initial vertex has gain
+};
+
+// The reduced shortest-paths tree TR(e, G) of one controllable edge: nodes[0] is the root e (its
+// own trap term only if e is a trap); every other node is a trap edge with the index of its parent
+// node (nearest trap ancestor, or 0) and d(nu0, nu), the length of the path after e up to and
+// including that edge. Parents come before children.
+struct GainNode {
+  EdgeId edge;
+  std::uint32_t parent = 0;
+  double d = 0;
+};
+struct GainTree {
+  EdgeId root;
+  bool root_is_trap = false;
+  double root_length = 1;  // 1 for unit lengths, else cost(root) (clamped): denominators are root_length + d
+  std::vector<GainNode> nodes;
+};
+
+class ReactivePlanner {
+ public:
+  // `traps`: the trap edges (empty: every edge).
+  ReactivePlanner(const TestGraph& g, std::vector<EdgeId> traps = {}, PlannerOptions options = {});
+
+  const TestGraph& graph() const { return g_; }
+  bool is_trap(EdgeId e) const { return trap_[e.index()] != 0; }
+  const PlannerOptions& options() const { return o_; }
+
+  // TR(e, G) for a controllable edge e (an out-edge of an active vertex).
+  GainTree gain_tree(EdgeId e);
+  // The gain g_e(T) when trap x is unvisited iff visited[x] == 0 (per EdgeId).
+  double gain(EdgeId e, std::span<const std::uint32_t> visited);
+  // The gain function as a formula in the paper's notation (Table 2), e.g.
+  // "c·max(¬t_e0/2, ¬t_e1/2 + max(¬t_e2/4, ...))".
+  std::string formula(EdgeId e);
+
+  // Stored tree nodes (shared trees count once) and the trees built so far.
+  std::uint64_t stored_nodes() const { return pool_.size(); }
+  std::uint32_t trees_built() const { return trees_built_; }
+
+ private:
+  struct Node {
+    std::uint32_t edge;
+    std::uint32_t parent;  // index in the tree, or none for the root
+    float d;               // d(nu0, nu) minus the root's length: path length from target(root)
+  };
+  double length(EdgeId e) const;
+  // The vertex tree of u (into scratch_ or the pool); returns the span.
+  std::span<const Node> tree_of(VertexId u);
+  void build(VertexId u, std::vector<Node>& out);
+
+  const TestGraph& g_;
+  PlannerOptions o_;
+  std::vector<std::uint8_t> trap_;
+  std::vector<std::uint64_t> tree_begin_;  // per vertex: offset in pool_, or none
+  std::vector<std::uint32_t> tree_size_;
+  std::vector<Node> pool_, scratch_;
+  std::vector<double> best_;
+  // Search state reused between builds.
+  std::vector<double> dist_;
+  std::vector<EdgeId> pred_;
+  std::vector<std::uint32_t> nta_, order_, seen_stamp_, settled_, edge_node_;
+  std::uint32_t stamp_ = 0, trees_built_ = 0;
+};
+
+class PlannerPolicy final : public Policy {
+ public:
+  // `traps`: the edges to visit; empty: the run's purpose edges, else every edge.
+  PlannerPolicy(const TestGraph& g, PlannerOptions options = {}, std::vector<EdgeId> traps = {});
+  std::string_view name() const override { return "planner"; }
+  void begin_run(const RunView& view, Rng& rng) override;
+  Decision choose(const RunView& view, Rng& rng) override;
+  void observe(EdgeId taken, const RunView& view) override;
+  const std::string& stop_reason() const { return stop_reason_; }
+  ReactivePlanner* planner() { return planner_.get(); }
+
+ private:
+  double cached_gain(EdgeId e, const RunView& view);
+
+  const TestGraph& g_;
+  PlannerOptions o_;
+  std::vector<EdgeId> traps_;
+  std::vector<std::uint8_t> planner_traps_;  // the trap set planner_ was built for
+  std::unique_ptr<ReactivePlanner> planner_;
+  std::vector<double> gain_;
+  std::vector<std::uint64_t> gain_epoch_;
+  std::uint64_t epoch_ = 1;
+  bool no_traps_ = false;
+  std::string stop_reason_;
+  std::vector<EdgeId> best_;
+};
+
+}  // namespace playtest
