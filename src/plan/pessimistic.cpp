@@ -14,6 +14,7 @@ PessimisticTester::PessimisticTester(CoverageSpace& space) : space_(space) {
   discover(s0);
   // The initial state is visited from the start: mark it (and expand it) now.
   mark_node(s0);
+  game_.rank(node_[s0]);  // starts the game: ranks from scratch once, decremental from here on
 }
 
 std::uint32_t PessimisticTester::discover(std::uint32_t state) {
