@@ -109,11 +109,11 @@ TestGraph parse_prism(std::string_view tra_text, std::string_view lab_text, std:
   prob.reserve(ntrans);
   std::uint32_t cur_s = 0, cur_c = 0;
   bool any = false;
-  auto close_choice = [&](Lines& in) {
+  auto close_choice = [&](Lines&) {
     double sum = 0;
     for (std::uint32_t k = trans_off.back(); k < target.size(); ++k) sum += prob[k];
     if (std::abs(sum - 1.0) > 1e-6)
-      in.fail(fmt::format("the probabilities of choice {} of state {} sum to {:.12g}, not 1", cur_c, cur_s, sum));
+      fail_at(base + ".tra", line_of_choice.back(), fmt::format("the probabilities of choice {} of state {} sum to {:.12g}, not 1", cur_c, cur_s, sum));
   };
   while (tra.next(f)) {
     if (f.size() != 4 && f.size() != 5) tra.fail("expected 'state choice target probability [action]'");
