@@ -5,6 +5,8 @@
 #include "playtest/io/prism_import.hpp"
 #include "playtest/ioco/ioco_graph.hpp"
 #include "playtest/ioco/lts_io.hpp"
+#include "playtest/explore/explorer.hpp"
+#include "playtest/lang/model_program.hpp"
 
 namespace playtest::cli {
 
@@ -13,6 +15,19 @@ void add_input_options(CLI::App* sub, InputOptions& opts) {
   // ioco models (docs/ioco.md): .aut and lts/1 JSON become test graphs; these tell inputs from outputs.
   sub->add_option("--inputs", opts.inputs, "LTS models: labels that are inputs (comma-separated)")->delimiter(',');
   sub->add_option("--outputs", opts.outputs, "LTS models: labels that are outputs (comma-separated)")->delimiter(',');
+  // Model programs (.ptm, docs/language.md) are explored into a test graph.
+  sub->add_option("--param", opts.params, "Model programs (.ptm): set a model parameter, NAME=VALUE (repeatable)");
+}
+
+bool is_model_program(const std::string& path) {
+  const std::string_view ext = model_file_extension;
+  return path.size() > ext.size() && path.compare(path.size() - ext.size(), ext.size(), ext) == 0;
+}
+
+std::vector<ModelParam> model_params(const InputOptions& opts) {
+  std::vector<ModelParam> out;
+  for (const auto& p : opts.params) out.push_back(parse_model_param(p));
+  return out;
 }
 
 namespace {
@@ -31,6 +46,12 @@ bool is_lts_file(const std::string& path) {
 }  // namespace
 
 TestGraph load_input(const InputOptions& opts) {
+  if (is_model_program(opts.path)) {
+    auto model = load_model(opts.path, model_params(opts));
+    ExploreResult r = explore(*model);
+    if (r.status != ExploreStatus::complete) throw ModelError(Diagnostic{{opts.path, 0, 0, ""}, r.message, {}});
+    return std::move(r.graph);
+  }
   // A PRISM explicit MDP (docs/formats.md): BASE.tra names BASE.lab and BASE.trew too.
   if (opts.path.size() > 4 && opts.path.compare(opts.path.size() - 4, 4, ".tra") == 0)
     return load_prism(opts.path.substr(0, opts.path.size() - 4));

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "playtest/graph/test_graph.hpp"
+#include "playtest/lang/model_program.hpp"
 
 namespace playtest::cli {
 
@@ -25,6 +26,10 @@ struct InputOptions {
 
 // Adds the positional FILE argument ("-" for standard input) and the options that go with it.
 void add_input_options(CLI::App* sub, InputOptions& opts);
+
+// Model programs (.ptm, docs/language.md): whether `path` names one, and opts.params parsed.
+bool is_model_program(const std::string& path);
+std::vector<ModelParam> model_params(const InputOptions& opts);
 
 // Loads the test graph described by `opts`; throws playtest::Error on bad input.
 TestGraph load_input(const InputOptions& opts);
