@@ -185,6 +185,7 @@ RunResult Runner::run(Policy& policy, Adapter& adapter, RunObserver* observer,
                    std::span<const std::uint8_t>(purpose_edges_)};
   };
   auto record = [&](StepKind kind, VertexId from, EdgeId e, VertexId to, std::string_view label) {
+    if (!observer && !o.keep_trace) return;
     TraceStep s{r.steps, duration<double, std::milli>(Clock::now() - t0).count(), kind, from, e, to,
                 std::string(label)};
     if (observer) observer->on_step(g, s);
