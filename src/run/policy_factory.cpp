@@ -9,6 +9,8 @@
 #include "playtest/run/random_walk_policy.hpp"
 #include "playtest/run/table_policy.hpp"
 #include "playtest/cover/cover_policy.hpp"
+#include "playtest/plan/pessimistic.hpp"
+#include "playtest/plan/reactive_planner.hpp"
 #include "playtest/solve/bounded_reachability.hpp"
 #include "playtest/solve/expected_cost.hpp"
 #include "playtest/solve/sure_winning.hpp"
@@ -16,7 +18,8 @@
 namespace playtest {
 
 namespace {
-constexpr std::array<std::string_view, 6> names = {"random", "anti-ant", "reach", "win", "expected", "cover"};
+constexpr std::array<std::string_view, 8> names = {"random", "anti-ant", "reach",   "win",
+                                                   "expected", "cover",  "planner", "pessimistic"};
 }
 
 std::span<const std::string_view> policy_names() { return names; }
@@ -50,9 +53,12 @@ std::unique_ptr<Policy> make_policy(std::string_view name, const TestGraph& g, c
     return std::make_unique<TablePolicy>("expected", std::move(r.strategy));
   }
   if (name == "cover") return std::make_unique<CoverPolicy>(g);
+  // Test-purpose testers (seed 002, seed 003): the traps are the purpose's edges (empty: all).
+  if (name == "planner") return std::make_unique<PlannerPolicy>(g, PlannerOptions{}, setup.edges);
+  if (name == "pessimistic") return std::make_unique<PessimisticPolicy>(g, PessimisticOptions{}, setup.edges);
   throw Error(Diagnostic{{},
                          fmt::format("unknown strategy '{}'", name),
-                         {"known strategies: random, anti-ant, reach, win, expected, cover"}});
+                         {"known strategies: random, anti-ant, reach, win, expected, cover, planner, pessimistic"}});
 }
 
 }  // namespace playtest

@@ -7,6 +7,7 @@
 
 #include "command.hpp"
 #include "common.hpp"
+#include "traps_option.hpp"
 #include "playtest/error.hpp"
 #include "playtest/run/junit_report.hpp"
 #include "playtest/run/policy_factory.hpp"
@@ -22,7 +23,7 @@ struct Options {
   std::string sut;
   std::string strategy = "random";
   std::string purpose = "auto";
-  std::vector<std::string> goals, edges, vertex_timeouts;
+  std::vector<std::string> goals, edges, vertex_timeouts, traps;
   std::uint64_t steps = 1000;
   double time_s = 0;
   std::uint32_t timeout_ms = 1000, ack_timeout_ms = 5000, ready_timeout_ms = 5000;
@@ -60,6 +61,10 @@ int run(const Options& o) {
   TestGraph g = load_input(o.input);
   RunOptions ro;
   ro.purpose = purpose_from_names(g, purpose_kind(o), o.goals, o.edges);
+  if (!o.traps.empty()) {  // --traps: cover the trap edges (seed 002 test purposes)
+    ro.purpose.kind = TestPurpose::Kind::cover;
+    ro.purpose.edges = resolve_traps(g, o.input, o.traps);
+  }
   ro.max_steps = o.steps;
   ro.time_budget = std::chrono::milliseconds(static_cast<std::int64_t>(o.time_s * 1000.0));
   ro.timeout = std::chrono::milliseconds(o.timeout_ms);
@@ -177,6 +182,10 @@ const Registration reg{"run", 60, [](CLI::App& app) {
       ->check(CLI::IsMember({"auto", "reach", "cover", "none"}))
       ->default_val("auto");
   sub->add_option("--goal", o->goals, "Goal vertex (repeatable; default: the graph's goals)");
+  sub->add_option("--traps", o->traps,
+                  "Test purpose as traps, comma-separated: all, model (meta.traps), edge ids, labels, globs (* ?), "
+                  "id:/label: prefixes; the run covers them (docs/planning.md)")
+      ->delimiter(',');
   sub->add_option("--edge", o->edges, "Edge id or label to cover (repeatable; default: every edge)");
   sub->add_option("--steps", o->steps, "Step budget per run (0: none)")->default_val(1000);
   sub->add_option("--time", o->time_s, "Wall-clock budget per run in seconds (0: none)")->default_val(0);

@@ -7,6 +7,7 @@
 
 #include "command.hpp"
 #include "common.hpp"
+#include "traps_option.hpp"
 #include "playtest/error.hpp"
 #include "playtest/run/mutation.hpp"
 #include "playtest/run/policy_factory.hpp"
@@ -19,7 +20,7 @@ struct Options {
   InputOptions input;
   std::vector<std::string> strategies{"random"};
   std::string purpose = "auto";
-  std::vector<std::string> goals, edges;
+  std::vector<std::string> goals, edges, traps;
   std::uint64_t steps = 1000;
   std::uint32_t runs = 100, mutant_count = 20, mutant_runs = 10, bound = 0;
   bool mutants = false, json = false;
@@ -42,6 +43,10 @@ int run(const Options& o) {
       kind = TestPurpose::Kind::reach;
     SimulationOptions so;
     so.run.purpose = purpose_from_names(g, kind, o.goals, o.edges);
+    if (!o.traps.empty()) {  // --traps: cover the trap edges (seed 002 test purposes)
+      so.run.purpose.kind = TestPurpose::Kind::cover;
+      so.run.purpose.edges = resolve_traps(g, o.input, o.traps);
+    }
     so.run.max_steps = o.steps;
     so.runs = o.runs;
     so.mutant_runs = o.mutant_runs;
@@ -91,13 +96,17 @@ const Registration reg{"simulate", 61, [](CLI::App& app) {
       "Compare strategies against a simulated system that plays the model's probabilities (seeded): mean and sd "
       "of the steps to meet the purpose, success rate and, with --mutants, the fraction of faulty mutants detected");
   add_input_options(sub, o->input);
-  sub->add_option("--strategy", o->strategies, "Strategies, comma-separated: random, anti-ant, reach, win, expected, cover")
+  sub->add_option("--strategy", o->strategies, "Strategies, comma-separated: random, anti-ant, reach, win, expected, cover, planner, pessimistic")
       ->delimiter(',')
       ->default_str("random");
   sub->add_option("--purpose", o->purpose, "reach, cover, none or auto")
       ->check(CLI::IsMember({"auto", "reach", "cover", "none"}))
       ->default_val("auto");
   sub->add_option("--goal", o->goals, "Goal vertex (repeatable; default: the graph's goals)");
+  sub->add_option("--traps", o->traps,
+                  "Test purpose as traps, comma-separated: all, model (meta.traps), edge ids, labels, globs (* ?), "
+                  "id:/label: prefixes; the run covers them (docs/planning.md)")
+      ->delimiter(',');
   sub->add_option("--edge", o->edges, "Edge id or label to cover (repeatable; default: every edge)");
   sub->add_option("--runs", o->runs, "Runs per strategy against the model")->default_val(100);
   sub->add_option("--steps", o->steps, "Step budget per run (0: none)")->default_val(1000);
