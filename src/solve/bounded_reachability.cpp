@@ -10,7 +10,7 @@ template class BoundedReachSolver<LexicographicOrder>;
 template class BoundedReachSolver<ProbabilityOrder>;
 
 EdgeId BoundedReachResult::choice(VertexId v, std::uint32_t k) const {
-  if (v.index() >= prob_.size()) throw std::invalid_argument("BoundedReachResult::choice: vertex id out of range");
+  if (v.index() >= value_.size()) throw std::invalid_argument("BoundedReachResult::choice: vertex id out of range");
   if (k > bound_)
     throw std::invalid_argument("BoundedReachResult::choice: k = " + std::to_string(k) + " exceeds the bound " +
                                 std::to_string(bound_));

@@ -56,9 +56,17 @@ struct ProbabilityOrder {
 
 enum class ReachOrder : std::uint8_t { lexicographic, probability };
 
+// How a step finds the vertices to recompute. Both give identical results; automatic picks per step.
+enum class ReachSweep : std::uint8_t {
+  automatic,  // dense at the first step and whenever more than 1/16 of the vertices changed
+  frontier,   // always the predecessors of the last step's changed vertices (after the first step)
+  dense,      // always every vertex, in id order
+};
+
 struct BoundedReachOptions {
   std::uint32_t bound = 100;
   ReachOrder order = ReachOrder::lexicographic;
+  ReachSweep sweep = ReachSweep::automatic;
   // Vertices for which Pr(v,k) and C(v,k) are kept for every k = 0..bound (BoundedReachResult::
   // prob(v, k), cost(v, k)); costs O(|record| * (bound + 1)) memory. List every vertex for a full table.
   std::vector<VertexId> record = {};
@@ -75,9 +83,9 @@ class BoundedReachResult {
   BoundedReachResult() = default;
 
   std::uint32_t bound() const { return bound_; }
-  std::uint32_t num_vertices() const { return static_cast<std::uint32_t>(prob_.size()); }
-  double prob(VertexId v) const { return prob_[v.index()]; }  // Pr(v, n) at the bound n
-  double cost(VertexId v) const { return cost_[v.index()]; }  // C(v, n) at the bound n
+  std::uint32_t num_vertices() const { return static_cast<std::uint32_t>(value_.size()); }
+  double prob(VertexId v) const { return value_[v.index()].prob; }  // Pr(v, n) at the bound n
+  double cost(VertexId v) const { return value_[v.index()].cost; }  // C(v, n) at the bound n
   // S(v, k) for 0 <= k <= n: the edge to take at v when at most k moves remain. EdgeId::none() when
   // null (goal, passive vertex, or no edge better than giving up). Throws std::invalid_argument if
   // k > bound(). O(log #change points of v).
@@ -106,7 +114,7 @@ class BoundedReachResult {
   ReachValue recorded(VertexId v, std::uint32_t k) const;
 
   std::uint32_t bound_ = 0;
-  std::vector<double> prob_, cost_;
+  std::vector<ReachValue> value_;
   std::vector<std::uint32_t> change_offsets_{0};
   std::vector<ReachChangePoint> changes_;
   std::vector<VertexId> record_vertices_;  // sorted
@@ -126,8 +134,9 @@ class BoundedReachResult {
 template <ReachPreorder Order = LexicographicOrder>
 class BoundedReachSolver {
  public:
-  BoundedReachSolver(const TestGraph& g, std::span<const VertexId> goals, Order order = {})
-      : g_(&g), order_(order), goal_(g.num_vertices(), 0) {
+  BoundedReachSolver(const TestGraph& g, std::span<const VertexId> goals, Order order = {},
+                     ReachSweep sweep = ReachSweep::automatic)
+      : g_(&g), order_(order), sweep_(sweep), goal_(g.num_vertices(), 0) {
     for (VertexId v : goals) {
       if (v.index() >= g.num_vertices())
         throw std::invalid_argument("BoundedReachSolver: goal vertex id out of range");
@@ -139,29 +148,47 @@ class BoundedReachSolver {
   void init() {
     const std::uint32_t n = g_->num_vertices();
     k_ = 0;
-    prob_.assign(n, 0.0);
-    cost_.assign(n, 0.0);
+    val_.assign(n, ReachValue{});
     choice_.assign(n, EdgeId::none());
     stamp_.assign(n, 0);
     changed_.clear();
     for (std::uint32_t v = 0; v < n; ++v)
       if (goal_[v]) {
-        prob_[v] = 1.0;
+        val_[v].prob = 1.0;
         changed_.push_back(VertexId{v});
       }
     log_.clear();
     frontier_sizes_.clear();
   }
 
-  // Computes Pr, C and S at k + 1 from the values at k.
+  // Computes Pr, C and S at k + 1 from the values at k. Sparse steps recompute the predecessors of
+  // the last frontier; when the frontier is large (and at the first step, where every passive
+  // vertex's cost changes) a dense step sweeps all vertices in order, which is cheaper than
+  // collecting predecessors through the in-edges.
   void step() {
     const std::uint32_t next = k_ + 1;
     const std::uint32_t n = g_->num_vertices();
-    cand_.clear();
-    if (k_ == 0) {
-      for (std::uint32_t v = 0; v < n; ++v)
-        if (!goal_[v]) cand_.push_back(VertexId{v});
+    const bool dense = k_ == 0 || sweep_ == ReachSweep::dense ||
+                       (sweep_ == ReachSweep::automatic && changed_.size() > n / 16);
+    if (dense) {
+      next_val_.resize(n);
+      changed_.clear();
+      for (std::uint32_t u = 0; u < n; ++u) {
+        if (goal_[u]) {
+          next_val_[u] = val_[u];
+          continue;
+        }
+        EdgeId c;
+        next_val_[u] = compute(u, c);
+        if (c != choice_[u]) {
+          choice_[u] = c;
+          log_.push_back({u, next, c});
+        }
+        if (next_val_[u] != val_[u]) changed_.push_back(VertexId{u});
+      }
+      val_.swap(next_val_);
     } else {
+      cand_.clear();
       for (VertexId v : changed_)
         for (EdgeId e : g_->in_edges(v)) {
           const VertexId u = g_->source(e);
@@ -169,59 +196,20 @@ class BoundedReachSolver {
           stamp_[u.index()] = next;
           cand_.push_back(u);
         }
-    }
-    const auto targets = g_->targets();
-    const auto costs = g_->costs();
-    const auto probs = g_->probabilities();
-    const auto offsets = g_->out_offsets();
-    new_value_.resize(cand_.size());
-    new_choice_.resize(cand_.size());
-    for (std::size_t i = 0; i < cand_.size(); ++i) {
-      const std::uint32_t u = cand_[i].value;
-      const std::uint32_t b = offsets[u], end = offsets[u + 1];
-      if (g_->is_passive(cand_[i])) {
-        double p = 0.0, c = 0.0;
-        for (std::uint32_t e = b; e < end; ++e) {
-          const std::uint32_t t = targets[e].value;
-          p += probs[e] * prob_[t];
-          c = std::max(c, costs[e] + cost_[t]);
+      new_value_.resize(cand_.size());
+      new_choice_.resize(cand_.size());
+      for (std::size_t i = 0; i < cand_.size(); ++i) new_value_[i] = compute(cand_[i].value, new_choice_[i]);
+      changed_.clear();
+      for (std::size_t i = 0; i < cand_.size(); ++i) {
+        const std::uint32_t u = cand_[i].value;
+        if (new_value_[i] != val_[u]) {
+          val_[u] = new_value_[i];
+          changed_.push_back(cand_[i]);
         }
-        new_value_[i] = {p, c};
-        new_choice_[i] = EdgeId::none();
-      } else {
-        EdgeId best_edge = choice_[u];
-        ReachValue best{};
-        if (!best_edge.is_none()) {
-          const std::uint32_t t = targets[best_edge.index()].value;
-          best = {prob_[t], costs[best_edge.index()] + cost_[t]};
+        if (new_choice_[i] != choice_[u]) {
+          choice_[u] = new_choice_[i];
+          log_.push_back({u, next, new_choice_[i]});
         }
-        for (std::uint32_t e = b; e < end; ++e) {
-          const std::uint32_t t = targets[e].value;
-          const ReachValue x{prob_[t], costs[e] + cost_[t]};
-          if (order_.better(x, best)) {
-            best = x;
-            best_edge = EdgeId{e};
-          }
-        }
-        if (!best_edge.is_none() && order_.better(ReachValue{}, best)) {
-          best = ReachValue{};
-          best_edge = EdgeId::none();
-        }
-        new_value_[i] = best;
-        new_choice_[i] = best_edge;
-      }
-    }
-    changed_.clear();
-    for (std::size_t i = 0; i < cand_.size(); ++i) {
-      const std::uint32_t u = cand_[i].value;
-      if (new_value_[i].prob != prob_[u] || new_value_[i].cost != cost_[u]) {
-        prob_[u] = new_value_[i].prob;
-        cost_[u] = new_value_[i].cost;
-        changed_.push_back(cand_[i]);
-      }
-      if (new_choice_[i] != choice_[u]) {
-        choice_[u] = new_choice_[i];
-        log_.push_back({u, next, new_choice_[i]});
       }
     }
     frontier_sizes_.push_back(static_cast<std::uint32_t>(changed_.size()));
@@ -229,9 +217,9 @@ class BoundedReachSolver {
   }
 
   std::uint32_t k() const { return k_; }
-  double prob(VertexId v) const { return prob_[v.index()]; }
-  double cost(VertexId v) const { return cost_[v.index()]; }
-  ReachValue value(VertexId v) const { return {prob_[v.index()], cost_[v.index()]}; }
+  double prob(VertexId v) const { return val_[v.index()].prob; }
+  double cost(VertexId v) const { return val_[v.index()].cost; }
+  ReachValue value(VertexId v) const { return val_[v.index()]; }
   EdgeId choice(VertexId v) const { return choice_[v.index()]; }
   bool is_goal(VertexId v) const { return goal_[v.index()] != 0; }
   // Vertices whose value changed at the last step (the goals after init()).
@@ -252,8 +240,7 @@ class BoundedReachSolver {
       std::vector<std::uint32_t> next(r.change_offsets_.begin(), r.change_offsets_.end() - 1);
       for (const auto& c : log_) r.changes_[next[c.v]++] = {c.k, c.edge};
     }
-    r.prob_ = std::move(prob_);
-    r.cost_ = std::move(cost_);
+    r.value_ = std::move(val_);
     r.frontier_sizes_ = std::move(frontier_sizes_);
     std::vector<LogEntry>().swap(log_);
     init();
@@ -261,6 +248,46 @@ class BoundedReachSolver {
   }
 
  private:
+  // The value of non-goal vertex u at k + 1 (from val_ at k) and its choice there.
+  ReachValue compute(std::uint32_t u, EdgeId& choice) const {
+    const auto targets = g_->targets();
+    const auto costs = g_->costs();
+    const auto offsets = g_->out_offsets();
+    const std::uint32_t b = offsets[u], end = offsets[u + 1];
+    if (g_->is_passive(VertexId{u})) {
+      const auto probs = g_->probabilities();
+      double p = 0.0, c = 0.0;
+      for (std::uint32_t e = b; e < end; ++e) {
+        const ReachValue& y = val_[targets[e].index()];
+        p += probs[e] * y.prob;
+        c = std::max(c, costs[e] + y.cost);
+      }
+      choice = EdgeId::none();
+      return {p, c};
+    }
+    // Keep the current choice unless an option is strictly better (first such edge wins ties).
+    EdgeId best_edge = choice_[u];
+    ReachValue best{};
+    if (!best_edge.is_none()) {
+      const ReachValue& y = val_[targets[best_edge.index()].index()];
+      best = {y.prob, costs[best_edge.index()] + y.cost};
+    }
+    for (std::uint32_t e = b; e < end; ++e) {
+      const ReachValue& y = val_[targets[e].index()];
+      const ReachValue x{y.prob, costs[e] + y.cost};
+      if (order_.better(x, best)) {
+        best = x;
+        best_edge = EdgeId{e};
+      }
+    }
+    if (!best_edge.is_none() && order_.better(ReachValue{}, best)) {
+      best = ReachValue{};
+      best_edge = EdgeId::none();
+    }
+    choice = best_edge;
+    return best;
+  }
+
   struct LogEntry {
     std::uint32_t v;
     std::uint32_t k;
@@ -268,9 +295,10 @@ class BoundedReachSolver {
   };
   const TestGraph* g_;
   Order order_;
+  ReachSweep sweep_;
   std::vector<std::uint8_t> goal_;
   std::uint32_t k_ = 0;
-  std::vector<double> prob_, cost_;
+  std::vector<ReachValue> val_, next_val_;
   std::vector<EdgeId> choice_;
   std::vector<std::uint32_t> stamp_;
   std::vector<VertexId> changed_, cand_;
@@ -311,7 +339,7 @@ template <ReachPreorder Order>
 BoundedReachResult solve_bounded_reachability(const TestGraph& g, std::span<const VertexId> goals,
                                               const BoundedReachOptions& options, Order order) {
   BoundedReachRecorder recorder(g, options.record, options.bound);
-  BoundedReachSolver<Order> solver(g, goals, order);
+  BoundedReachSolver<Order> solver(g, goals, order, options.sweep);
   recorder.capture(solver);
   for (std::uint32_t k = 0; k < options.bound; ++k) {
     solver.step();

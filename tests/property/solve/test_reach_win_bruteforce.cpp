@@ -151,7 +151,9 @@ TEST(BoundedReachBruteForce, ValuesAreThoseOfTheStrategyAndOptimalLexicographic)
     const auto n = static_cast<std::uint32_t>(rng.below(7));
     std::vector<std::uint8_t> goal(g.num_vertices(), 0);
     for (VertexId v : s.goals) goal[v.index()] = 1;
-    BoundedReachResult r = solve_bounded_reachability(g, s.goals, {.bound = n, .record = all_vertices(g)});
+    const ReachSweep sweep = iter % 2 ? ReachSweep::frontier : ReachSweep::dense;
+    BoundedReachResult r =
+        solve_bounded_reachability(g, s.goals, {.bound = n, .sweep = sweep, .record = all_vertices(g)});
     ASSERT_EQ(r.bound(), n);
     // Proposition 1: Pr = Prob_S, C = Cost_S at every vertex and k.
     Evaluated ev = evaluate(g, goal, n, [&](VertexId v, std::uint32_t k) { return r.choice(v, k); });
@@ -194,7 +196,8 @@ TEST(BoundedReachBruteForce, ProbabilityOrderMaximizesProbability) {
     std::vector<std::uint8_t> goal(g.num_vertices(), 0);
     for (VertexId v : s.goals) goal[v.index()] = 1;
     BoundedReachResult r = solve_bounded_reachability(
-        g, s.goals, {.bound = n, .order = ReachOrder::probability, .record = all_vertices(g)});
+        g, s.goals,
+        {.bound = n, .order = ReachOrder::probability, .sweep = ReachSweep::frontier, .record = all_vertices(g)});
     Evaluated ev = evaluate(g, goal, n, [&](VertexId v, std::uint32_t k) { return r.choice(v, k); });
     auto A = achievable(g, goal, n);
     for (std::uint32_t k = 0; k <= n; ++k)
@@ -230,7 +233,8 @@ TEST(BoundedReachBruteForce, ImprovesEveryStepDependentStrategy) {
         }
     if (count > 3000) continue;
     ++checked_games;
-    BoundedReachResult r = solve_bounded_reachability(g, s.goals, {.bound = n, .record = all_vertices(g)});
+    BoundedReachResult r = solve_bounded_reachability(
+        g, s.goals, {.bound = n, .sweep = ReachSweep::frontier, .record = all_vertices(g)});
     std::vector<std::uint32_t> pick(slots.size(), 0);  // 0 = null, i = i-th out-edge
     std::vector<EdgeId> table(static_cast<std::size_t>(g.num_vertices()) * (n + 1), EdgeId::none());
     for (;;) {
@@ -258,19 +262,25 @@ TEST(BoundedReachBruteForce, ImprovesEveryStepDependentStrategy) {
 }
 
 // The step-by-step solver and the free function agree, and the frontier only shrinks the work.
-TEST(BoundedReachBruteForce, SolverStepsMatchFreshSolvesAtEveryBound) {
+TEST(BoundedReachBruteForce, FrontierStepsMatchDenseSolvesAtEveryBound) {
   Rng rng(5);
   for (int iter = 0; iter < 300; ++iter) {
     SmallGame s = random_small_game(rng);
-    BoundedReachSolver<> solver(s.g, s.goals);
+    BoundedReachSolver<> solver(s.g, s.goals, {}, ReachSweep::frontier);
     for (std::uint32_t k = 1; k <= 6; ++k) {
       solver.step();
-      BoundedReachResult r = solve_bounded_reachability(s.g, s.goals, {.bound = k});
+      BoundedReachResult r = solve_bounded_reachability(s.g, s.goals, {.bound = k, .sweep = ReachSweep::dense});
       for (VertexId v : s.g.vertices()) {
         ASSERT_EQ(solver.prob(v), r.prob(v));
         ASSERT_EQ(solver.cost(v), r.cost(v));
         ASSERT_EQ(solver.choice(v), r.choice(v, k));
       }
+      // The frontier is exactly the set of vertices whose value changed.
+      BoundedReachResult before = solve_bounded_reachability(s.g, s.goals, {.bound = k - 1});
+      std::size_t changed = 0;
+      for (VertexId v : s.g.vertices())
+        changed += before.prob(v) != r.prob(v) || before.cost(v) != r.cost(v);
+      ASSERT_EQ(solver.changed().size(), changed);
     }
   }
 }
