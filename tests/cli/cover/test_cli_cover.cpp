@@ -15,7 +15,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Run {
+struct Result {
   int code;
   std::string out, err;
 };
@@ -35,11 +35,11 @@ class CliCover : public ::testing::Test {
     return p.string();
   }
 
-  Run run(const std::string& args) {
+  Result run(const std::string& args) {
     const std::string err = (dir_ / "stderr.txt").string();
     const std::string cmd = std::string(PLAYTEST_BINARY) + " " + args + " 2>" + err;
     FILE* f = ::popen(cmd.c_str(), "r");
-    Run r;
+    Result r;
     char buf[4096];
     std::size_t n;
     while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) r.out.append(buf, n);
@@ -74,7 +74,7 @@ const char* chain = R"({"playtest": "graph/1", "initial": "a",
 }  // namespace
 
 TEST_F(CliCover, Figure1Text) {
-  Run r = run("cover " + figure1 + " --sim-runs 200");
+  Result r = run("cover " + figure1 + " --sim-runs 200");
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("tour:        10 steps from 's1': e1 e5 e7 e9 e4 e3 e6 e7 e8 e2\n"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("cost:        10\n"), std::string::npos) << r.out;
@@ -85,7 +85,7 @@ TEST_F(CliCover, Figure1Text) {
 }
 
 TEST_F(CliCover, Figure1Json) {
-  Run r = run("cover " + figure1 + " --json --sim-runs 500 --max-visits 6 --seed 3 --random-segments");
+  Result r = run("cover " + figure1 + " --json --sim-runs 500 --max-visits 6 --seed 3 --random-segments");
   ASSERT_EQ(r.code, 0) << r.err;
   auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["cost"], 10);
@@ -101,13 +101,13 @@ TEST_F(CliCover, Figure1Json) {
   EXPECT_GT(j["convergence"][5]["estimate"].get<double>(), 0.85);
   EXPECT_TRUE(j["uncoverable"].empty());
   // Same seed, same table.
-  Run again = run("cover " + figure1 + " --json --sim-runs 500 --max-visits 6 --seed 3 --random-segments");
+  Result again = run("cover " + figure1 + " --json --sim-runs 500 --max-visits 6 --seed 3 --random-segments");
   EXPECT_EQ(again.out, r.out);
 }
 
 TEST_F(CliCover, StartVertexAndDot) {
   const std::string dot = (dir_ / "tour.dot").string();
-  Run r = run("cover " + figure1 + " --start cp --json --sim-runs 0 --dot " + dot);
+  Result r = run("cover " + figure1 + " --start cp --json --sim-runs 0 --dot " + dot);
   ASSERT_EQ(r.code, 0) << r.err;
   auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["start"], "cp");
@@ -120,49 +120,71 @@ TEST_F(CliCover, StartVertexAndDot) {
 }
 
 TEST_F(CliCover, NotStronglyConnectedIsAnError) {
-  Run r = run("cover " + write("chain.json", chain));
+  Result r = run("cover " + write("chain.json", chain));
   EXPECT_EQ(r.code, 2);
-  EXPECT_NE(r.err.find("error: 1 of 3 edges cannot be on a closed walk through the start vertex 'a' (the graph is not "
-                       "strongly connected)"),
-            std::string::npos)
-      << r.err;
+  EXPECT_NE(r.err.find("error: no edge lies on a closed walk through the start vertex 'a'"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("note: edge 'ab' (a -> b): the start vertex 'a' cannot be reached again from its target 'b'"),
             std::string::npos)
       << r.err;
   EXPECT_TRUE(r.out.empty());
+  // a <-> b, b -> c: one edge cannot return.
+  const char* partial = R"({"playtest": "graph/1", "initial": "a",
+   "vertices": [{"id": "a", "kind": "active"}, {"id": "b", "kind": "active"}, {"id": "c", "kind": "active"}],
+   "edges": [{"id": "ab", "from": "a", "to": "b", "label": "x"}, {"id": "ba", "from": "b", "to": "a", "label": "y"},
+             {"id": "bc", "from": "b", "to": "c", "label": "z"}]})";
+  const std::string file = write("partial.json", partial);
+  Result p = run("cover " + file);
+  EXPECT_EQ(p.code, 2);
+  EXPECT_NE(p.err.find("error: 1 of 3 edges cannot be on a closed walk through the start vertex 'a' (the graph is not "
+                       "strongly connected)"),
+            std::string::npos)
+      << p.err;
+  EXPECT_NE(p.err.find("note: edge 'bc' (b -> c): the start vertex 'a' cannot be reached again from its target 'c'"),
+            std::string::npos)
+      << p.err;
+  Result skip = run("cover " + file + " --skip-uncoverable --json --sim-runs 20");
+  ASSERT_EQ(skip.code, 0) << skip.err;
+  auto j = nlohmann::json::parse(skip.out);
+  EXPECT_EQ(j["cost"], 2);
+  EXPECT_EQ(j["lower_bound"], 2);
+  ASSERT_EQ(j["uncoverable"].size(), 1u);
+  EXPECT_EQ(j["uncoverable"][0]["edge"], "bc");
+  EXPECT_EQ(j["uncoverable"][0]["cannot_return"], true);
+  EXPECT_EQ(j["uncoverable"][0]["unreachable"], false);
+  EXPECT_EQ(j["convergence"][0]["estimate"], 1.0);
 }
 
 TEST_F(CliCover, ResetMakesATour) {
-  Run r = run("cover " + write("chain.json", chain) + " --reset-cost 2 --json --sim-runs 50");
+  Result r = run("cover " + write("chain.json", chain) + " --reset-cost 2 --json --sim-runs 50");
   ASSERT_EQ(r.code, 0) << r.err;
   auto j = nlohmann::json::parse(r.out);
   // ab bc cb, then a reset from b: 3 + 2.
   EXPECT_EQ(j["cost"], 5);
   EXPECT_EQ(j["resets"], 1);
   EXPECT_EQ(j["tour"].back(), nlohmann::json({{"reset_from", "b"}}));
-  Run only_c = run("cover " + write("chain2.json", chain) + " --reset-cost 2 --reset-from c --json --sim-runs 0");
+  Result only_c = run("cover " + write("chain2.json", chain) + " --reset-cost 2 --reset-from c --json --sim-runs 0");
   ASSERT_EQ(only_c.code, 0) << only_c.err;
   auto k = nlohmann::json::parse(only_c.out);
   EXPECT_EQ(k["cost"], 6);
   EXPECT_EQ(k["tour"].back(), nlohmann::json({{"reset_from", "c"}}));
-  Run text = run("cover " + write("chain3.json", chain) + " --reset-cost 2 --sim-runs 0");
+  Result text = run("cover " + write("chain3.json", chain) + " --reset-cost 2 --sim-runs 0");
   EXPECT_NE(text.out.find("reset(b)"), std::string::npos) << text.out;
 }
 
 TEST_F(CliCover, BadInputs) {
   const char* empty = R"({"playtest": "graph/1", "initial": "a", "vertices": [{"id": "a", "kind": "active"}], "edges": []})";
-  Run r = run("cover " + write("empty.json", empty));
+  Result r = run("cover " + write("empty.json", empty));
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("error: the graph has no edges; there is nothing to cover"), std::string::npos) << r.err;
-  Run s = run("cover " + figure1 + " --start nowhere");
+  Result s = run("cover " + figure1 + " --start nowhere");
   EXPECT_EQ(s.code, 2);
   EXPECT_NE(s.err.find("--start: the graph has no vertex 'nowhere'"), std::string::npos) << s.err;
-  Run p = run("cover " + figure1 + " --reset-cost 1 --reset-from cp");
+  Result p = run("cover " + figure1 + " --reset-cost 1 --reset-from cp");
   EXPECT_EQ(p.code, 2);
   EXPECT_NE(p.err.find("vertex 'cp' is passive"), std::string::npos) << p.err;
-  Run n = run("cover " + figure1 + " --reset-cost -1");
+  Result n = run("cover " + figure1 + " --reset-cost -1");
   EXPECT_EQ(n.code, 2);
-  Run h = run("cover --help");
+  Result h = run("cover --help");
   EXPECT_EQ(h.code, 0);
   EXPECT_NE(h.out.find("--random-segments"), std::string::npos);
 }
