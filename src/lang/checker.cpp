@@ -573,6 +573,7 @@ class Checker {
         return finish(std::move(t));
       }
       case EK::set_lit: {
+        if (expected && expected->k == TK::map && e.kids.empty()) return expected;  // the empty map
         TypeP el;
         if (expected && expected->k == TK::set) el = expected->elems[0];
         for (auto& k : e.kids) {

@@ -395,6 +395,10 @@ void Interp::eval(const Expr& e, Word* out) {
       return;
     }
     case EK::set_lit: {
+      if (t.k == TK::map) {  // the empty map {}
+        fill_default(t, out);
+        return;
+      }
       std::uint64_t mask = 0;
       const Type& et = *t.elems[0];
       std::vector<Word> x(et.width);
@@ -570,16 +574,16 @@ void Interp::exec(const Stmt& s) {
       if (t->width == 1 && s.e->type->width == 1) {
         const Word v = scalar(*s.e);
         if (t->k == TK::range && (v < t->lo || v > t->hi))
-          fail(s.e->loc, fmt::format("value {} is out of range {}..{} of '{}'", v, t->lo, t->hi, s.name));
+          fail(s.loc, fmt::format("value {} is out of range {}..{} of '{}'", v, t->lo, t->hi, s.name));
         if (t->k == TK::str) {
-          if (auto m = misfit(*t, &v, p_); !m.empty()) fail(s.e->loc, m + fmt::format(" (assigned to '{}')", s.name));
+          if (auto m = misfit(*t, &v, p_); !m.empty()) fail(s.loc, m + fmt::format(" (assigned to '{}')", s.name));
         }
         *target = v;
         return;
       }
       std::vector<Word> v(t->width);
       eval(*s.e, v.data());
-      if (auto m = misfit(*t, v.data(), p_); !m.empty()) fail(s.e->loc, m + fmt::format(" (assigned to '{}')", s.name));
+      if (auto m = misfit(*t, v.data(), p_); !m.empty()) fail(s.loc, m + fmt::format(" (assigned to '{}')", s.name));
       std::memcpy(target, v.data(), t->width * sizeof(Word));
       return;
     }
