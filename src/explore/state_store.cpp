@@ -39,19 +39,17 @@ std::uint64_t StateStore::hash(std::span<const std::byte> key) {
 
 void StateStore::reserve(std::size_t keys) {
   arena_.reserve(keys * key_size_);
-  hashes_.reserve(keys);
   std::size_t want = 16;
   while (want < keys + keys / 2 + 1) want *= 2;
   while (slots_.size() < want) grow();
 }
 
 void StateStore::grow() {
-  std::vector<std::uint32_t> next(slots_.size() * 2, 0);
+  std::vector<std::uint64_t> next(slots_.size() * 2, 0);
   const std::size_t mask = next.size() - 1;
-  for (std::uint32_t s : slots_) {
+  for (std::uint64_t s : slots_) {
     if (s == 0) continue;
-    // The stored 32 bits are the hash's upper half; the slot comes from them too.
-    std::size_t pos = hashes_[s - 1] & mask;
+    std::size_t pos = (s >> 32) & mask;
     while (next[pos] != 0) pos = (pos + 1) & mask;
     next[pos] = s;
   }
@@ -64,18 +62,18 @@ std::pair<std::uint32_t, bool> StateStore::insert(std::span<const std::byte> key
   std::size_t mask = slots_.size() - 1;
   std::size_t pos = h & mask;
   while (true) {
-    const std::uint32_t s = slots_[pos];
+    const std::uint64_t s = slots_[pos];
     if (s == 0) break;
-    if (hashes_[s - 1] == h && (key_size_ == 0 || std::memcmp(this->key(s - 1).data(), key.data(), key_size_) == 0))
-      return {s - 1, false};
+    const auto id = static_cast<std::uint32_t>(s) - 1;
+    if ((s >> 32) == h && (key_size_ == 0 || std::memcmp(this->key(id).data(), key.data(), key_size_) == 0))
+      return {id, false};
     pos = (pos + 1) & mask;
   }
   if (count_ == std::numeric_limits<std::uint32_t>::max() - 1)
     throw std::length_error("StateStore::insert: more than 2^32 - 2 states");
   const std::uint32_t id = count_++;
   arena_.insert(arena_.end(), key.begin(), key.end());
-  hashes_.push_back(h);
-  slots_[pos] = id + 1;
+  slots_[pos] = (static_cast<std::uint64_t>(h) << 32) | (id + 1);
   if (static_cast<std::size_t>(count_) * 4 > slots_.size() * 3) grow();
   return {id, true};
 }
@@ -86,16 +84,16 @@ std::uint32_t StateStore::find(std::span<const std::byte> key) const {
   const std::size_t mask = slots_.size() - 1;
   std::size_t pos = h & mask;
   while (true) {
-    const std::uint32_t s = slots_[pos];
+    const std::uint64_t s = slots_[pos];
     if (s == 0) return std::numeric_limits<std::uint32_t>::max();
-    if (hashes_[s - 1] == h && (key_size_ == 0 || std::memcmp(this->key(s - 1).data(), key.data(), key_size_) == 0))
-      return s - 1;
+    const auto id = static_cast<std::uint32_t>(s) - 1;
+    if ((s >> 32) == h && (key_size_ == 0 || std::memcmp(this->key(id).data(), key.data(), key_size_) == 0)) return id;
     pos = (pos + 1) & mask;
   }
 }
 
 std::size_t StateStore::memory_bytes() const {
-  return arena_.capacity() + slots_.capacity() * sizeof(std::uint32_t) + hashes_.capacity() * sizeof(std::uint32_t);
+  return arena_.capacity() + slots_.capacity() * sizeof(std::uint64_t);
 }
 
 }  // namespace playtest
