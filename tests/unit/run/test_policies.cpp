@@ -87,6 +87,8 @@ TEST(Policies, FactoryKnowsEveryName) {
     ASSERT_NE(p, nullptr);
     names.emplace_back(n);
   }
+  ASSERT_GE(names.size(), 6u);  // more strategies (planners) may follow these
+  names.resize(6);
   EXPECT_EQ(names, (std::vector<std::string>{"random", "anti-ant", "reach", "win", "expected", "cover"}));
   EXPECT_THROW(make_policy("nope", g), Error);
   TestGraph no_goals = generate_random_graph({.vertices = 5, .goals = 0, .seed = 1});
