@@ -100,7 +100,9 @@ TEST(InProcessAdapter, BuggyComponentFailsWithATrace) {
   TestGraph g = workers_model();
   RunOptions o;
   o.purpose.kind = TestPurpose::Kind::reach;
-  o.timeout = std::chrono::milliseconds(50);  // the silence is the bug: keep the wait short
+  o.timeout = std::chrono::milliseconds(10000);
+  o.vertex_timeouts.assign(g.num_vertices(), std::chrono::milliseconds(0));
+  o.vertex_timeouts[g.find_vertex("last0")->index()] = std::chrono::milliseconds(50);  // the silence is the bug
   Runner runner(g, o);
   auto policy = make_policy("reach", g);
   JobRunnerAdapter adapter(true);
