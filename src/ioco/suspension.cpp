@@ -64,10 +64,14 @@ SetId SuspensionAutomaton::intern(const std::vector<StateId>& set) {
     const SetId q = slot - 1;
     if (set_hash_[q] == h && std::ranges::equal(states(q), set)) return q;
   }
-  if (num_sets() >= options_.max_sets) {
+  if (num_sets() >= options_.max_sets || members_.size() + set.size() > options_.max_members) {
     Diagnostic d;
-    d.message = fmt::format("the suspension automaton needs more than {} state sets (subset construction blow-up)",
-                            options_.max_sets);
+    d.message = num_sets() >= options_.max_sets
+                    ? fmt::format("the suspension automaton needs more than {} state sets (subset construction blow-up)",
+                                  options_.max_sets)
+                    : fmt::format("the state sets of the suspension automaton hold more than {} states in all "
+                                  "(subset construction blow-up)",
+                                  options_.max_members);
     d.notes.push_back("raise the bound (--max-sets) or reduce the nondeterminism of the model");
     throw ModelError(std::move(d));
   }

@@ -18,6 +18,8 @@ struct SuspensionOptions {
   // Maximum number of state sets; building more throws ModelError (the subset construction can
   // blow up exponentially on nondeterministic models).
   std::uint32_t max_sets = 1'000'000;
+  // Maximum number of LTS states summed over all sets (memory: 4 bytes each).
+  std::uint64_t max_members = 100'000'000;
 };
 
 class SuspensionAutomaton {
