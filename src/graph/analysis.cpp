@@ -4,48 +4,41 @@
 
 namespace playtest {
 
-std::vector<std::uint8_t> reachable_from(const TestGraph& g, std::span<const VertexId> from) {
+namespace {
+
+// Marks everything reachable from `seeds` along `next(v, visit)`, which calls visit(w) for each
+// neighbour w of v (successors or predecessors).
+template <class Next>
+std::vector<std::uint8_t> mark_closure(const TestGraph& g, std::span<const VertexId> seeds, Next next) {
   std::vector<std::uint8_t> mark(g.num_vertices(), 0);
   std::vector<VertexId> stack;
-  for (VertexId v : from)
-    if (!mark[v.index()]) {
-      mark[v.index()] = 1;
-      stack.push_back(v);
+  auto visit = [&](VertexId w) {
+    if (!mark[w.index()]) {
+      mark[w.index()] = 1;
+      stack.push_back(w);
     }
+  };
+  for (VertexId v : seeds) visit(v);
   while (!stack.empty()) {
     VertexId v = stack.back();
     stack.pop_back();
-    for (EdgeId e : g.out_edges(v)) {
-      VertexId w = g.target(e);
-      if (!mark[w.index()]) {
-        mark[w.index()] = 1;
-        stack.push_back(w);
-      }
-    }
+    next(v, visit);
   }
   return mark;
 }
 
+}  // namespace
+
+std::vector<std::uint8_t> reachable_from(const TestGraph& g, std::span<const VertexId> from) {
+  return mark_closure(g, from, [&](VertexId v, auto& visit) {
+    for (EdgeId e : g.out_edges(v)) visit(g.target(e));
+  });
+}
+
 std::vector<std::uint8_t> can_reach(const TestGraph& g, std::span<const VertexId> to) {
-  std::vector<std::uint8_t> mark(g.num_vertices(), 0);
-  std::vector<VertexId> stack;
-  for (VertexId v : to)
-    if (!mark[v.index()]) {
-      mark[v.index()] = 1;
-      stack.push_back(v);
-    }
-  while (!stack.empty()) {
-    VertexId v = stack.back();
-    stack.pop_back();
-    for (EdgeId e : g.in_edges(v)) {
-      VertexId u = g.source(e);
-      if (!mark[u.index()]) {
-        mark[u.index()] = 1;
-        stack.push_back(u);
-      }
-    }
-  }
-  return mark;
+  return mark_closure(g, to, [&](VertexId v, auto& visit) {
+    for (EdgeId e : g.in_edges(v)) visit(g.source(e));
+  });
 }
 
 SccResult strongly_connected_components(const TestGraph& g) {
