@@ -8,7 +8,7 @@ packages=(
   nlohmann-json3-dev libcli11-dev libfmt-dev
   libgtest-dev libgmock-dev googletest libbenchmark-dev
   liblemon-dev coinor-libclp-dev libeigen3-dev
-  clang python3
+  clang libclang-rt-14-dev python3
 )
 
 missing=()
