@@ -1,5 +1,6 @@
 // End-to-end runs of `playtest explore` and of model files given to graph commands.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <array>
 #include <cstdio>
@@ -18,7 +19,8 @@ struct Result {
 
 // Runs the playtest binary with `args` (a shell-quoted string).
 Result playtest(const std::string& args) {
-  const std::string err_file = ::testing::TempDir() + "lang_cli_stderr.txt";
+  // ctest runs test cases as concurrent processes: keep each process's files apart.
+  const std::string err_file = ::testing::TempDir() + "lang_cli_stderr_" + std::to_string(::getpid()) + ".txt";
   const std::string cmd = std::string(PLAYTEST_BINARY) + " " + args + " 2>" + err_file;
   Result r;
   FILE* p = popen(cmd.c_str(), "r");
@@ -38,7 +40,7 @@ Result playtest(const std::string& args) {
 std::string model(const std::string& name) { return std::string(PLAYTEST_SOURCE_DIR) + "/examples/models/" + name; }
 
 std::string write_temp(const std::string& name, const std::string& text) {
-  const std::string path = ::testing::TempDir() + name;
+  const std::string path = ::testing::TempDir() + std::to_string(::getpid()) + "_" + name;
   std::ofstream(path) << text;
   return path;
 }
