@@ -10,6 +10,8 @@
 #include <sstream>
 #include <string>
 
+#include "cli_runner.hpp"
+
 #include "playtest/io/graph_json.hpp"
 
 using namespace playtest;
@@ -39,21 +41,10 @@ class CliTransform : public ::testing::Test {
   }
 
   Outcome run(const std::string& args) {
-    const std::string err = (dir_ / "stderr.txt").string();
-    const std::string cmd = std::string(PLAYTEST_BINARY) + " " + args + " 2>" + err;
-    FILE* f = ::popen(cmd.c_str(), "r");
-    Outcome r;
-    char buf[4096];
-    std::size_t n;
-    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) r.out.append(buf, n);
-    const int status = ::pclose(f);
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    std::ifstream in(err);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    r.err = ss.str();
-    return r;
+    auto r = playtest::testing::run_playtest(args);
+    return {r.code, r.out, r.err};
   }
+
 
   fs::path dir_;
 };
