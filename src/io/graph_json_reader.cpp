@@ -595,12 +595,12 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
   std::uint32_t kbit_ = 0;  // key_bit() of key_
 
   // Key bits (positions in the tables of key_bit()).
-  static constexpr std::uint32_t top_playtest = 1, top_initial = 2, top_vertices = 4, top_edges = 8, top_reset = 16,
+  [[maybe_unused]] static constexpr std::uint32_t top_playtest = 1, top_initial = 2, top_vertices = 4, top_edges = 8, top_reset = 16,
                                  top_meta = 32;
   static constexpr std::uint32_t v_id = 1, v_kind = 2, v_goal = 4, v_meta = 8;
   static constexpr std::uint32_t e_id = 1, e_from = 2, e_to = 4, e_label = 8, e_cost = 16, e_prob = 32, e_weight = 64,
                                  e_timeout = 128, e_meta = 256;
-  static constexpr std::uint32_t r_cost = 1, r_meta = 2;
+  [[maybe_unused]] static constexpr std::uint32_t r_cost = 1, r_meta = 2;
   bool is_meta() const {
     switch (section_) {
       case Section::top:

@@ -9,6 +9,7 @@
 #include <iterator>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <tuple>
 
 #include "playtest/error.hpp"
 
@@ -282,6 +283,17 @@ Lts parse_lts_json(std::string_view text, const std::string& source_name, const 
   } catch (const json::parse_error& e) {
     auto [line, col] = line_col_of(text, e.byte == 0 ? 0 : e.byte - 1);
     throw ParseError(Diagnostic{{source_name, line, col, ""}, "JSON syntax error", {e.what()}});
+  } catch (const json::exception& e) {
+    // Numbers out of range (error 406) carry no byte offset; point at the offending literal.
+    const std::string what = e.what();
+    std::uint32_t line = 0, col = 0;
+    if (const auto q = what.find('\''); q != std::string::npos) {
+      const auto q2 = what.find('\'', q + 1);
+      if (q2 != std::string::npos && q2 > q + 1)
+        if (const auto at = text.find(std::string_view(what).substr(q + 1, q2 - q - 1)); at != std::string_view::npos)
+          std::tie(line, col) = line_col_of(text, at);
+    }
+    throw ParseError(Diagnostic{{source_name, line, col, ""}, "JSON value out of range", {what}});
   }
   auto fail = [&](const std::string& pointer, std::string msg, std::vector<std::string> notes = {}) {
     throw ParseError(Diagnostic{{source_name, 0, 0, pointer}, std::move(msg), std::move(notes)});

@@ -170,6 +170,19 @@ TEST(LtsJson, Errors) {
   EXPECT_EQ(d.where.pointer, "/playtest");
 }
 
+TEST(LtsJson, NumberOverflowIsAParseErrorWithLocation) {
+  // A literal beyond double's range is not a syntax error to nlohmann-json but an out_of_range
+  // exception without a byte offset (found by fuzz_aut); it must still become a located ParseError.
+  try {
+    (void)parse_lts_json("{\"playtest\": \"lts/1\",\n \"initial\": 1e99999}", "m.json");
+    FAIL() << "accepted an out-of-range number";
+  } catch (const ParseError& e) {
+    EXPECT_EQ(e.diagnostic().where.line, 2u);
+    EXPECT_EQ(e.diagnostic().where.column, 13u);
+    EXPECT_NE(e.diagnostic().message.find("out of range"), std::string::npos);
+  }
+}
+
 TEST(LtsJson, Sniffing) {
   EXPECT_TRUE(looks_like_lts_json(R"({ "playtest" : "lts/1", ...)"));
   EXPECT_FALSE(looks_like_lts_json(R"({"playtest": "graph/1", "x": "lts/1"})"));
