@@ -9,6 +9,7 @@ packages=(
   libgtest-dev libgmock-dev googletest libbenchmark-dev
   liblemon-dev coinor-libclp-dev libeigen3-dev
   clang libclang-rt-14-dev python3
+  redis-server
 )
 
 missing=()
@@ -28,4 +29,13 @@ SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
+# Packages with a service (redis-server) try to start it from their postinst and fail the install
+# when that fails, as in a container without an init system. playtest's tests start their own
+# server on a free loopback port, so forbid service starts during the install (policy-rc.d exit 101)
+# unless the machine already has a policy of its own.
+if [ ! -e /usr/sbin/policy-rc.d ]; then
+  printf '#!/bin/sh\nexit 101\n' | $SUDO tee /usr/sbin/policy-rc.d >/dev/null
+  $SUDO chmod 755 /usr/sbin/policy-rc.d
+  trap '$SUDO rm -f /usr/sbin/policy-rc.d' EXIT
+fi
 $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
