@@ -21,6 +21,11 @@ constexpr std::uint64_t no_tree = std::numeric_limits<std::uint64_t>::max();
 ReactivePlanner::ReactivePlanner(const TestGraph& g, std::vector<EdgeId> traps, PlannerOptions options)
     : g_(g), o_(options), trap_(trap_flags(g, traps)) {
   if (!(o_.c > 0)) throw std::invalid_argument("ReactivePlanner: c must be positive");
+  std::uint64_t num_traps = 0;
+  for (std::uint8_t t : trap_) num_traps += t;
+  use_trees_ = o_.evaluation == GainEvaluation::trees ||
+               (o_.evaluation == GainEvaluation::automatic &&
+                std::uint64_t{g.num_vertices()} * num_traps <= o_.max_tree_nodes);
   tree_begin_.assign(g.num_vertices(), no_tree);
   tree_size_.assign(g.num_vertices(), 0);
   dist_.assign(g.num_vertices(), 0);
@@ -142,7 +147,12 @@ GainTree ReactivePlanner::gain_tree(EdgeId e) {
 }
 
 double ReactivePlanner::gain(EdgeId e, std::span<const std::uint32_t> visited) {
-  if (visited.size() != g_.num_edges()) throw std::invalid_argument("ReactivePlanner::gain: visited size");
+  return use_trees_ ? tree_gain(e, visited) : online_gain(e, visited, o_.horizon);
+}
+
+double ReactivePlanner::tree_gain(EdgeId e, std::span<const std::uint32_t> visited) {
+  if (e.index() >= g_.num_edges()) throw std::invalid_argument("ReactivePlanner::tree_gain: edge out of range");
+  if (visited.size() != g_.num_edges()) throw std::invalid_argument("ReactivePlanner::tree_gain: visited size");
   const double rl = length(e);
   std::span<const Node> tree = tree_of(g_.target(e));
   best_.assign(tree.size(), 0.0);
@@ -158,6 +168,105 @@ double ReactivePlanner::gain(EdgeId e, std::span<const std::uint32_t> visited) {
   }
   double root = trap_[e.index()] && visited[e.index()] == 0 ? o_.c / std::max(rl, o_.min_length) : 0.0;
   return root + top;
+}
+
+double ReactivePlanner::online_gain(EdgeId e, std::span<const std::uint32_t> visited, std::uint32_t horizon) {
+  // The tree of build() walked in the same settle order with the same tie-breaking, but valued on
+  // the fly: prefix_[w] is the sum of the weights of the unvisited trap edges on the tree path to w
+  // (the nearest-trap-ancestor chain of the stored tree), and a node's value in rules (3)/(4),
+  // maximised over the tree, is the largest prefix_ + own weight over all nodes, because every
+  // weight is non-negative. The horizon cut keeps the tree closed under ancestors (lengths >= 0).
+  if (e.index() >= g_.num_edges()) throw std::invalid_argument("ReactivePlanner::online_gain: edge out of range");
+  if (visited.size() != g_.num_edges()) throw std::invalid_argument("ReactivePlanner::online_gain: visited size");
+  const double rl = length(e);
+  auto weight = [&](EdgeId x, double w_dist) {
+    if (!trap_[x.index()] || visited[x.index()] != 0 || x == e) return 0.0;
+    // d rounded as the stored trees round it, so both evaluations agree.
+    const double d = static_cast<double>(static_cast<float>(w_dist + length(x)));
+    return o_.c / std::max(rl + d, o_.min_length);
+  };
+  const double root = trap_[e.index()] && visited[e.index()] == 0 ? o_.c / std::max(rl, o_.min_length) : 0.0;
+  if (prefix_.size() != g_.num_vertices()) prefix_.assign(g_.num_vertices(), 0.0);
+  if (settled_.size() != g_.num_vertices()) settled_.assign(g_.num_vertices(), 0);
+  if (++stamp_ == 0) {
+    std::fill(seen_stamp_.begin(), seen_stamp_.end(), 0);
+    std::fill(settled_.begin(), settled_.end(), 0);
+    stamp_ = 1;
+  }
+  double top = 0;
+  std::uint64_t unvisited_seen = 0;
+  bool cut = false;
+  double cut_dist = 0;
+  auto settle = [&](VertexId w) {
+    const EdgeId p = pred_[w.index()];
+    prefix_[w.index()] = p.is_none() ? 0.0 : prefix_[g_.source(p).index()] + weight(p, dist_[g_.source(p).index()]);
+    for (EdgeId x : g_.out_edges(w)) {
+      if (!trap_[x.index()]) continue;
+      const double wx = weight(x, dist_[w.index()]);
+      top = std::max(top, prefix_[w.index()] + wx);
+      if (wx > 0) ++unvisited_seen;
+    }
+    if (!cut && horizon != 0 && unvisited_seen >= horizon) {
+      cut = true;
+      cut_dist = dist_[w.index()];
+    }
+  };
+  const VertexId u = g_.target(e);
+  seen_stamp_[u.index()] = stamp_;
+  dist_[u.index()] = 0;
+  pred_[u.index()] = EdgeId::none();
+  if (o_.length == PathLength::unit) {
+    order_.clear();
+    order_.push_back(u.value);
+    for (std::size_t i = 0; i < order_.size(); ++i) {
+      const VertexId w{order_[i]};
+      if (cut && dist_[w.index()] > cut_dist) break;
+      settle(w);
+      for (EdgeId x : g_.out_edges(w)) {
+        const VertexId b = g_.target(x);
+        if (seen_stamp_[b.index()] == stamp_) continue;
+        seen_stamp_[b.index()] = stamp_;
+        dist_[b.index()] = dist_[w.index()] + 1;
+        pred_[b.index()] = x;
+        order_.push_back(b.value);
+      }
+    }
+    return root + top;
+  }
+  heap_.clear();
+  std::uint64_t seq = 0;
+  heap_.push_back({0.0, seq++, u.value});
+  auto later = [](const HeapItem& a, const HeapItem& b) { return a.d != b.d ? a.d > b.d : a.seq > b.seq; };
+  while (!heap_.empty()) {
+    std::pop_heap(heap_.begin(), heap_.end(), later);
+    const auto it = heap_.back();
+    heap_.pop_back();
+    if (settled_[it.v] == stamp_ || it.d != dist_[it.v]) continue;
+    if (cut && it.d > cut_dist) break;
+    settled_[it.v] = stamp_;
+    const VertexId w{it.v};
+    settle(w);
+    for (EdgeId x : g_.out_edges(w)) {
+      const VertexId b = g_.target(x);
+      const double nd = it.d + length(x);
+      if (settled_[b.index()] == stamp_) continue;
+      if (seen_stamp_[b.index()] != stamp_ || nd < dist_[b.index()]) {
+        seen_stamp_[b.index()] = stamp_;
+        dist_[b.index()] = nd;
+        pred_[b.index()] = x;
+        heap_.push_back({nd, seq++, b.value});
+        std::push_heap(heap_.begin(), heap_.end(), later);
+      }
+    }
+  }
+  return root + top;
+}
+
+std::size_t ReactivePlanner::memory_bytes() const {
+  auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
+  return sizeof(*this) + bytes(trap_) + bytes(tree_begin_) + bytes(tree_size_) + bytes(pool_) + bytes(scratch_) +
+         bytes(best_) + bytes(dist_) + bytes(prefix_) + bytes(pred_) + bytes(nta_) + bytes(order_) +
+         bytes(seen_stamp_) + bytes(settled_) + bytes(edge_node_) + bytes(heap_);
 }
 
 std::string ReactivePlanner::formula(EdgeId e) {

@@ -10,8 +10,14 @@
 // the vertex shortest-path tree from target(e) with every edge hung below the tree edge entering
 // its source: one tree per distinct target vertex, shared by every controllable edge into it,
 // stored as 12 bytes per reachable trap and built on first use.
+// Large graphs: storing the trees costs O(|targets| * |traps|) memory and a run evaluates O(|TR|)
+// per out-edge and step; above a budget the planner evaluates the same gain online instead, by one
+// search from target(e) with the current bindings that stops at a planning horizon (the K nearest
+// unvisited traps): O(|V| + |E|) memory in all, and per step the work of a search that ends where
+// K unvisited traps have been seen. With no horizon the online gain equals the tree gain exactly.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -28,12 +34,21 @@ enum class PathLength : std::uint8_t {
   cost,  // an edge's length is its cost: Dijkstra; d is then a cost, not a count
 };
 
+// How gains are evaluated. trees: the stored reduced trees of §4.4 (exact, O(|targets| * |traps|)
+// memory). online: one search per (edge, new binding) with the horizon below (exact when horizon is
+// 0). automatic: trees when |V| * |traps| <= max_tree_nodes, else online.
+enum class GainEvaluation : std::uint8_t { automatic, trees, online };
+
 struct PlannerOptions {
   double c = 1.0;                     // the scaling constant of rule (3)
   PathLength length = PathLength::unit;
   double min_length = 1e-3;           // cost lengths: denominators never fall below this
   std::uint64_t max_tree_nodes = std::uint64_t{1} << 23;  // stored tree nodes; beyond: rebuilt per use
   bool use_resets = true;             // reset when every gain is 0 but the initial vertex has gain
+  GainEvaluation evaluation = GainEvaluation::automatic;
+  // Online evaluation: the tree is cut after the distance at which `horizon` unvisited traps have
+  // been seen (every trap edge leaving a vertex at most that far from target(e) stays); 0: no cut.
+  std::uint32_t horizon = 64;
 };
 
 // The reduced shortest-paths tree TR(e, G) of one controllable edge: nodes[0] is the root e (its
@@ -63,8 +78,16 @@ class ReactivePlanner {
 
   // TR(e, G) for a controllable edge e (an out-edge of an active vertex).
   GainTree gain_tree(EdgeId e);
-  // The gain g_e(T) when trap x is unvisited iff visited[x] == 0 (per EdgeId).
+  // The gain g_e(T) when trap x is unvisited iff visited[x] == 0 (per EdgeId), by the evaluation
+  // the options select (uses_trees()).
   double gain(EdgeId e, std::span<const std::uint32_t> visited);
+  // The gain over the stored tree TR(e, G): the paper's construction, exact.
+  double tree_gain(EdgeId e, std::span<const std::uint32_t> visited);
+  // The gain by one search from target(e) with the current bindings, cut at `horizon` unvisited
+  // traps (0: no cut, then equal to tree_gain up to rounding). Never above tree_gain, and positive
+  // exactly when tree_gain is: a cut search has seen at least one unvisited trap.
+  double online_gain(EdgeId e, std::span<const std::uint32_t> visited, std::uint32_t horizon);
+  bool uses_trees() const { return use_trees_; }
   // The gain function as a formula in the paper's notation (Table 2), e.g.
   // "c·max(¬t_e0/2, ¬t_e1/2 + max(¬t_e2/4, ...))".
   std::string formula(EdgeId e);
@@ -72,12 +95,19 @@ class ReactivePlanner {
   // Stored tree nodes (shared trees count once) and the trees built so far.
   std::uint64_t stored_nodes() const { return pool_.size(); }
   std::uint32_t trees_built() const { return trees_built_; }
+  // Bytes held by the planner (trees, per-vertex and per-edge arrays, scratch), not the graph.
+  std::size_t memory_bytes() const;
 
  private:
   struct Node {
     std::uint32_t edge;
     std::uint32_t parent;  // index in the tree, or none for the root
     float d;               // d(nu0, nu) minus the root's length: path length from target(root)
+  };
+  struct HeapItem {  // Dijkstra key (distance, discovery sequence)
+    double d;
+    std::uint64_t seq;
+    std::uint32_t v;
   };
   double length(EdgeId e) const;
   // The vertex tree of u (into scratch_ or the pool); returns the span.
@@ -86,14 +116,16 @@ class ReactivePlanner {
 
   const TestGraph& g_;
   PlannerOptions o_;
+  bool use_trees_ = true;
   std::vector<std::uint8_t> trap_;
   std::vector<std::uint64_t> tree_begin_;  // per vertex: offset in pool_, or none
   std::vector<std::uint32_t> tree_size_;
   std::vector<Node> pool_, scratch_;
   std::vector<double> best_;
   // Search state reused between builds.
-  std::vector<double> dist_;
+  std::vector<double> dist_, prefix_;
   std::vector<EdgeId> pred_;
+  std::vector<HeapItem> heap_;
   std::vector<std::uint32_t> nta_, order_, seen_stamp_, settled_, edge_node_;
   std::uint32_t stamp_ = 0, trees_built_ = 0;
 };
