@@ -26,6 +26,8 @@ ReactivePlanner::ReactivePlanner(const TestGraph& g, std::vector<EdgeId> traps, 
   use_trees_ = o_.evaluation == GainEvaluation::trees ||
                (o_.evaluation == GainEvaluation::automatic &&
                 std::uint64_t{g.num_vertices()} * num_traps <= o_.max_tree_nodes);
+  if (o_.length == PathLength::cost)
+    for (EdgeId e : g.edges()) has_field_ = has_field_ && g.cost(e) > 0;
   tree_begin_.assign(g.num_vertices(), no_tree);
   tree_size_.assign(g.num_vertices(), 0);
   dist_.assign(g.num_vertices(), 0);
@@ -262,11 +264,72 @@ double ReactivePlanner::online_gain(EdgeId e, std::span<const std::uint32_t> vis
   return root + top;
 }
 
+void ReactivePlanner::build_field(std::span<const std::uint32_t> visited) {
+  if (!has_field_) throw std::invalid_argument("ReactivePlanner::build_field: a length is not positive");
+  if (visited.size() != g_.num_edges()) throw std::invalid_argument("ReactivePlanner::build_field: visited size");
+  // Multi-source Dijkstra on reversed edges with keys (distance to a source, length of the
+  // shortest unvisited trap leaving it), lexicographic: the nearest unvisited trap x maximises
+  // c / (rl + d(w) + len(x)). Unit lengths: the second key is 1 everywhere and this is a BFS.
+  const double inf = std::numeric_limits<double>::infinity();
+  field_d_.assign(g_.num_vertices(), inf);
+  field_l_.assign(g_.num_vertices(), inf);
+  heap_.clear();
+  // Lengths are positive, so every vertex that can lower a key (distance, length) settles before
+  // the vertex holding it: heap order by distance alone suffices, stale items are recognised by it.
+  auto later = [](const HeapItem& a, const HeapItem& b) { return a.d > b.d; };
+  for (VertexId v : g_.vertices()) {
+    double best = inf;
+    for (EdgeId x : g_.out_edges(v))
+      if (trap_[x.index()] && visited[x.index()] == 0) best = std::min(best, length(x));
+    if (best < inf) {
+      field_d_[v.index()] = 0;
+      field_l_[v.index()] = best;
+      heap_.push_back({0.0, 0, v.value});
+    }
+  }
+  std::make_heap(heap_.begin(), heap_.end(), later);
+  if (settled_.size() != g_.num_vertices()) settled_.assign(g_.num_vertices(), 0);
+  if (++stamp_ == 0) {
+    std::fill(seen_stamp_.begin(), seen_stamp_.end(), 0);
+    std::fill(settled_.begin(), settled_.end(), 0);
+    stamp_ = 1;
+  }
+  while (!heap_.empty()) {
+    std::pop_heap(heap_.begin(), heap_.end(), later);
+    const HeapItem it = heap_.back();
+    heap_.pop_back();
+    if (settled_[it.v] == stamp_ || it.d != field_d_[it.v]) continue;
+    settled_[it.v] = stamp_;
+    for (EdgeId y : g_.in_edges(VertexId{it.v})) {
+      const std::uint32_t a = g_.source(y).value;
+      if (settled_[a] == stamp_) continue;
+      const double nd = it.d + length(y);
+      if (nd < field_d_[a] || (nd == field_d_[a] && field_l_[it.v] < field_l_[a])) {
+        field_d_[a] = nd;
+        field_l_[a] = field_l_[it.v];
+        heap_.push_back({nd, 0, a});
+        std::push_heap(heap_.begin(), heap_.end(), later);
+      }
+    }
+  }
+}
+
+double ReactivePlanner::field_gain(EdgeId e, std::span<const std::uint32_t> visited) {
+  if (e.index() >= g_.num_edges()) throw std::invalid_argument("ReactivePlanner::field_gain: edge out of range");
+  if (field_d_.size() != g_.num_vertices()) throw std::invalid_argument("ReactivePlanner::field_gain: no field built");
+  if (trap_[e.index()] && visited[e.index()] == 0) return online_gain(e, visited, 1);
+  const VertexId u = g_.target(e);
+  if (field_d_[u.index()] == std::numeric_limits<double>::infinity()) return 0.0;
+  const double d = static_cast<double>(static_cast<float>(field_d_[u.index()] + field_l_[u.index()]));
+  return o_.c / std::max(length(e) + d, o_.min_length);
+}
+
 std::size_t ReactivePlanner::memory_bytes() const {
   auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
   return sizeof(*this) + bytes(trap_) + bytes(tree_begin_) + bytes(tree_size_) + bytes(pool_) + bytes(scratch_) +
          bytes(best_) + bytes(dist_) + bytes(prefix_) + bytes(pred_) + bytes(nta_) + bytes(order_) +
-         bytes(seen_stamp_) + bytes(settled_) + bytes(edge_node_) + bytes(heap_);
+         bytes(seen_stamp_) + bytes(settled_) + bytes(edge_node_) + bytes(heap_) + bytes(field_d_) +
+         bytes(field_l_);
 }
 
 std::string ReactivePlanner::formula(EdgeId e) {
@@ -328,12 +391,28 @@ void PlannerPolicy::begin_run(const RunView& view, Rng& rng) {
     gain_epoch_.assign(g_.num_edges(), 0);
   }
   ++epoch_;
+  unvisited_ = 0;
+  for (EdgeId e : g_.edges())
+    unvisited_ += planner_traps_[e.index()] && (view.edge_visits.empty() || view.edge_visits[e.index()] == 0);
   stop_reason_.clear();
+}
+
+bool PlannerPolicy::use_field() const {
+  return !planner_->uses_trees() && planner_->has_field() && o_.horizon != 0 && o_.tail_traps != 0 &&
+         unvisited_ <= o_.tail_traps;
 }
 
 double PlannerPolicy::cached_gain(EdgeId e, const RunView& view) {
   if (gain_epoch_[e.index()] != epoch_) {
-    gain_[e.index()] = planner_->gain(e, view.edge_visits);
+    if (use_field()) {
+      if (field_epoch_ != epoch_) {
+        planner_->build_field(view.edge_visits);
+        field_epoch_ = epoch_;
+      }
+      gain_[e.index()] = planner_->field_gain(e, view.edge_visits);
+    } else {
+      gain_[e.index()] = planner_->gain(e, view.edge_visits);
+    }
     gain_epoch_[e.index()] = epoch_;
   }
   return gain_[e.index()];
@@ -369,7 +448,10 @@ Decision PlannerPolicy::choose(const RunView& view, Rng& rng) {
 }
 
 void PlannerPolicy::observe(EdgeId taken, const RunView& view) {
-  if (planner_ && planner_->is_trap(taken) && view.edge_visits[taken.index()] == 1) ++epoch_;
+  if (planner_ && planner_->is_trap(taken) && view.edge_visits[taken.index()] == 1) {
+    ++epoch_;
+    if (unvisited_ > 0) --unvisited_;
+  }
 }
 
 }  // namespace playtest

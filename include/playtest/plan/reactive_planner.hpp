@@ -49,6 +49,10 @@ struct PlannerOptions {
   // Online evaluation: the tree is cut after the distance at which `horizon` unvisited traps have
   // been seen (every trap edge leaving a vertex at most that far from target(e) stays); 0: no cut.
   std::uint32_t horizon = 64;
+  // Online evaluation, tail of a run: once at most this many traps are unvisited, the horizon is 1
+  // and every gain comes from one backward search per newly visited trap (build_field) instead of
+  // a forward search per edge and step. 0: never. Needs positive lengths (has_field()).
+  std::uint32_t tail_traps = 1024;
 };
 
 // The reduced shortest-paths tree TR(e, G) of one controllable edge: nodes[0] is the root e (its
@@ -88,6 +92,16 @@ class ReactivePlanner {
   // exactly when tree_gain is: a cut search has seen at least one unvisited trap.
   double online_gain(EdgeId e, std::span<const std::uint32_t> visited, std::uint32_t horizon);
   bool uses_trees() const { return use_trees_; }
+
+  // The horizon-1 gain of every edge at once: one search backwards from the sources of the
+  // unvisited traps gives each vertex its distance to the nearest one (and the shortest such trap
+  // there), so that field_gain(e) == online_gain(e, visited, 1) up to rounding. Needs positive
+  // lengths, where the tree path to the nearest unvisited trap holds no other unvisited trap.
+  bool has_field() const { return has_field_; }
+  void build_field(std::span<const std::uint32_t> visited);
+  // After build_field(visited) with the same bindings. An unvisited trap e itself is evaluated by
+  // online_gain (the field might lead back through e, which the tree of e excludes).
+  double field_gain(EdgeId e, std::span<const std::uint32_t> visited);
   // The gain function as a formula in the paper's notation (Table 2), e.g.
   // "c·max(¬t_e0/2, ¬t_e1/2 + max(¬t_e2/4, ...))".
   std::string formula(EdgeId e);
@@ -117,6 +131,8 @@ class ReactivePlanner {
   const TestGraph& g_;
   PlannerOptions o_;
   bool use_trees_ = true;
+  bool has_field_ = true;
+  std::vector<double> field_d_, field_l_;  // per vertex: distance to the nearest unvisited trap's source, its length
   std::vector<std::uint8_t> trap_;
   std::vector<std::uint64_t> tree_begin_;  // per vertex: offset in pool_, or none
   std::vector<std::uint32_t> tree_size_;
@@ -143,6 +159,7 @@ class PlannerPolicy final : public Policy {
 
  private:
   double cached_gain(EdgeId e, const RunView& view);
+  bool use_field() const;
 
   const TestGraph& g_;
   PlannerOptions o_;
@@ -151,7 +168,8 @@ class PlannerPolicy final : public Policy {
   std::unique_ptr<ReactivePlanner> planner_;
   std::vector<double> gain_;
   std::vector<std::uint64_t> gain_epoch_;
-  std::uint64_t epoch_ = 1;
+  std::uint64_t epoch_ = 1, field_epoch_ = 0;
+  std::uint64_t unvisited_ = 0;  // traps not yet taken in this run
   bool no_traps_ = false;
   std::string stop_reason_;
   std::vector<EdgeId> best_;

@@ -8,7 +8,9 @@
 // (3) the online gain cut at K unvisited traps equals the same rules on the tree cut at the
 //     distance where K unvisited traps have been seen, is never above the full gain, and is positive
 //     exactly when the full gain is (so the tester stops exactly when it did);
-// (4) the policies built on the trees and on the uncut online search make the same decisions.
+// (4) the policies built on the trees and on the uncut online search make the same decisions;
+// (5) the backward field of the run's tail gives the horizon-1 online gain for every edge, and a
+//     policy using it decides as one searching forward with horizon 1.
 #include <gtest/gtest.h>
 
 #include <fmt/format.h>
@@ -25,7 +27,7 @@
 namespace playtest {
 namespace {
 
-TestGraph random_graph(Rng& rng) {
+TestGraph random_graph(Rng& rng, std::uint32_t min_cost = 0) {
   GraphBuilder b;
   const std::uint32_t n = 2 + static_cast<std::uint32_t>(rng.below(7));
   std::vector<VertexId> vs;
@@ -39,7 +41,7 @@ TestGraph random_graph(Rng& rng) {
     std::uint32_t deg = static_cast<std::uint32_t>(rng.below(4));
     if (passive[i] && deg == 0) deg = 1;
     for (std::uint32_t k = 0; k < deg; ++k) {
-      EdgeSpec e{.from = vs[i], .to = vs[rng.below(n)], .label = labels[k], .cost = static_cast<double>(rng.below(4))};
+      EdgeSpec e{.from = vs[i], .to = vs[rng.below(n)], .label = labels[k], .cost = static_cast<double>(min_cost + rng.below(4))};
       if (passive[i]) e.weight = 1.0;
       b.add_edge(e);
     }
@@ -195,6 +197,84 @@ TEST(PlannerProperty, TreeAndOnlinePoliciesDecideAlike) {
   }
   EXPECT_GT(decisions, 10000);
   EXPECT_GT(stops, 200);
+}
+
+TEST(PlannerProperty, TailFieldEqualsHorizonOneSearch) {
+  Rng rng(77);
+  int checked = 0, positive = 0;
+  for (int iter = 0; iter < 3000; ++iter) {
+    const PathLength m = rng.below(2) ? PathLength::unit : PathLength::cost;
+    const TestGraph g = random_graph(rng, 1);
+    std::vector<EdgeId> traps;
+    for (EdgeId e : g.edges())
+      if (rng.below(2) != 0) traps.push_back(e);
+    ReactivePlanner p(g, traps, {.c = 2.0, .length = m, .evaluation = GainEvaluation::online});
+    ASSERT_TRUE(p.has_field());
+    for (int bind = 0; bind < 3; ++bind) {
+      std::vector<std::uint32_t> visited(g.num_edges(), 0);
+      for (auto& v : visited) v = rng.below(2) == 0;
+      p.build_field(visited);
+      for (EdgeId e : g.edges()) {
+        const double want = p.online_gain(e, visited, 1);
+        ASSERT_NEAR(p.field_gain(e, visited), want, 1e-12) << "iter " << iter << " edge " << e.index();
+        positive += want > 0;
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GT(checked, 40000);
+  EXPECT_GT(positive, checked / 4);
+  // A zero cost breaks the field's premise (a tree path of length 0 may hold further traps).
+  GraphBuilder b;
+  VertexId a = b.add_vertex("a", VertexKind::active), c = b.add_vertex("b", VertexKind::active);
+  b.add_edge({.from = a, .to = c, .label = "x", .cost = 0});
+  b.add_edge({.from = c, .to = a, .label = "y", .cost = 1});
+  b.set_initial(a);
+  const TestGraph g = b.build();
+  EXPECT_FALSE(ReactivePlanner(g, {}, {.length = PathLength::cost}).has_field());
+  EXPECT_TRUE(ReactivePlanner(g, {}, {.length = PathLength::unit}).has_field());
+}
+
+TEST(PlannerProperty, TailPolicyDecidesAsHorizonOne) {
+  Rng rng(31);
+  int decisions = 0;
+  for (int iter = 0; iter < 2000; ++iter) {
+    const PathLength m = rng.below(2) ? PathLength::unit : PathLength::cost;
+    const TestGraph g = random_graph(rng, 1);
+    PlannerPolicy a(g, {.length = m, .evaluation = GainEvaluation::online, .horizon = 1, .tail_traps = 0});
+    PlannerPolicy b(g, {.length = m, .evaluation = GainEvaluation::online, .horizon = 1, .tail_traps = 1000});
+    std::vector<std::uint32_t> visits(g.num_edges(), 0);
+    VertexId cur = g.initial();
+    Rng ra(iter), rb(iter), sys(iter + 3);
+    RunView v0{g, cur, 0, visits, {}};
+    a.begin_run(v0, ra);
+    b.begin_run(v0, rb);
+    for (std::uint64_t step = 0; step < 40; ++step) {
+      RunView view{g, cur, step, visits, {}};
+      EdgeId next = EdgeId::none();
+      if (g.is_active(cur)) {
+        const Decision da = a.choose(view, ra), db = b.choose(view, rb);
+        ASSERT_EQ(da.kind, db.kind) << "iter " << iter << " step " << step;
+        ASSERT_EQ(da.edge, db.edge) << "iter " << iter << " step " << step;
+        ++decisions;
+        if (da.kind == Decision::Kind::stop) break;
+        if (da.kind == Decision::Kind::reset) {
+          cur = g.initial();
+          continue;
+        }
+        next = da.edge;
+      } else {
+        if (g.out_degree(cur) == 0) break;
+        next = *(g.out_edges(cur).begin() + static_cast<std::ptrdiff_t>(sys.below(g.out_degree(cur))));
+      }
+      ++visits[next.index()];
+      cur = g.target(next);
+      RunView after{g, cur, step + 1, visits, {}};
+      a.observe(next, after);
+      b.observe(next, after);
+    }
+  }
+  EXPECT_GT(decisions, 5000);
 }
 
 TEST(PlannerProperty, AutomaticEvaluationFollowsTheMemoryBudget) {
