@@ -287,6 +287,21 @@ void ReactivePlanner::build_field(std::span<const std::uint32_t> visited) {
       heap_.push_back({0.0, 0, v.value});
     }
   }
+  if (o_.length == PathLength::unit) {  // every key length is 1: a multi-source BFS
+    order_.clear();
+    for (const HeapItem& it : heap_) order_.push_back(it.v);
+    for (std::size_t i = 0; i < order_.size(); ++i) {
+      const std::uint32_t w = order_[i];
+      for (EdgeId y : g_.in_edges(VertexId{w})) {
+        const std::uint32_t a = g_.source(y).value;
+        if (field_d_[a] != inf) continue;
+        field_d_[a] = field_d_[w] + 1;
+        field_l_[a] = 1;
+        order_.push_back(a);
+      }
+    }
+    return;
+  }
   std::make_heap(heap_.begin(), heap_.end(), later);
   if (settled_.size() != g_.num_vertices()) settled_.assign(g_.num_vertices(), 0);
   if (++stamp_ == 0) {

@@ -48,11 +48,11 @@ struct PlannerOptions {
   GainEvaluation evaluation = GainEvaluation::automatic;
   // Online evaluation: the tree is cut after the distance at which `horizon` unvisited traps have
   // been seen (every trap edge leaving a vertex at most that far from target(e) stays); 0: no cut.
-  std::uint32_t horizon = 64;
+  std::uint32_t horizon = 16;
   // Online evaluation, tail of a run: once at most this many traps are unvisited, the horizon is 1
   // and every gain comes from one backward search per newly visited trap (build_field) instead of
   // a forward search per edge and step. 0: never. Needs positive lengths (has_field()).
-  std::uint32_t tail_traps = 1024;
+  std::uint32_t tail_traps = 4096;
 };
 
 // The reduced shortest-paths tree TR(e, G) of one controllable edge: nodes[0] is the root e (its

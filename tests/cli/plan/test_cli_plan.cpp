@@ -49,5 +49,19 @@ TEST(CliPlan, SimulatePlannerMeetsTrapsPessimisticStops) {
   EXPECT_EQ(j["strategies"][1]["passed"], 0);  // the system can always dodge: the tester stops
 }
 
+TEST(CliPlan, SimulatePlannerBeyondTheTreeBudgetCoversEveryEdge) {
+  // 1600 vertices x 6400 trap edges exceed the stored-tree budget (2^23 nodes): the planner
+  // evaluates its gains online with the planning horizon, then with the backward field.
+  ScratchDir dir("plan_big");
+  const std::string graph = dir.file("g.json");
+  CliResult gen = run_playtest("gen random --vertices 1600 --out-degree 4 --strongly-connected --seed 3 -o " + graph);
+  ASSERT_EQ(gen.code, 0) << gen.err;
+  CliResult r = run_playtest("simulate " + graph + " --strategy planner --runs 1 --steps 0 --traps all --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["strategies"][0]["passed"], 1);
+  EXPECT_GE(j["strategies"][0]["mean_steps"].get<double>(), 6400.0);  // at least one step per edge
+}
+
 }  // namespace
 }  // namespace playtest::testing
