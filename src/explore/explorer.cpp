@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <algorithm>
 #include <unordered_map>
 
 #include "playtest/graph/graph_builder.hpp"
@@ -92,17 +93,50 @@ ExploreResult explore(StateSpace& space, const ExploreOptions& options) {
     const NodeId n = order[v];
     const bool twin = space.is_twin(n);
     if (options.naming == VertexNaming::numbered) {
-      name = fmt::format("s{}{}", number_of(space.natural(n)), twin ? "'" : "");
+      // "s<number>" and "'" for a twin, without a formatting library per vertex.
+      char buf[16];
+      char* end = buf + sizeof buf;
+      char* p = end;
+      if (twin) *--p = '\'';
+      for (std::uint32_t k = number_of(space.natural(n)); k != 0; k /= 10) *--p = static_cast<char>('0' + k % 10);
+      *--p = 's';
+      name.assign(p, end);
     } else {
       name = space.state_text(n);
       if (twin) name += "'";
     }
     const bool passive = expanded[v] && space.kind(n) == VertexKind::passive;
-    vid[v] = b.add_vertex(name, passive ? VertexKind::passive : VertexKind::active, expanded[v] && space.is_goal(n));
+    // Names are distinct by construction (distinct natural states, twins marked with '), so the
+    // builder need not look each one up; it still reports a duplicate (a C++ model whose state
+    // texts collide) at build().
+    vid[v] = b.add_unique_vertex(name, passive ? VertexKind::passive : VertexKind::active,
+                                 expanded[v] && space.is_goal(n));
   }
   b.set_initial(vid[0]);
   b.set_reset_cost(space.model().reset_cost());
-  std::unordered_map<std::uint64_t, std::string> labels;
+  // Label texts by key (label << 1 | kind), the timeout last: a flat table, as label ids are dense.
+  std::vector<std::uint32_t> label_index;  // key -> 1 + index into label_texts, 0 = not yet
+  std::vector<std::string> label_texts;
+  std::unordered_map<std::uint64_t, std::uint32_t> large_keys;  // keys past the flat table
+  constexpr std::uint64_t flat_limit = std::uint64_t{1} << 20;
+  std::uint32_t timeout_label = 0;
+  auto label_of = [&](const SpaceEdge& e) -> const std::string& {
+    std::uint32_t* slot = &timeout_label;
+    if (!e.timeout) {
+      const std::uint64_t key = (std::uint64_t{e.label} << 1) | static_cast<std::uint64_t>(e.kind);
+      if (key < flat_limit) {
+        if (key >= label_index.size()) label_index.resize(std::max<std::uint64_t>(key + 1, 2 * label_index.size()), 0);
+        slot = &label_index[key];
+      } else {
+        slot = &large_keys[key];
+      }
+    }
+    if (*slot == 0) {
+      label_texts.push_back(space.edge_label(e));
+      *slot = static_cast<std::uint32_t>(label_texts.size());
+    }
+    return label_texts[*slot - 1];
+  };
   const std::uint32_t ntraps = space.model().num_traps();
   std::vector<std::vector<std::uint32_t>> trap_insertions(ntraps);
   auto traps = space.edge_traps();
@@ -110,10 +144,7 @@ ExploreResult explore(StateSpace& space, const ExploreOptions& options) {
     if (!expanded[v]) continue;
     const bool passive = space.kind(order[v]) == VertexKind::passive;
     for (const SpaceEdge& e : space.successors(order[v])) {
-      const std::uint64_t key = e.timeout ? ~std::uint64_t{0} : (std::uint64_t{e.label} << 1) | static_cast<std::uint64_t>(e.kind);
-      auto it = labels.find(key);
-      if (it == labels.end()) it = labels.emplace(key, space.edge_label(e)).first;
-      EdgeSpec spec{.from = vid[v], .to = vid[vertex_of_node[e.target.index()]], .label = it->second, .cost = e.cost};
+      EdgeSpec spec{.from = vid[v], .to = vid[vertex_of_node[e.target.index()]], .label = label_of(e), .cost = e.cost};
       if (passive) spec.weight = e.probability;
       spec.timeout = e.timeout;
       const std::uint32_t ins = b.add_edge(spec);

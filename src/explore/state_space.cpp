@@ -129,6 +129,10 @@ void StateSpace::check(const Collector& c, std::span<const std::byte> state) con
 }
 
 void StateSpace::append_edges(const Collector& c, ActionKind kind, double weight_sum) {
+  // Index lookups of large state spaces miss the cache; let the successors' misses overlap.
+  if (!projection_)
+    for (std::size_t i = 0; i < c.items.size(); ++i)
+      if (c.items[i].kind == kind) keys_.prefetch(c.state(i));
   for (std::size_t i = 0; i < c.items.size(); ++i) {
     const auto& it = c.items[i];
     if (it.kind != kind) continue;
@@ -143,8 +147,10 @@ void StateSpace::append_edges(const Collector& c, ActionKind kind, double weight
 
 void StateSpace::expand(NodeId n) {
   if (is_expanded(n)) return;
-  // Copy the state: interning successors may move the arena.
-  std::vector<std::byte> cur(state(n).begin(), state(n).end());
+  // Copy the state: interning successors may move the arena. expand() does not nest, so one
+  // buffer serves every call (no allocation per state).
+  cur_.assign(state(n).begin(), state(n).end());
+  const std::span<const std::byte> cur = cur_;
   if (!collector_) collector_ = std::make_unique<Collector>(state_size_);
   Collector& c = *collector_;
   c.clear();

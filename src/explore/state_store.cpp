@@ -19,7 +19,22 @@ inline std::uint64_t mix(std::uint64_t x) {
 
 }  // namespace
 
-StateStore::StateStore(std::size_t key_size) : key_size_(key_size) { slots_.assign(16, 0); }
+StateStore::StateStore(std::size_t key_size) : key_size_(key_size), inline_keys_(key_size <= 4) { slots_.assign(16, 0); }
+
+std::uint32_t StateStore::tag(std::span<const std::byte> key, std::uint64_t h) const {
+  if (!inline_keys_) return static_cast<std::uint32_t>(h >> 32);
+  std::uint32_t t = 0;
+  if (!key.empty()) std::memcpy(&t, key.data(), key.size());
+  return t;
+}
+
+std::uint64_t StateStore::slot_hash(std::uint64_t slot) const {
+  if (!inline_keys_) return slot;  // the upper half is the hash's upper half
+  const auto t = static_cast<std::uint32_t>(slot >> 32);
+  std::byte k[4];
+  std::memcpy(k, &t, 4);
+  return hash(std::span<const std::byte>(k, key_size_));
+}
 
 std::uint64_t StateStore::hash(std::span<const std::byte> key) {
   std::uint64_t h = 0x9e3779b97f4a7c15ull ^ key.size();
@@ -49,7 +64,7 @@ void StateStore::grow() {
   const std::size_t mask = next.size() - 1;
   for (std::uint64_t s : slots_) {
     if (s == 0) continue;
-    std::size_t pos = (s >> 32) & mask;
+    std::size_t pos = (slot_hash(s) >> 32) & mask;
     while (next[pos] != 0) pos = (pos + 1) & mask;
     next[pos] = s;
   }
@@ -58,14 +73,15 @@ void StateStore::grow() {
 
 std::pair<std::uint32_t, bool> StateStore::insert(std::span<const std::byte> key) {
   if (key.size() != key_size_) throw std::invalid_argument("StateStore::insert: key of the wrong size");
-  const std::uint32_t h = static_cast<std::uint32_t>(hash(key) >> 32);
+  const std::uint64_t full = hash(key);
+  const std::uint32_t h = tag(key, full);
   std::size_t mask = slots_.size() - 1;
-  std::size_t pos = h & mask;
+  std::size_t pos = (full >> 32) & mask;
   while (true) {
     const std::uint64_t s = slots_[pos];
     if (s == 0) break;
     const auto id = static_cast<std::uint32_t>(s) - 1;
-    if ((s >> 32) == h && (key_size_ == 0 || std::memcmp(this->key(id).data(), key.data(), key_size_) == 0))
+    if ((s >> 32) == h && (inline_keys_ || std::memcmp(this->key(id).data(), key.data(), key_size_) == 0))
       return {id, false};
     pos = (pos + 1) & mask;
   }
@@ -80,14 +96,15 @@ std::pair<std::uint32_t, bool> StateStore::insert(std::span<const std::byte> key
 
 std::uint32_t StateStore::find(std::span<const std::byte> key) const {
   if (key.size() != key_size_) return std::numeric_limits<std::uint32_t>::max();
-  const std::uint32_t h = static_cast<std::uint32_t>(hash(key) >> 32);
+  const std::uint64_t full = hash(key);
+  const std::uint32_t h = tag(key, full);
   const std::size_t mask = slots_.size() - 1;
-  std::size_t pos = h & mask;
+  std::size_t pos = (full >> 32) & mask;
   while (true) {
     const std::uint64_t s = slots_[pos];
     if (s == 0) return std::numeric_limits<std::uint32_t>::max();
     const auto id = static_cast<std::uint32_t>(s) - 1;
-    if ((s >> 32) == h && (key_size_ == 0 || std::memcmp(this->key(id).data(), key.data(), key_size_) == 0)) return id;
+    if ((s >> 32) == h && (inline_keys_ || std::memcmp(this->key(id).data(), key.data(), key_size_) == 0)) return id;
     pos = (pos + 1) & mask;
   }
 }

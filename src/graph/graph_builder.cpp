@@ -54,6 +54,15 @@ VertexId GraphBuilder::add_vertex(std::string_view name, VertexKind kind, bool g
   return v;
 }
 
+VertexId GraphBuilder::add_unique_vertex(std::string_view name, VertexKind kind, bool goal) {
+  const VertexId v{names_.append(name)};
+  vstate_.push_back(static_cast<std::uint8_t>(declared | (kind == VertexKind::passive ? decl_passive : 0) |
+                                              (goal ? decl_goal : 0)));
+  vdecl_.push_back(num_decls_++);
+  unindexed_names_ = true;
+  return v;
+}
+
 std::uint32_t GraphBuilder::add_edge(const EdgeSpec& e) {
   if (e.from.index() >= vstate_.size() || e.to.index() >= vstate_.size())
     throw std::invalid_argument("GraphBuilder::add_edge: vertex id was not obtained from this builder");
@@ -106,6 +115,11 @@ TestGraph GraphBuilder::build(const BuildOptions& o, std::vector<EdgeId>* edge_o
   };
 
   if (num_decls_ == 0) fail(o, {K::graph, 0}, "the graph has no vertices");
+  if (unindexed_names_) {
+    if (auto dup = names_.index_all())
+      fail(o, {K::vertex, vdecl_[*dup]}, fmt::format("duplicate vertex id '{}'", names_.view(*dup)));
+    unindexed_names_ = false;
+  }
   if (!duplicate_decls_.empty()) {
     auto [v, decl] = duplicate_decls_.front();
     fail(o, {K::vertex, decl}, fmt::format("duplicate vertex id '{}'", names_.view(v)));
@@ -225,12 +239,16 @@ TestGraph GraphBuilder::build(const BuildOptions& o, std::vector<EdgeId>* edge_o
                        "edge uses)", s, s));
   }
   {
-    std::string def;
+    // "e<i>" by hand: millions of edges make a formatting call per edge show in profiles.
+    char buf[16];
     for (std::uint32_t i = 0; i < m; ++i) {
       if (name_[i] != no_name) continue;
-      def.clear();
-      fmt::format_to(std::back_inserter(def), "e{}", i);
-      name_[i] = edge_names_.append(def);
+      char* p = buf + sizeof buf;
+      std::uint32_t k = i;
+      do *--p = static_cast<char>('0' + k % 10);
+      while ((k /= 10) != 0);
+      *--p = 'e';
+      name_[i] = edge_names_.append(std::string_view(p, static_cast<std::size_t>(buf + sizeof buf - p)));
     }
   }
 

@@ -54,20 +54,32 @@ void StringPool::grow_index() {
   }
 }
 
-void StringPool::index_all() {
+std::optional<std::uint32_t> StringPool::index_all() {
   std::size_t want = 16;
   while (want < 2 * static_cast<std::size_t>(size()) + 2) want *= 2;
   slots_.assign(want, Slot{});
   indexed_ = 0;
+  std::optional<std::uint32_t> duplicate;
   const std::size_t mask = want - 1;
   for (std::uint32_t id = 0; id < size(); ++id) {
     const std::string_view s = view(id);
     const std::uint32_t h = hash(s);
+    const std::uint64_t key = short_key(s);
     std::size_t i = h & mask;
-    while (slots_[i].id1 != 0) i = (i + 1) & mask;
-    slots_[i] = Slot{h, id + 1, short_key(s)};
+    bool seen = false;
+    for (; slots_[i].id1 != 0; i = (i + 1) & mask)
+      if (matches(slots_[i], h, key, s)) {
+        seen = true;
+        break;
+      }
+    if (seen) {
+      if (!duplicate) duplicate = id;
+      continue;
+    }
+    slots_[i] = Slot{h, id + 1, key};
     ++indexed_;
   }
+  return duplicate;
 }
 
 std::optional<std::uint32_t> StringPool::find(std::string_view s) const {

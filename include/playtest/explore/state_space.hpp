@@ -98,6 +98,7 @@ class StateSpace {
   std::vector<SpaceEdge> edges_;
   std::vector<std::uint32_t> edge_traps_;
   std::vector<std::byte> key_buf_;
+  std::vector<std::byte> cur_;  // the state being expanded (a copy: interning may move the arena)
   std::optional<NodeId> initial_;
   std::unique_ptr<Collector> collector_;
 };

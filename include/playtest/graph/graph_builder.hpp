@@ -46,6 +46,11 @@ class GraphBuilder {
   VertexId vertex_ref(std::string_view name);
   // Declares a vertex. A second declaration of the same name is an error at build().
   VertexId add_vertex(std::string_view name, VertexKind kind, bool goal = false);
+  // Declares a vertex under a name that no other vertex of this builder has or will get (through
+  // any of these functions): the name is not looked up now but indexed by build() together with
+  // the others, which is much cheaper for millions of generated names (the explorer's). A name
+  // given twice is still reported by build() as a duplicate vertex id.
+  VertexId add_unique_vertex(std::string_view name, VertexKind kind, bool goal = false);
   // Returns the edge's insertion index.
   std::uint32_t add_edge(const EdgeSpec& e);
   void set_initial(VertexId v) { initial_ = v; }
@@ -68,6 +73,7 @@ class GraphBuilder {
   std::vector<std::uint32_t> vdecl_;       // declaration index per vertex (for error locations)
   std::uint32_t num_decls_ = 0;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> duplicate_decls_;  // (vertex, decl index)
+  bool unindexed_names_ = false;  // add_unique_vertex was used: build() indexes names_
 
   std::vector<VertexId> from_, to_;
   std::vector<double> cost_, prob_;  // prob_ holds the probability or the weight

@@ -24,8 +24,9 @@ class StringPool {
   }
   std::uint32_t size() const { return static_cast<std::uint32_t>(offsets_.size() - 1); }
   void reserve(std::size_t strings, std::size_t chars);
-  // Indexes every string, appended ones included (the pool must hold no duplicates).
-  void index_all();
+  // Indexes every string, appended ones included. Returns the id of the first string equal to
+  // an earlier one, if any (it stays unindexed: find() gives the earlier one).
+  std::optional<std::uint32_t> index_all();
   std::size_t memory_bytes() const;
 
  private:
