@@ -203,7 +203,7 @@ TEST_F(RedisPubSub, TextReportSaysPass) {
 
 TEST_F(RedisPubSub, FailsWhenMessagesToOneClientAreLost) {
   // The adapter loses every message to client 1: silence where the model expects one.
-  CliResult r = run(model, " --drop-to 1", "--timeout-ms 300 --seed 1");
+  CliResult r = run(model, " --drop-to 1", "--timeout-ms 1000 --seed 1");
   EXPECT_EQ(r.code, 1) << r.out << r.err;
   EXPECT_NE(r.out.find("verdict: FAIL"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("allowed {?Message(1, "), std::string::npos) << r.out;
@@ -227,7 +227,7 @@ TEST_F(RedisPubSub, FailsWithAWrongModel) {
   ASSERT_NE(at, std::string::npos);
   text.replace(at, effect.size(), "{ }");
   const std::string wrong = dir_.write("wrong.ptm", text);
-  CliResult r = run(wrong, "", "--timeout-ms 300 --seed 1");
+  CliResult r = run(wrong, "", "--timeout-ms 1000 --seed 1");
   EXPECT_EQ(r.code, 1) << r.out << r.err;
   EXPECT_NE(r.out.find("verdict: FAIL"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("observed silence"), std::string::npos) << r.out;
