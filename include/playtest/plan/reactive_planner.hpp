@@ -15,6 +15,8 @@
 // search from target(e) with the current bindings that stops at a planning horizon (the K nearest
 // unvisited traps): O(|V| + |E|) memory in all, and per step the work of a search that ends where
 // K unvisited traps have been seen. With no horizon the online gain equals the tree gain exactly.
+// In the tail of a run (few unvisited traps) the policy uses horizon 1 for every edge at once: one
+// backward search from the unvisited traps per newly visited trap (docs/planning.md).
 #pragma once
 
 #include <cstddef>
@@ -43,7 +45,9 @@ struct PlannerOptions {
   double c = 1.0;                     // the scaling constant of rule (3)
   PathLength length = PathLength::unit;
   double min_length = 1e-3;           // cost lengths: denominators never fall below this
-  std::uint64_t max_tree_nodes = std::uint64_t{1} << 23;  // stored tree nodes; beyond: rebuilt per use
+  // Stored tree nodes (12 bytes each): automatic evaluation stores trees only when
+  // |V| * |traps| fits; forced trees beyond it are rebuilt per use.
+  std::uint64_t max_tree_nodes = std::uint64_t{1} << 23;
   bool use_resets = true;             // reset when every gain is 0 but the initial vertex has gain
   GainEvaluation evaluation = GainEvaluation::automatic;
   // Online evaluation: the tree is cut after the distance at which `horizon` unvisited traps have
