@@ -106,6 +106,8 @@ Decision TorxPolicy::choose(const RunView& view, Rng& rng) {
   return Decision::take(observe);
 }
 
+bool TorxPolicy::stop_at_passive(const RunView&) { return options_.max_length != 0 && length_ >= options_.max_length; }
+
 void TorxPolicy::observe(EdgeId taken, const RunView& view) {
   if (view.graph.label(taken) != observe_label) ++length_;
 }

@@ -27,18 +27,20 @@ void InProcessAdapter::start() {
 }
 
 AdapterEvent InProcessAdapter::stimulate(std::string_view label) {
+  // An output already queued came before the stimulus: it is returned (the runner judges it
+  // first), the stimulus is applied all the same, as a separate process would have received it.
+  AdapterEvent early;
   {
-    // Outputs already queued came before the stimulus: the runner judges them at the active vertex.
     std::lock_guard lock(m_);
     for (auto it = events_.begin(); it != events_.end(); ++it)
       if (it->kind == AdapterEvent::Kind::output) {
-        AdapterEvent e = std::move(*it);
+        early = std::move(*it);
         events_.erase(it);
-        return e;
+        break;
       }
   }
   on_stimulus(label);
-  return AdapterEvent::nothing();
+  return early;
 }
 
 AdapterEvent InProcessAdapter::next_event(Clock::time_point deadline) {

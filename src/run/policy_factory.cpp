@@ -18,8 +18,8 @@
 namespace playtest {
 
 namespace {
-constexpr std::array<std::string_view, 8> names = {"random", "anti-ant", "reach",   "win",
-                                                   "expected", "cover",  "planner", "pessimistic"};
+constexpr std::array<std::string_view, 9> names = {"random", "anti-ant", "reach",       "win", "expected",
+                                                   "cover",  "planner",  "pessimistic", "torx"};
 }
 
 std::span<const std::string_view> policy_names() { return names; }
@@ -56,9 +56,11 @@ std::unique_ptr<Policy> make_policy(std::string_view name, const TestGraph& g, c
   // Test-purpose testers (seed 002, seed 003): the traps are the purpose's edges (empty: all).
   if (name == "planner") return std::make_unique<PlannerPolicy>(g, PlannerOptions{}, setup.edges);
   if (name == "pessimistic") return std::make_unique<PessimisticPolicy>(g, PessimisticOptions{}, setup.edges);
-  throw Error(Diagnostic{{},
-                         fmt::format("unknown strategy '{}'", name),
-                         {"known strategies: random, anti-ant, reach, win, expected, cover, planner, pessimistic"}});
+  // TorX with explicit probabilities (seed 004 §3): its "observe" choice needs an ioco graph.
+  if (name == "torx") return std::make_unique<ioco::TorxPolicy>(setup.torx);
+  std::string known;
+  for (std::string_view n : names) known += (known.empty() ? "" : ", ") + std::string(n);
+  throw Error(Diagnostic{{}, fmt::format("unknown strategy '{}'", name), {"known strategies: " + known}});
 }
 
 }  // namespace playtest

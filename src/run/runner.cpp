@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "playtest/error.hpp"
+#include "playtest/ioco/ioco_graph.hpp"
 
 namespace playtest {
 
@@ -40,6 +41,7 @@ std::string_view to_string(StepKind k) {
     case StepKind::reset: return "reset";
     case StepKind::unexpected: return "unexpected";
     case StepKind::silence: return "silence";
+    case StepKind::wait: return "wait";
   }
   return "?";
 }
@@ -225,6 +227,47 @@ RunResult Runner::run(Policy& policy, Adapter& adapter, RunObserver* observer,
     r.verdict = o.purpose.kind == TestPurpose::Kind::none ? Verdict::pass : Verdict::inconclusive;
     r.message = std::move(why);
   };
+  // An output at passive vertex v: follow its edge, or FAIL. Returns false on FAIL.
+  auto judge_output = [&](std::string label) {
+    EdgeId match = EdgeId::none();
+    for (EdgeId e : g.out_edges(v))
+      if (!g.is_timeout(e) && g.label(e) == label) match = e;
+    if (match.is_none()) {
+      auto allowed = outputs_of(v);
+      std::string msg = fmt::format("at passive vertex '{}' the system produced '{}'; the model allows {}", g.name(v),
+                                    label, allowed_list(allowed));
+      fail(std::move(label), std::move(allowed), std::move(msg), StepKind::unexpected);
+      return false;
+    }
+    follow(match, StepKind::observation, label);
+    return true;
+  };
+  // The tester's "observe" choice of ioco graphs (docs/ioco.md): an edge labelled "observe" from an
+  // active to a passive vertex is never sent to the system; the runner just waits.
+  auto observe_edge_at = [&](VertexId u) {
+    auto e = ioco::find_observe_edge(g, u);
+    return e && g.is_passive(g.target(*e)) ? *e : EdgeId::none();
+  };
+  auto is_observe_edge = [&](EdgeId e) {
+    return g.label(e) == ioco::observe_label && g.is_active(g.source(e)) && g.is_passive(g.target(e));
+  };
+  // An output that came while the model is at active vertex v, before the stimulus `before` (if
+  // any) was accepted. With an observe edge the output came first: follow observe and judge it
+  // there (the race, docs/ioco.md); without one no output is allowed at v: FAIL. False on FAIL.
+  auto output_at_active = [&](std::string label, std::string_view before) {
+    EdgeId obs = observe_edge_at(v);
+    if (obs.is_none()) {
+      std::string msg = fmt::format(
+          "at active vertex '{}' (where the model waits for a stimulus and allows no output) the system produced "
+          "'{}'{}",
+          g.name(v), label,
+          before.empty() ? std::string() : fmt::format(" before it accepted the stimulus '{}'", before));
+      fail(std::move(label), {}, std::move(msg), StepKind::unexpected);
+      return false;
+    }
+    follow(obs, StepKind::wait, g.label(obs));
+    return judge_output(std::move(label));
+  };
 
   bool done = false;
   try {
@@ -247,6 +290,11 @@ RunResult Runner::run(Policy& policy, Adapter& adapter, RunObserver* observer,
         break;
       }
       if (g.is_passive(v)) {
+        if (policy.stop_at_passive(view())) {
+          end_without_failure(fmt::format("policy '{}' stopped at vertex '{}' after {} steps", policy.name(),
+                                          g.name(v), r.steps));
+          break;
+        }
         std::chrono::milliseconds t = o.timeout;
         if (!o.vertex_timeouts.empty() && o.vertex_timeouts[v.index()].count() > 0) t = o.vertex_timeouts[v.index()];
         Clock::time_point deadline = Clock::now() + t;
@@ -257,19 +305,11 @@ RunResult Runner::run(Policy& policy, Adapter& adapter, RunObserver* observer,
         }
         AdapterEvent ev = adapter.next_event(deadline);
         if (ev.kind == AdapterEvent::Kind::output) {
-          EdgeId match = EdgeId::none();
-          for (EdgeId e : g.out_edges(v))
-            if (!g.is_timeout(e) && g.label(e) == ev.label) match = e;
-          if (match.is_none()) {
-            auto allowed = outputs_of(v);
-            std::string msg = fmt::format("at passive vertex '{}' the system produced '{}'; the model allows {}",
-                                          g.name(v), ev.label, allowed_list(allowed));
-            fail(std::move(ev.label), std::move(allowed), std::move(msg), StepKind::unexpected);
-            break;
-          }
-          follow(match, StepKind::observation, ev.label);
+          if (!judge_output(std::move(ev.label))) break;
           continue;
         }
+        if (ev.kind == AdapterEvent::Kind::refused)
+          throw AdapterError(Diagnostic{{}, "the adapter sent 'refused' while no stimulus was pending", {}});
         if (ev.kind == AdapterEvent::Kind::none && cut_by_budget) {
           end_without_failure(fmt::format("time budget of {} ms spent", o.time_budget.count()));
           break;
@@ -293,11 +333,8 @@ RunResult Runner::run(Policy& policy, Adapter& adapter, RunObserver* observer,
       // Active vertex: an output that is already there is judged before anything is sent.
       AdapterEvent pending = adapter.next_event(Clock::now());
       if (pending.kind == AdapterEvent::Kind::output) {
-        std::string msg = fmt::format(
-            "at active vertex '{}' (where the model waits for a stimulus and allows no output) the system produced '{}'",
-            g.name(v), pending.label);
-        fail(std::move(pending.label), {}, std::move(msg), StepKind::unexpected);
-        break;
+        if (!output_at_active(std::move(pending.label), {})) break;
+        continue;
       }
       Decision d;
       if (g.out_degree(v) == 0) {
@@ -314,17 +351,45 @@ RunResult Runner::run(Policy& policy, Adapter& adapter, RunObserver* observer,
           if (d.edge.index() >= g.num_edges() || g.source(d.edge) != v)
             throw std::logic_error(fmt::format("policy '{}' chose an edge that does not leave vertex '{}'",
                                                policy.name(), g.name(v)));
-          AdapterEvent early = adapter.stimulate(g.label(d.edge));
-          if (early.kind == AdapterEvent::Kind::output) {
-            std::string msg = fmt::format(
-                "at active vertex '{}' (where the model waits for a stimulus and allows no output) the system produced "
-                "'{}' before it accepted the stimulus '{}'",
-                g.name(v), early.label, g.label(d.edge));
-            fail(std::move(early.label), {}, std::move(msg), StepKind::unexpected);
+          if (is_observe_edge(d.edge)) {
+            follow(d.edge, StepKind::wait, g.label(d.edge));
+            break;
+          }
+          const std::string_view label = g.label(d.edge);
+          AdapterEvent early = adapter.stimulate(label);
+          if (early.kind == AdapterEvent::Kind::refused) {
+            end_without_failure(fmt::format(
+                "the system refused the stimulus '{}' at vertex '{}' (not input-enabled there: nothing can be "
+                "judged after it) after {} steps",
+                label, g.name(v), r.steps));
             done = true;
             break;
           }
-          follow(d.edge, StepKind::stimulus, g.label(d.edge));
+          if (early.kind == AdapterEvent::Kind::output) {
+            // The output came first (docs/ioco.md, the race): judge it, then apply the input where
+            // the model now is, if the model offers it there.
+            const std::string came = early.label;
+            if (!output_at_active(std::move(early.label), label)) {
+              done = true;
+              break;
+            }
+            EdgeId input = EdgeId::none();
+            if (g.is_active(v))
+              for (EdgeId e : g.out_edges(v))
+                if (g.label(e) == label && !is_observe_edge(e)) input = e;
+            if (input.is_none()) {
+              r.verdict = Verdict::inconclusive;
+              r.message = fmt::format(
+                  "the system produced '{}' before it accepted the stimulus '{}'; at vertex '{}', where that "
+                  "output leads, the model does not offer '{}', so nothing more can be judged",
+                  came, label, g.name(v), label);
+              done = true;
+              break;
+            }
+            follow(input, StepKind::stimulus, label);
+            break;
+          }
+          follow(d.edge, StepKind::stimulus, label);
           break;
         }
         case Decision::Kind::reset: {

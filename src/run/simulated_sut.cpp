@@ -1,20 +1,25 @@
 #include "playtest/run/simulated_sut.hpp"
 
+#include "playtest/ioco/ioco_graph.hpp"
+
 namespace playtest {
 
-SimulatedSut::SimulatedSut(const TestGraph& g, std::uint64_t seed) : g_(g), rng_(seed), state_(g.initial()) {}
+SimulatedSut::SimulatedSut(const TestGraph& g, std::uint64_t seed, SimulatedSutOptions options)
+    : g_(g), rng_(seed), options_(options), state_(g.initial()) {}
 
 AdapterEvent SimulatedSut::stimulate(std::string_view label) {
-  if (!g_.is_active(state_)) return AdapterEvent::nothing();
-  for (EdgeId e : g_.out_edges(state_))
-    if (g_.label(e) == label) {
-      state_ = g_.target(e);
-      break;
-    }
-  return AdapterEvent::nothing();
+  if (g_.is_active(state_))
+    for (EdgeId e : g_.out_edges(state_))
+      if (g_.label(e) == label && label != ioco::observe_label) {
+        state_ = g_.target(e);
+        return AdapterEvent::nothing();
+      }
+  return options_.ioco_implementation ? AdapterEvent::refusal() : AdapterEvent::nothing();
 }
 
-AdapterEvent SimulatedSut::next_event(Clock::time_point) {
+AdapterEvent SimulatedSut::next_event(Clock::time_point deadline) {
+  if (options_.ioco_implementation && deadline <= Clock::now()) return AdapterEvent::nothing();
+  if (auto observe = ioco::find_observe_edge(g_, state_)) state_ = g_.target(*observe);
   if (!g_.is_passive(state_) || g_.out_degree(state_) == 0) return AdapterEvent::quiescence();
   auto out = g_.out_edges(state_);
   double x = rng_.uniform01(), acc = 0;

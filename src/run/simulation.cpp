@@ -21,7 +21,8 @@ SimulationStats simulate(const TestGraph& model, Policy& policy, const Simulatio
   double sum = 0, sum2 = 0;
   std::uint32_t met = 0;
   for (std::uint32_t i = 0; i < options.runs; ++i) {
-    SimulatedSut sut(model, derive_seed(options.seed, i, 1));
+    SimulatedSut sut(options.implementation ? *options.implementation : model, derive_seed(options.seed, i, 1),
+                     options.sut);
     RunResult r = runner.run(policy, sut, nullptr, derive_seed(options.seed, i, 0));
     ++s.runs;
     switch (r.verdict) {
@@ -46,7 +47,7 @@ SimulationStats simulate(const TestGraph& model, Policy& policy, const Simulatio
     ++s.mutants;
     bool detected = false;
     for (std::uint32_t i = 0; i < options.mutant_runs; ++i) {
-      SimulatedSut sut(mutants[m].graph, derive_seed(options.seed, (m + 1) * 1000003ull + i, 1));
+      SimulatedSut sut(mutants[m].graph, derive_seed(options.seed, (m + 1) * 1000003ull + i, 1), options.sut);
       RunResult r = runner.run(policy, sut, nullptr, derive_seed(options.seed, i, 0));
       ++s.mutant_runs;
       if (r.verdict == Verdict::fail) {

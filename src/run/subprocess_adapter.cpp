@@ -126,6 +126,7 @@ void SubprocessAdapter::start() {
   ::fcntl(in_fd_, F_SETFL, ::fcntl(in_fd_, F_GETFL) | O_NONBLOCK);
   ::fcntl(out_fd_, F_SETFL, ::fcntl(out_fd_, F_GETFL) | O_NONBLOCK);
   buf_.clear();
+  pending_.clear();
   wait_for("ready", o_.ready_timeout, "after it started");
 }
 
@@ -219,17 +220,28 @@ AdapterEvent SubprocessAdapter::stimulate(std::string_view label) {
     if (read_line(deadline, line) == ReadStatus::timeout)
       die(fmt::format("did not acknowledge the stimulus '{}' within {} ms", label, o_.ack_timeout.count()));
     if (line == "ack") return early;
+    if (line == "refused") {
+      if (early.kind == AdapterEvent::Kind::output) pending_.push_front(std::move(early));
+      return AdapterEvent::refusal();
+    }
     if (line.rfind("output ", 0) == 0) {
+      // The first early output is returned; later ones wait in order for next_event.
       if (early.kind == AdapterEvent::Kind::none) early = AdapterEvent::output(line.substr(7));
+      else pending_.push_back(AdapterEvent::output(line.substr(7)));
       continue;
     }
     if (line == "quiet" || line.empty() || line[0] == '#') continue;
     if (line.rfind("error ", 0) == 0 || line == "error") die(fmt::format("reported an error: {}", printable(line.substr(std::min<std::size_t>(6, line.size())))));
-    die(fmt::format("answered '{}' to the stimulus '{}' where 'ack' was expected", printable(line), label));
+    die(fmt::format("answered '{}' to the stimulus '{}' where 'ack' or 'refused' was expected", printable(line), label));
   }
 }
 
 AdapterEvent SubprocessAdapter::next_event(Clock::time_point deadline) {
+  if (!pending_.empty()) {
+    AdapterEvent e = std::move(pending_.front());
+    pending_.pop_front();
+    return e;
+  }
   std::string line;
   for (;;) {
     if (read_line(deadline, line) == ReadStatus::timeout) return AdapterEvent::nothing();
@@ -243,6 +255,7 @@ AdapterEvent SubprocessAdapter::next_event(Clock::time_point deadline) {
 }
 
 void SubprocessAdapter::reset() {
+  pending_.clear();
   write_line("reset\n", Clock::now() + o_.ready_timeout);
   wait_for("ready", o_.ready_timeout, "after 'reset'");
 }

@@ -46,6 +46,7 @@ std::string format_step(const TestGraph& g, const TraceStep& s) {
     case StepKind::reset: return head + fmt::format("{} ==reset==> {}", g.name(s.from), g.name(s.to));
     case StepKind::unexpected: return head + fmt::format("{} --{}--> ? (not allowed here)", g.name(s.from), s.label);
     case StepKind::silence: return head + fmt::format("{} --(silence)--> ? (no timeout edge here)", g.name(s.from));
+    case StepKind::wait: return head + fmt::format("{} --({})--> {}", g.name(s.from), s.label, g.name(s.to));
   }
   return head;
 }

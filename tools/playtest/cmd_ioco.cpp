@@ -13,6 +13,7 @@
 #include "playtest/ioco/ioco_check.hpp"
 #include "playtest/ioco/lts_io.hpp"
 #include "playtest/ioco/torx_analysis.hpp"
+#include "torx_option.hpp"
 
 namespace playtest::cli {
 namespace {
@@ -80,9 +81,7 @@ struct ProbOptions {
   std::string model, impl;
   LabelOptions labels;
   std::vector<std::string> traces;
-  std::string torx_p, torx_ratio;
-  double p_stop = -1.0;
-  std::uint32_t max_length = 0;
+  TorxCliOptions torx;
   bool list_fail = false;
   std::uint64_t runs = 0, seed = 1;
   bool json = false;
@@ -91,22 +90,7 @@ struct ProbOptions {
 int run_prob(const ProbOptions& o) {
   const Lts spec = load_lts(o.model, o.labels.read());
   const Lts impl = o.impl.empty() ? spec : load_lts(o.impl, o.labels.read());
-  TorxOptions t;
-  if (!o.torx_p.empty() && !o.torx_ratio.empty()) throw Error("use either --torx-p or --torx-ratio, not both");
-  if (!o.torx_p.empty()) {
-    if (o.p_stop >= 0) throw Error("--torx-stop goes with --torx-ratio; --torx-p gives all three probabilities");
-    t = parse_torx_p(o.torx_p, o.max_length);
-  } else if (!o.torx_ratio.empty()) {
-    t = parse_torx_ratio(o.torx_ratio, o.p_stop >= 0 ? o.p_stop : (o.max_length ? 0.0 : 0.02), o.max_length);
-  } else {
-    t = o.max_length ? TorxOptions{.p_stop = 0.0, .p_input = 0.5, .p_observe = 0.5, .max_length = o.max_length}
-                     : TorxOptions{.max_length = 0};
-  }
-  try {
-    validate(t);
-  } catch (const std::invalid_argument& e) {
-    throw Error(std::string(e.what()) + " (give --max-length or a positive stop probability)");
-  }
+  const TorxOptions t = resolve_torx_options(o.torx);
   nlohmann::json j{{"model", o.model}, {"impl", o.impl.empty() ? o.model : o.impl},
                    {"p_stop", t.p_stop}, {"p_input", t.p_input}, {"p_observe", t.p_observe},
                    {"max_length", t.max_length}};
@@ -175,10 +159,7 @@ Registration reg{"ioco", 60, [](CLI::App& app) -> std::function<int()> {
   p->add_option("--impl", prob->impl, "Simulated implementation (default: the specification itself)");
   add_label_options(p, prob->labels);
   p->add_option("--trace", prob->traces, "A trace, labels separated by spaces ('null' = 'delta'); repeatable");
-  p->add_option("--torx-p", prob->torx_p, "STOP:INPUT:OBSERVE probabilities, summing to 1");
-  p->add_option("--torx-ratio", prob->torx_ratio, "N:M inputs to outputs; sets p2, p3 by Theorem 3.2");
-  p->add_option("--torx-stop", prob->p_stop, "p1 with --torx-ratio (default 0 with --max-length, else 0.02)");
-  p->add_option("--max-length", prob->max_length, "Stop every run after this many inputs and outputs");
+  add_torx_options(p, prob->torx);
   p->add_flag("--fail-traces", prob->list_fail, "List every Fail trace up to --max-length with its probability");
   p->add_option("--simulate", prob->runs, "Also simulate this many runs of TorxPolicy on the test graph");
   p->add_option("--seed", prob->seed, "Seed of the simulation");

@@ -7,6 +7,7 @@
 
 #include "command.hpp"
 #include "common.hpp"
+#include "torx_option.hpp"
 #include "traps_option.hpp"
 #include "playtest/error.hpp"
 #include "playtest/run/junit_report.hpp"
@@ -31,6 +32,7 @@ struct Options {
   std::uint64_t seed = 0;
   std::string trace, junit, sut_stderr;
   bool json = false, quiet = false;
+  TorxCliOptions torx;
 };
 
 int exit_code_of(Verdict v) {
@@ -49,6 +51,7 @@ TestPurpose::Kind purpose_kind(const Options& o) {
   if (o.purpose == "none") return TestPurpose::Kind::none;
   if (!o.goals.empty() || o.strategy == "reach" || o.strategy == "win" || o.strategy == "expected")
     return TestPurpose::Kind::reach;
+  if (o.strategy == "torx") return TestPurpose::Kind::none;  // TorX tests until it stops (seed 004 §3)
   return TestPurpose::Kind::cover;
 }
 
@@ -83,8 +86,8 @@ int run(const Options& o) {
     }
   }
   Runner runner(g, ro);  // refuses graphs that cannot drive an online test
-  PolicySetup setup{.goals = ro.purpose.goals, .edges = ro.purpose.edges,
-                    .bound = o.bound};
+  PolicySetup setup{
+      .goals = ro.purpose.goals, .edges = ro.purpose.edges, .bound = o.bound, .torx = resolve_torx_options(o.torx)};
   auto policy = make_policy(o.strategy, g, setup);
 
   SubprocessOptions so{.command = o.sut};
@@ -177,7 +180,7 @@ const Registration reg{"run", 60, [](CLI::App& app) {
       "Exit codes: 0 PASS, 1 FAIL, 4 INCONCLUSIVE, 3 ERROR (adapter died, garbage, hang), 2 usage/input error.");
   add_input_options(sub, o->input);
   sub->add_option("--sut", o->sut, "Adapter command, run with /bin/sh -c")->required();
-  sub->add_option("--strategy", o->strategy, "random, anti-ant, reach, win, expected or cover")->default_val("random");
+  sub->add_option("--strategy", o->strategy, "One of: " + strategy_list())->default_val("random");
   sub->add_option("--purpose", o->purpose, "reach (a goal), cover (edges), none (just run the budget), auto")
       ->check(CLI::IsMember({"auto", "reach", "cover", "none"}))
       ->default_val("auto");
@@ -194,6 +197,7 @@ const Registration reg{"run", 60, [](CLI::App& app) {
   sub->add_option("--ack-timeout-ms", o->ack_timeout_ms, "Wait for the adapter's ack of a stimulus")->default_val(5000);
   sub->add_option("--ready-timeout-ms", o->ready_timeout_ms, "Wait for the adapter's ready (start, reset)")->default_val(5000);
   sub->add_option("--bound", o->bound, "reach: the game bound n (default: 2 * vertices + 2; restarted when spent)");
+  add_torx_options(sub, o->torx);
   sub->add_option("--runs", o->runs, "Number of runs (run i uses seed S+i-1)")->default_val(1)->check(CLI::PositiveNumber);
   sub->add_option("--seed", o->seed, "Seed of the strategy's random choices")->default_val(0);
   sub->add_option("--trace", o->trace, "Write the JSON-lines trace of every step here (flushed per step)");

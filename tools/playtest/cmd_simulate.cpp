@@ -3,10 +3,12 @@
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 
 #include "command.hpp"
 #include "common.hpp"
+#include "torx_option.hpp"
 #include "traps_option.hpp"
 #include "playtest/error.hpp"
 #include "playtest/run/mutation.hpp"
@@ -25,10 +27,20 @@ struct Options {
   std::uint32_t runs = 100, mutant_count = 20, mutant_runs = 10, bound = 0;
   bool mutants = false, json = false;
   std::uint64_t seed = 0;
+  std::string impl;  // --impl: the simulated SUT plays this model instead
+  TorxCliOptions torx;
 };
 
 int run(const Options& o) {
   TestGraph g = load_input(o.input);
+  std::optional<TestGraph> impl;
+  const bool ioco_input = is_lts_file(o.input.path);
+  if (!o.impl.empty()) {
+    InputOptions in = o.input;
+    in.path = o.impl;
+    impl = load_input(in);
+  }
+  const ioco::TorxOptions torx = resolve_torx_options(o.torx);
   std::vector<Mutant> mutants;
   if (o.mutants) mutants = make_mutants(g, o.mutant_count, o.seed);
   nlohmann::json out = nlohmann::json::array();
@@ -41,6 +53,8 @@ int run(const Options& o) {
     else if (o.purpose == "none") kind = TestPurpose::Kind::none;
     else if (o.purpose == "auto" && (!o.goals.empty() || name == "reach" || name == "win" || name == "expected"))
       kind = TestPurpose::Kind::reach;
+    else if (o.purpose == "auto" && name == "torx")
+      kind = TestPurpose::Kind::none;  // TorX tests until it stops (seed 004 §3)
     SimulationOptions so;
     so.run.purpose = purpose_from_names(g, kind, o.goals, o.edges);
     if (!o.traps.empty()) {  // --traps: cover the trap edges (seed 002 test purposes)
@@ -51,8 +65,11 @@ int run(const Options& o) {
     so.runs = o.runs;
     so.mutant_runs = o.mutant_runs;
     so.seed = o.seed;
-    PolicySetup setup{.goals = so.run.purpose.goals, .edges = so.run.purpose.edges,
-                      .bound = o.bound};
+    if (impl) {
+      so.implementation = &*impl;
+      so.sut.ioco_implementation = ioco_input;  // refuses inputs it lacks; outputs only when observed
+    }
+    PolicySetup setup{.goals = so.run.purpose.goals, .edges = so.run.purpose.edges, .bound = o.bound, .torx = torx};
     auto policy = make_policy(name, g, setup);
     SimulationStats s = simulate(g, *policy, so, mutants);
     if (o.json) {
@@ -79,6 +96,7 @@ int run(const Options& o) {
   }
   if (o.json) {
     nlohmann::json j = {{"model", o.input.path}, {"seed", o.seed}, {"steps", o.steps}, {"strategies", out}};
+    if (impl) j["implementation"] = o.impl;
     if (o.mutants) {
       j["mutants"] = nlohmann::json::array();
       for (const Mutant& m : mutants)
@@ -94,9 +112,10 @@ const Registration reg{"simulate", 61, [](CLI::App& app) {
   auto* sub = app.add_subcommand(
       "simulate",
       "Compare strategies against a simulated system that plays the model's probabilities (seeded): mean and sd "
-      "of the steps to meet the purpose, success rate and, with --mutants, the fraction of faulty mutants detected");
+      "of the steps to meet the purpose, success rate and, with --mutants, the fraction of faulty mutants detected; "
+      "with --impl, against another model (a faulty implementation)");
   add_input_options(sub, o->input);
-  sub->add_option("--strategy", o->strategies, "Strategies, comma-separated: random, anti-ant, reach, win, expected, cover, planner, pessimistic")
+  sub->add_option("--strategy", o->strategies, "Strategies, comma-separated: " + strategy_list())
       ->delimiter(',')
       ->default_str("random");
   sub->add_option("--purpose", o->purpose, "reach, cover, none or auto")
@@ -111,6 +130,11 @@ const Registration reg{"simulate", 61, [](CLI::App& app) {
   sub->add_option("--runs", o->runs, "Runs per strategy against the model")->default_val(100);
   sub->add_option("--steps", o->steps, "Step budget per run (0: none)")->default_val(1000);
   sub->add_option("--bound", o->bound, "reach: the game bound n (default: 2 * vertices + 2; restarted when spent)");
+  sub->add_option("--impl", o->impl,
+                  "The simulated system plays this model (same kinds as FILE, e.g. a faulty .aut implementation) "
+                  "instead of FILE; for ioco models (.aut, lts/1) it refuses inputs it has no transition for (the run ends "
+                  "without a verdict on them) and gives outputs only when the tester observes");
+  add_torx_options(sub, o->torx);
   sub->add_flag("--mutants", o->mutants, "Also run against mutants of the model and report how many are detected");
   sub->add_option("--mutant-count", o->mutant_count, "Number of mutants")->default_val(20);
   sub->add_option("--mutant-runs", o->mutant_runs, "Runs per mutant and strategy")->default_val(10);

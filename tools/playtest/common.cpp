@@ -5,6 +5,7 @@
 #include "playtest/io/prism_import.hpp"
 #include "playtest/ioco/ioco_graph.hpp"
 #include "playtest/ioco/lts_io.hpp"
+#include "playtest/run/policy_factory.hpp"
 #include "playtest/explore/explorer.hpp"
 #include "playtest/lang/model_program.hpp"
 
@@ -30,8 +31,6 @@ std::vector<ModelParam> model_params(const InputOptions& opts) {
   return out;
 }
 
-namespace {
-// An ioco labelled transition system: a .aut file, or JSON declaring "playtest": "lts/1".
 bool is_lts_file(const std::string& path) {
   auto ends_with = [&](std::string_view suffix) {
     return path.size() >= suffix.size() && path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0;
@@ -43,7 +42,6 @@ bool is_lts_file(const std::string& path) {
   in.read(head, sizeof head);
   return ioco::looks_like_lts_json(std::string_view(head, static_cast<std::size_t>(in.gcount())));
 }
-}  // namespace
 
 TestGraph load_input(const InputOptions& opts) {
   if (is_model_program(opts.path)) {
@@ -73,6 +71,12 @@ void Output::close() {
   stream().flush();
   if (!stream()) throw Error(Diagnostic{{path_, 0, 0, ""}, "write error", {}});
   if (file_) file_->close();
+}
+
+std::string strategy_list() {
+  std::string s;
+  for (std::string_view n : policy_names()) s += (s.empty() ? "" : ", ") + std::string(n);
+  return s;
 }
 
 }  // namespace playtest::cli

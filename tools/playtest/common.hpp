@@ -31,8 +31,14 @@ void add_input_options(CLI::App* sub, InputOptions& opts);
 bool is_model_program(const std::string& path);
 std::vector<ModelParam> model_params(const InputOptions& opts);
 
+// An ioco labelled transition system (docs/ioco.md): a .aut file, or JSON declaring "playtest": "lts/1".
+bool is_lts_file(const std::string& path);
+
 // Loads the test graph described by `opts`; throws playtest::Error on bad input.
 TestGraph load_input(const InputOptions& opts);
+
+// The strategy names (run/policy_factory.hpp), comma-separated, for --help texts.
+std::string strategy_list();
 
 // An output stream for `path` ("-" = standard output); throws playtest::Error if it cannot be opened.
 class Output {

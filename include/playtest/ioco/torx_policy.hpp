@@ -42,6 +42,8 @@ class TorxPolicy : public Policy {
   void begin_run(const RunView& view, Rng& rng) override;
   Decision choose(const RunView& view, Rng& rng) override;
   void observe(EdgeId taken, const RunView& view) override;
+  // The length bound holds at passive vertices too: a run of max_length events observes no more.
+  bool stop_at_passive(const RunView& view) override;
 
   const TorxOptions& options() const { return options_; }
   // Inputs and outputs (observe edges excluded) taken since the run began.

@@ -18,6 +18,8 @@ struct AdapterEvent {
     none,    // nothing arrived before the deadline
     output,  // the SUT produced the observable output `label`
     quiet,   // the adapter itself declares quiescence: treat it as the timeout, now
+    refused, // (from stimulate only) the SUT does not accept this stimulus now: it is not
+             // input-enabled here (ioco, docs/ioco.md); nothing can be judged after it
   };
   Kind kind = Kind::none;
   std::string label;
@@ -25,6 +27,7 @@ struct AdapterEvent {
   static AdapterEvent nothing() { return {}; }
   static AdapterEvent output(std::string l) { return {Kind::output, std::move(l)}; }
   static AdapterEvent quiescence() { return {Kind::quiet, {}}; }
+  static AdapterEvent refusal() { return {Kind::refused, {}}; }
 };
 
 // Every member may throw AdapterError (the SUT or its adapter died, spoke garbage or hung); the
@@ -35,9 +38,10 @@ class Adapter {
   virtual ~Adapter() = default;
   // A test run begins: the SUT is in its initial state when this returns.
   virtual void start() = 0;
-  // Apply the stimulus `label`; returns once the SUT has accepted it. Returns an output event when
-  // the SUT produced an output before it accepted the stimulus (the runner judges it at the active
-  // vertex, where no output is allowed), else AdapterEvent::nothing().
+  // Apply the stimulus `label`; returns once the SUT has accepted it. Returns the first output the
+  // SUT produced before it accepted the stimulus (the output came first: the runner judges it before
+  // the stimulus, docs/ioco.md "race"); further such outputs are kept for next_event, in order.
+  // Returns AdapterEvent::refusal() when the SUT refused the stimulus, else nothing().
   virtual AdapterEvent stimulate(std::string_view label) = 0;
   // The next event, waiting at most until `deadline`; a deadline in the past polls without waiting.
   // Outputs are delivered in the order the SUT produced them, none is ever dropped.

@@ -48,6 +48,9 @@ class Policy {
   // Edge `taken` was just followed (by the tester or by the system under test); `view.current` is
   // its target already and `view.edge_visits` counts it.
   virtual void observe(EdgeId taken, const RunView& view) { (void)taken; (void)view; }
+  // The current vertex is passive and the runner is about to wait for the system: true ends the
+  // run here, as Decision::stop() does at an active vertex (TorX's length bound, seed 004 §3).
+  virtual bool stop_at_passive(const RunView& view) { (void)view; return false; }
 };
 
 }  // namespace playtest

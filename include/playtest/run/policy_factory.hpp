@@ -1,6 +1,7 @@
 // Policies by name, as the CLI and the simulator choose them: random, anti-ant, reach (bounded
 // reachability, seed 000 §3), win (sure winning, seed 000 §4), expected (expected cost, seed 001 §2),
-// cover (edge coverage, seed 000 §5). The solver strategies are computed once here, then replayed.
+// cover (edge coverage, seed 000 §5), planner (seed 002), pessimistic (seed 003), torx (seed 004
+// §3). The solver strategies are computed once here, then replayed.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "playtest/ioco/torx_policy.hpp"
 #include "playtest/run/policy.hpp"
 
 namespace playtest {
@@ -19,6 +21,7 @@ struct PolicySetup {
   std::vector<EdgeId> edges;     // cover: the edges to cover (empty: all)
   std::uint32_t bound = 0;       // reach: the game's bound n (0: 2 * vertices + 2); keep it modest:
                                  // far beyond the goal distance Pr(v, k) rounds to 1 and ties lose direction
+  ioco::TorxOptions torx;        // torx: p1, p2, p3 and the length bound (seed 004 §3)
 };
 
 // The names make_policy accepts, in the order the CLI lists them.

@@ -63,6 +63,7 @@ enum class StepKind : std::uint8_t {
   reset,        // the SUT was reset to the initial vertex
   unexpected,   // an output the model does not allow here (the failing step)
   silence,      // silence at a passive vertex without a timeout edge (the failing step)
+  wait,         // the tester took an "observe" edge (ioco graphs): nothing was sent, it waits for output
 };
 std::string_view to_string(StepKind k);
 

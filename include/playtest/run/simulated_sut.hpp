@@ -13,17 +13,28 @@
 
 namespace playtest {
 
+struct SimulatedSutOptions {
+  // false: a stimulus the graph has no edge for at the SUT's state is ignored (the SUT stays; what
+  // it does next tells), and a poll (a deadline already past) at a passive state gets an output.
+  // true, the graph is the test graph of an ioco implementation (docs/ioco.md, seed 004 §3): such a
+  // stimulus is refused (AdapterEvent::refusal(): not input-enabled there), and outputs come only
+  // when the tester waits for them (a poll gets nothing), as TorX's probabilities assume.
+  bool ioco_implementation = false;
+};
+
 class SimulatedSut final : public Adapter {
  public:
   // Keeps a reference to `g`.
-  SimulatedSut(const TestGraph& g, std::uint64_t seed);
+  SimulatedSut(const TestGraph& g, std::uint64_t seed, SimulatedSutOptions options = {});
 
   void start() override { state_ = g_.initial(); }
   // At an active state, follows the out-edge with that label; a stimulus the SUT does not accept
   // there is ignored (the model will notice what the SUT does next).
   AdapterEvent stimulate(std::string_view label) override;
   // At a passive state, picks an out-edge with its probability and follows it: its label is the
-  // output, or quiescence for a timeout edge. At an active state: quiescence.
+  // output, or quiescence for a timeout edge. At an active state with an "observe" edge (an ioco
+  // graph, docs/ioco.md) it moves to that edge's passive vertex first. At another active state:
+  // quiescence.
   AdapterEvent next_event(Clock::time_point deadline) override;
   void reset() override { state_ = g_.initial(); }
   void finish() noexcept override {}
@@ -33,6 +44,7 @@ class SimulatedSut final : public Adapter {
  private:
   const TestGraph& g_;
   Rng rng_;
+  SimulatedSutOptions options_;
   VertexId state_;
 };
 

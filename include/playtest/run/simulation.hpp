@@ -12,6 +12,7 @@
 #include "playtest/run/mutation.hpp"
 #include "playtest/run/policy.hpp"
 #include "playtest/run/runner.hpp"
+#include "playtest/run/simulated_sut.hpp"
 
 namespace playtest {
 
@@ -20,6 +21,10 @@ struct SimulationOptions {
   std::uint32_t runs = 100;        // runs against the model itself
   std::uint32_t mutant_runs = 10;  // runs against each mutant
   std::uint64_t seed = 0;
+  // The simulated SUT plays this graph instead of the model (a faulty implementation, e.g. the
+  // test graph of an ioco implementation, docs/ioco.md); nullptr: the model itself.
+  const TestGraph* implementation = nullptr;
+  SimulatedSutOptions sut;  // the simulated SUTs' options (ioco implementations)
 };
 
 struct SimulationStats {

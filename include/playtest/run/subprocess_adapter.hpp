@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <deque>
 #include <string>
 
 #include "playtest/run/adapter.hpp"
@@ -56,6 +57,7 @@ class SubprocessAdapter final : public Adapter {
   pid_t pid_ = -1;
   int in_fd_ = -1, out_fd_ = -1;  // the child's stdin (we write), stdout (we read)
   std::string buf_;               // bytes read but not yet consumed
+  std::deque<AdapterEvent> pending_;  // outputs read during stimulate() after its first early one
   Clock::time_point partial_since_;
   bool exited_ = false;
   int status_ = 0;

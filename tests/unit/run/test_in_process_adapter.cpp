@@ -134,6 +134,9 @@ TEST(InProcessAdapter, EventsAreDeliveredInOrderAndWaitsAreBounded) {
   AdapterEvent e = a.stimulate("y");  // an output queued before the stimulus is handed back
   EXPECT_EQ(e.kind, AdapterEvent::Kind::output);
   EXPECT_EQ(e.label, "early");
+  // ... and the stimulus is applied all the same (it came after the output): its outputs follow.
+  EXPECT_EQ(a.next_event(Clock::now()).label, "y1");
+  EXPECT_EQ(a.next_event(Clock::now()).label, "y2");
   a.declare_quiescence();
   EXPECT_EQ(a.next_event(Clock::now()).kind, AdapterEvent::Kind::quiet);
   a.finish();
