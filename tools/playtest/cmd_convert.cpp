@@ -19,9 +19,20 @@ struct Options {
   std::vector<std::string> goals;
 };
 
+// --to when not given: from the output's extension (.dot: dot; .json, standard output: graph).
+std::string format_of(const Options& o) {
+  if (!o.to.empty()) return o.to;
+  const auto dot = o.out.rfind('.');
+  const std::string ext = dot == std::string::npos ? "" : o.out.substr(dot);
+  if (ext == ".dot" || ext == ".gv") return "dot";
+  if (o.out == "-" || ext == ".json") return "graph";
+  throw Error(fmt::format("convert: cannot tell the format from '{}'; give --to graph, dot or prism", o.out));
+}
+
 int run(const Options& o) {
   TestGraph g = load_input(o.input);
-  if (o.to == "prism") {
+  const std::string to = format_of(o);
+  if (to == "prism") {
     if (o.out == "-") throw Error("convert --to prism needs -o BASE (it writes BASE.tra, BASE.lab, BASE.trew)");
     std::vector<VertexId> goals;
     for (const auto& name : o.goals) {
@@ -37,7 +48,7 @@ int run(const Options& o) {
     tra.close();
     lab.close();
     trew.close();
-  } else if (o.to == "graph") {
+  } else if (to == "graph") {
     Output out(o.out);
     write_graph(g, out.stream());
     out.close();
@@ -53,8 +64,9 @@ const Registration reg{"convert", 35, [](CLI::App& app) {
   auto o = std::make_shared<Options>();
   auto* sub = app.add_subcommand("convert", "Write a test graph as graph/1 JSON, DOT, or a PRISM explicit MDP");
   add_input_options(sub, o->input);
-  sub->add_option("--to", o->to, "Output format: graph (graph/1 JSON), dot, prism (BASE.tra/.lab/.trew)")
-      ->required()
+  sub->add_option("--to", o->to,
+                  "Output format: graph (graph/1 JSON), dot, prism (BASE.tra/.lab/.trew); default: from the -o "
+                  "extension (.json graph, .dot dot; standard output: graph)")
       ->check(CLI::IsMember({"graph", "dot", "prism"}));
   sub->add_option("-o,--output", o->out, "Output file, or BASE for prism (- for standard output)")->default_val("-");
   sub->add_option("--goal", o->goals, "prism: a goal vertex id for the \"goal\" label (default: the file's goals)");

@@ -237,5 +237,31 @@ TEST(SubprocessAdapter, ManyRunsReuseTheAdapter) {
   for (int i = 0; i < 5; ++i) EXPECT_EQ(runner.run(p, adapter, nullptr, i).verdict, Verdict::pass);
 }
 
+TEST(SubprocessAdapter, EveryOutputBeforeTheAckIsKeptInOrder) {
+  SubprocessAdapter a(options("echo ready; read x; echo 'output one'; echo 'output two'; echo 'output three'; "
+                              "echo ack; read x"));
+  a.start();
+  const AdapterEvent first = a.stimulate("go");
+  EXPECT_EQ(first.kind, AdapterEvent::Kind::output);
+  EXPECT_EQ(first.label, "one");
+  EXPECT_EQ(a.next_event(Clock::now()).label, "two");  // queued, not dropped
+  EXPECT_EQ(a.next_event(Clock::now()).label, "three");
+  EXPECT_EQ(a.next_event(Clock::now()).kind, AdapterEvent::Kind::none);
+  a.finish();
+}
+
+TEST(SubprocessAdapter, RefusedStimulus) {
+  SubprocessAdapter a(options("echo ready; read x; echo 'output early'; echo refused; read x"));
+  a.start();
+  EXPECT_EQ(a.stimulate("go").kind, AdapterEvent::Kind::refused);
+  EXPECT_EQ(a.next_event(Clock::now()).label, "early");  // what came before the refusal is kept
+  a.finish();
+  // In a run, a refusal ends the run without a verdict on the stimulus (reach purpose: INCONCLUSIVE).
+  RunResult r = run_against(options("echo ready; while read cmd arg; do [ \"$cmd\" = stimulus ] && echo refused; "
+                                    "[ \"$cmd\" = end ] && exit 0; done"));
+  EXPECT_EQ(r.verdict, Verdict::inconclusive) << r.message;
+  EXPECT_NE(r.message.find("refused the stimulus 'ping'"), std::string::npos) << r.message;
+}
+
 }  // namespace
 }  // namespace playtest
