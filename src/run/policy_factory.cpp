@@ -54,7 +54,7 @@ std::unique_ptr<Policy> make_policy(std::string_view name, const TestGraph& g, c
   }
   if (name == "cover") return std::make_unique<CoverPolicy>(g);
   // Test-purpose testers (seed 002, seed 003): the traps are the purpose's edges (empty: all).
-  if (name == "planner") return std::make_unique<PlannerPolicy>(g, PlannerOptions{}, setup.edges);
+  if (name == "planner") return std::make_unique<PlannerPolicy>(g, setup.planner, setup.edges);
   if (name == "pessimistic") return std::make_unique<PessimisticPolicy>(g, PessimisticOptions{}, setup.edges);
   // TorX with explicit probabilities (seed 004 §3): its "observe" choice needs an ioco graph.
   if (name == "torx") return std::make_unique<ioco::TorxPolicy>(setup.torx);

@@ -33,6 +33,7 @@ struct Options {
   std::string trace, junit, sut_stderr;
   bool json = false, quiet = false;
   TorxCliOptions torx;
+  bool planner_exact = false;
 };
 
 int exit_code_of(Verdict v) {
@@ -88,6 +89,7 @@ int run(const Options& o) {
   Runner runner(g, ro);  // refuses graphs that cannot drive an online test
   PolicySetup setup{
       .goals = ro.purpose.goals, .edges = ro.purpose.edges, .bound = o.bound, .torx = resolve_torx_options(o.torx)};
+  if (o.planner_exact) setup.planner.horizon = setup.planner.tail_traps = 0;
   auto policy = make_policy(o.strategy, g, setup);
 
   SubprocessOptions so{.command = o.sut};
@@ -198,6 +200,9 @@ const Registration reg{"run", 60, [](CLI::App& app) {
   sub->add_option("--ready-timeout-ms", o->ready_timeout_ms, "Wait for the adapter's ready (start, reset)")->default_val(5000);
   sub->add_option("--bound", o->bound, "reach: the game bound n (default: 2 * vertices + 2; restarted when spent)");
   add_torx_options(sub, o->torx);
+  sub->add_flag("--planner-exact", o->planner_exact,
+                "planner: the paper's exact gain at any size (no planning horizon; slow on large graphs, "
+                "docs/planning.md)");
   sub->add_option("--runs", o->runs, "Number of runs (run i uses seed S+i-1)")->default_val(1)->check(CLI::PositiveNumber);
   sub->add_option("--seed", o->seed, "Seed of the strategy's random choices")->default_val(0);
   sub->add_option("--trace", o->trace, "Write the JSON-lines trace of every step here (flushed per step)");

@@ -29,6 +29,7 @@ struct Options {
   std::uint64_t seed = 0;
   std::string impl;  // --impl: the simulated SUT plays this model instead
   TorxCliOptions torx;
+  bool planner_exact = false;
 };
 
 int run(const Options& o) {
@@ -70,6 +71,7 @@ int run(const Options& o) {
       so.sut.ioco_implementation = ioco_input;  // refuses inputs it lacks; outputs only when observed
     }
     PolicySetup setup{.goals = so.run.purpose.goals, .edges = so.run.purpose.edges, .bound = o.bound, .torx = torx};
+    if (o.planner_exact) setup.planner.horizon = setup.planner.tail_traps = 0;
     auto policy = make_policy(name, g, setup);
     SimulationStats s = simulate(g, *policy, so, mutants);
     if (o.json) {
@@ -135,6 +137,9 @@ const Registration reg{"simulate", 61, [](CLI::App& app) {
                   "instead of FILE; for ioco models (.aut, lts/1) it refuses inputs it has no transition for (the run ends "
                   "without a verdict on them) and gives outputs only when the tester observes");
   add_torx_options(sub, o->torx);
+  sub->add_flag("--planner-exact", o->planner_exact,
+                "planner: the paper's exact gain at any size (no planning horizon; slow on large graphs, "
+                "docs/planning.md)");
   sub->add_flag("--mutants", o->mutants, "Also run against mutants of the model and report how many are detected");
   sub->add_option("--mutant-count", o->mutant_count, "Number of mutants")->default_val(20);
   sub->add_option("--mutant-runs", o->mutant_runs, "Runs per mutant and strategy")->default_val(10);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "playtest/ioco/torx_policy.hpp"
+#include "playtest/plan/reactive_planner.hpp"
 #include "playtest/run/policy.hpp"
 
 namespace playtest {
@@ -22,6 +23,7 @@ struct PolicySetup {
   std::uint32_t bound = 0;       // reach: the game's bound n (0: 2 * vertices + 2); keep it modest:
                                  // far beyond the goal distance Pr(v, k) rounds to 1 and ties lose direction
   ioco::TorxOptions torx;        // torx: p1, p2, p3 and the length bound (seed 004 §3)
+  PlannerOptions planner;        // planner: gain evaluation (exact trees, or horizon-cut online search)
 };
 
 // The names make_policy accepts, in the order the CLI lists them.
