@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   g++ cmake ninja-build pkg-config make
-  nlohmann-json3-dev libcli11-dev libfmt-dev
+  nlohmann-json3-dev rapidjson-dev libcli11-dev libfmt-dev
   libgtest-dev libgmock-dev googletest libbenchmark-dev
   liblemon-dev coinor-libclp-dev libeigen3-dev
   clang libclang-rt-14-dev python3

@@ -8,9 +8,19 @@
 namespace playtest {
 
 namespace {
-constexpr std::uint8_t flag_has_prob = 1, flag_has_weight = 2, flag_timeout = 4;
+constexpr std::uint8_t flag_has_prob = 1, flag_has_weight = 2, flag_timeout = 4, flag_named_default = 8;
 constexpr std::uint32_t no_name = 0xFFFFFFFFu;
 constexpr std::uint8_t declared = 1, decl_passive = 2, decl_goal = 4;
+
+// Whether `s` is "e<index>", the name an edge gets when it has none.
+bool is_default_edge_name(std::string_view s, std::uint32_t index) {
+  char buf[16];
+  char* p = buf + sizeof buf;
+  do *--p = static_cast<char>('0' + index % 10);
+  while ((index /= 10) != 0);
+  *--p = 'e';
+  return s == std::string_view(p, static_cast<std::size_t>(buf + sizeof buf - p));
+}
 
 std::string describe_number(double x) {
   if (std::isnan(x)) return "NaN";
@@ -84,7 +94,12 @@ std::uint32_t GraphBuilder::add_edge(const EdgeSpec& e) {
   prob_.push_back(p);
   eflags_.push_back(flags);
   label_.push_back(LabelId{labels_.intern(e.label)});
-  if (e.name) {
+  if (e.name && is_default_edge_name(*e.name, index)) {
+    // Named as it would be by default (generated files name every edge so): no need to index
+    // the name, which for millions of edges is most of the loading time spent on names.
+    eflags_.back() |= flag_named_default;
+    name_.push_back(no_name);
+  } else if (e.name) {
     std::uint32_t before = edge_names_.size();
     std::uint32_t id = edge_names_.intern(*e.name);
     // A repeated name is recorded as no_name - 1 - id: reported at build().
@@ -233,10 +248,17 @@ TestGraph GraphBuilder::build(const BuildOptions& o, std::vector<EdgeId>* edge_o
       }
       k = k * 10 + static_cast<std::uint64_t>(c - '0');
     }
-    if (digits && k < m && name_[k] == no_name)
+    if (digits && k < m && name_[k] == no_name) {
+      if (eflags_[k] & flag_named_default) {
+        // Both edges name themselves s: report the later one, as for any repeated name.
+        std::uint32_t other = 0;
+        while (name_[other] != id) ++other;
+        fail(o, {K::edge, std::max(other, static_cast<std::uint32_t>(k))}, fmt::format("duplicate edge id '{}'", s));
+      }
       fail(o, {K::edge, static_cast<std::uint32_t>(k)},
            fmt::format("duplicate edge id '{}' (this edge has no \"id\", so it defaults to '{}', which another "
                        "edge uses)", s, s));
+    }
   }
   {
     // "e<i>" by hand: millions of edges make a formatting call per edge show in profiles.

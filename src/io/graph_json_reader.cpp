@@ -10,7 +10,11 @@
 #include <iterator>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <charconv>
 #include <optional>
+#include <rapidjson/filereadstream.h>
+#include <rapidjson/memorystream.h>
+#include <rapidjson/reader.h>
 
 #include "playtest/error.hpp"
 #include "playtest/graph/graph_builder.hpp"
@@ -133,6 +137,9 @@ class SourceIterator {
 
 enum class Section : std::uint8_t { none, top, vertices, vertex, edges, edge, reset };
 
+// Thrown by the fast pass at the first error it sees (see read()).
+struct Relocate {};
+
 // Thrown by the locating pass when it has found the element it looks for.
 struct Found {
   std::uint32_t line, column;
@@ -140,8 +147,11 @@ struct Found {
 
 class Handler : public nlohmann::json_sax<nlohmann::json> {
  public:
-  Handler(Source& src, std::string file, GraphBuilder* builder, std::optional<ElementRef> target)
-      : src_(src), file_(std::move(file)), b_(builder), target_(target) {}
+  // `src` gives positions for messages. Without it (the fast pass) the handler keeps no positions
+  // and reports any error by throwing Relocate: the caller then reads the input again with a
+  // position-tracking source to say where.
+  Handler(Source* src, std::string file, GraphBuilder* builder, std::optional<ElementRef> target)
+      : src_(src ? *src : no_source_), fast_(src == nullptr), file_(std::move(file)), b_(builder), target_(target) {}
 
   // --- SAX callbacks -------------------------------------------------------------------------
   bool null() override { return scalar(Kind::null); }
@@ -243,6 +253,7 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
 
   bool end_array() override {
     if (skip_ > 0) return leave_skip();
+    if (section_ == Section::edges && b_) flush_edges();
     if (section_ == Section::vertices || section_ == Section::edges) {
       section_ = Section::top;
       seen_ = top_seen_;
@@ -396,6 +407,7 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
   }
 
   [[noreturn]] void fail_at(std::uint32_t line, std::uint32_t col, std::string message) const {
+    if (fast_) throw Relocate{};
     Diagnostic d;
     d.where = {file_, line, col, pointer()};
     d.message = std::move(message);
@@ -477,8 +489,6 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
       } else if (kbit_ == top_initial) {
         want(Kind::string);
         if (target_ && target_->kind == ElementRef::Kind::initial) throw Found{src_.value_line(), src_.value_column()};
-        initial_line_ = src_.value_line();
-        initial_col_ = src_.value_column();
         if (b_) b_->set_initial(std::string_view(take_string("the initial vertex id")));
       } else {
         type_error(expected_type(), got);
@@ -519,8 +529,6 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
         id_ = s;
       } else if (kbit_ == e_from) {
         from_ = s;
-        from_line_ = src_.value_line();
-        from_col_ = src_.value_column();
       } else if (kbit_ == e_to) {
         to_ = s;
       } else {
@@ -559,20 +567,59 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
     if (prob_ && weight_)
       fail_at(elem_line_, elem_col_, fmt::format("edge {} has both \"prob\" and \"weight\"; give one", name));
     if (!b_) return;
-    // Files list edges grouped by source more often than not: reuse the last lookup.
-    if (last_from_.is_none() || from_ != last_from_name_) {
-      last_from_ = b_->vertex_ref(from_);
-      last_from_name_ = from_;
+    // Queue the edge; flush_edges() hands the queue to the builder in order.
+    PendingEdge p{.cost = cost_, .prob = prob_, .weight = weight_, .has_id = !id_.empty(), .timeout = timeout_};
+    p.from = append(from_);
+    p.to = append(to_);
+    p.label = append(label_);
+    p.id = append(id_);
+    pending_.push_back(p);
+    if (pending_.size() == pending_batch) flush_edges();
+  }
+
+  // Names of vertices are looked up in a hash index that is far larger than the caches for big
+  // graphs; looking them up one edge at a time waits for one memory access per edge end. The
+  // queue lets the lookups of many edges overlap: first a prefetch for each, then the lookups,
+  // in the file's order (vertex ids, edge indexes and errors do not depend on the batching).
+  static constexpr std::size_t pending_batch = 64;
+  struct Span {
+    std::uint32_t begin = 0, size = 0;
+  };
+  struct PendingEdge {
+    Span from, to, label, id;
+    double cost = 1.0;
+    std::optional<double> prob, weight;
+    bool has_id = false, timeout = false;
+  };
+  Span append(const std::string& s) {
+    Span sp{static_cast<std::uint32_t>(chars_.size()), static_cast<std::uint32_t>(s.size())};
+    chars_ += s;
+    return sp;
+  }
+  std::string_view view(Span sp) const { return std::string_view(chars_).substr(sp.begin, sp.size); }
+
+  void flush_edges() {
+    if (pending_.empty()) return;
+    for (const PendingEdge& p : pending_) b_->prefetch_vertex(view(p.to));
+    for (const PendingEdge& p : pending_) {
+      // Files list edges grouped by source more often than not: reuse the last lookup.
+      const std::string_view from = view(p.from);
+      if (last_from_.is_none() || from != last_from_name_) {
+        last_from_ = b_->vertex_ref(from);
+        last_from_name_ = from;
+      }
+      EdgeSpec e{.from = last_from_,
+                 .to = b_->vertex_ref(view(p.to)),
+                 .label = view(p.label),
+                 .cost = p.cost,
+                 .prob = p.prob,
+                 .weight = p.weight,
+                 .name = p.has_id ? std::optional<std::string_view>(view(p.id)) : std::nullopt,
+                 .timeout = p.timeout};
+      b_->add_edge(e);
     }
-    EdgeSpec e{.from = last_from_,
-               .to = b_->vertex_ref(to_),
-               .label = label_,
-               .cost = cost_,
-               .prob = prob_,
-               .weight = weight_,
-               .name = id_.empty() ? std::nullopt : std::optional<std::string_view>(id_),
-               .timeout = timeout_};
-    b_->add_edge(e);
+    pending_.clear();
+    chars_.clear();
   }
 
   void finish_top() {
@@ -581,7 +628,9 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
     if (!(seen_ & top_vertices)) fail_at(1, 1, "missing \"vertices\"");
   }
 
+  inline static Source no_source_{std::string_view()};
   Source& src_;
+  bool fast_;
   std::string file_;
   GraphBuilder* b_;
   std::optional<ElementRef> target_;
@@ -623,11 +672,12 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
   string_t* str_ = nullptr;
 
   // Element being read.
-  std::uint32_t elem_line_ = 0, elem_col_ = 0, from_line_ = 0, from_col_ = 0;
-  std::uint32_t initial_line_ = 0, initial_col_ = 0;
+  std::uint32_t elem_line_ = 0, elem_col_ = 0;
   std::string id_, from_, to_, label_;
   std::string last_from_name_;
   VertexId last_from_;
+  std::vector<PendingEdge> pending_;
+  std::string chars_;  // the pending edges' strings
   VertexKind kind_ = VertexKind::active;
   bool goal_ = false, timeout_ = false;
   double cost_ = 1.0;
@@ -651,7 +701,7 @@ SourceLocation locate(const std::string& file, std::string_view text, ElementRef
     if (!f) return {file, 0, 0, ""};
     src.emplace(f.get());
   }
-  Handler h(*src, file, nullptr, ref);
+  Handler h(&*src, file, nullptr, ref);
   std::string ptr;
   switch (ref.kind) {
     case ElementRef::Kind::vertex:
@@ -678,19 +728,157 @@ SourceLocation locate(const std::string& file, std::string_view text, ElementRef
   return {file, 1, 1, ""};  // not present (e.g. no "initial"): point at the graph object
 }
 
-TestGraph read(const std::string& file, std::string_view text, std::FILE* f) {
-  std::optional<Source> src;
-  if (f)
-    src.emplace(f);
-  else
-    src.emplace(text);
+// Strict UTF-8 (RFC 3629): no overlong forms, no surrogates, nothing above U+10FFFF.
+bool valid_utf8(const unsigned char* p, std::size_t n) {
+  std::size_t i = 0;
+  while (i < n) {
+    const unsigned c = p[i];
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    std::size_t len = 0;
+    std::uint32_t cp = 0, min = 0;
+    if (c >= 0xC2 && c <= 0xDF) {
+      len = 2, cp = c & 0x1F, min = 0x80;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      len = 3, cp = c & 0x0F, min = 0x800;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      len = 4, cp = c & 0x07, min = 0x10000;
+    } else {
+      return false;
+    }
+    if (n - i < len) return false;
+    for (std::size_t k = 1; k < len; ++k) {
+      if ((p[i + k] & 0xC0) != 0x80) return false;
+      cp = (cp << 6) | (p[i + k] & 0x3F);
+    }
+    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
+    i += len;
+  }
+  return true;
+}
+
+// The fast pass: RapidJSON's SAX reader (several times faster than nlohmann's lexer) feeding the
+// same Handler. It keeps no positions; at the first problem of any kind (invalid JSON, a value
+// the handler rejects, a number RapidJSON and nlohmann might read differently) it gives up, and
+// read() runs the nlohmann pass, whose verdict and message stand. So the fast pass decides only
+// inputs that it accepts, and it accepts only JSON that nlohmann accepts with the same values.
+class FastAdapter : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, FastAdapter> {
+ public:
+  explicit FastAdapter(Handler& h) : h_(h) {}
+
+  bool Null() { return h_.null(); }
+  bool Bool(bool b) { return h_.boolean(b); }
+  bool RawNumber(const char* s, rapidjson::SizeType n, bool) {
+    const char* end = s + n;
+    if (std::memchr(s, '.', n) == nullptr && std::memchr(s, 'e', n) == nullptr && std::memchr(s, 'E', n) == nullptr) {
+      // An integer, as nlohmann classifies it: signed when negative, else unsigned; beyond 64
+      // bits nlohmann reads it as a double.
+      if (*s == '-') {
+        std::int64_t v = 0;
+        if (auto r = std::from_chars(s, end, v); r.ec == std::errc() && r.ptr == end) return h_.number_integer(v);
+      } else {
+        std::uint64_t v = 0;
+        if (auto r = std::from_chars(s, end, v); r.ec == std::errc() && r.ptr == end) return h_.number_unsigned(v);
+      }
+    }
+    double d = 0;
+    auto r = std::from_chars(s, end, d);  // correctly rounded, as nlohmann's strtod
+    // Out of range (overflow, or an underflow that nlohmann may read as a subnormal): let the
+    // nlohmann pass decide.
+    if (r.ec != std::errc() || r.ptr != end || !std::isfinite(d)) throw Relocate{};
+    text_.assign(s, n);
+    return h_.number_float(d, text_);
+  }
+  bool String(const char* s, rapidjson::SizeType n, bool) {
+    set_text(s, n);
+    return h_.string(text_);
+  }
+  bool Key(const char* s, rapidjson::SizeType n, bool) {
+    set_text(s, n);
+    return h_.key(text_);
+  }
+  bool StartObject() { return h_.start_object(static_cast<std::size_t>(-1)); }
+  bool EndObject(rapidjson::SizeType) { return h_.end_object(); }
+  bool StartArray() { return h_.start_array(static_cast<std::size_t>(-1)); }
+  bool EndArray(rapidjson::SizeType) { return h_.end_array(); }
+
+ private:
+  void set_text(const char* s, rapidjson::SizeType n) {
+    // RapidJSON runs without its UTF-8 validation (a large part of its time): names and labels
+    // are nearly always ASCII, so a string is checked here only when it has other bytes. Any
+    // invalid sequence sends the input to the nlohmann pass, which rejects it with a location.
+    // This also catches the one escape RapidJSON accepts and nlohmann does not: an unpaired low
+    // surrogate (\uDC00), which RapidJSON encodes as ED B0 80. Bytes outside strings are JSON
+    // syntax, checked by RapidJSON.
+    unsigned char any = 0;
+    for (rapidjson::SizeType i = 0; i < n; ++i) any |= static_cast<unsigned char>(s[i]);
+    if ((any & 0x80) && !valid_utf8(reinterpret_cast<const unsigned char*>(s), n)) throw Relocate{};
+    text_.assign(s, n);
+  }
+
+  Handler& h_;
+  std::string text_;
+};
+
+constexpr unsigned fast_flags = rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseIterativeFlag;
+
+// The fast pass; nullopt when it gave up.
+template <class Stream>
+std::optional<GraphBuilder> fast_read(Stream& in, const std::string& file) {
   GraphBuilder b;
-  Handler h(*src, file, &b, std::nullopt);
-  nlohmann::json::sax_parse(SourceIterator(&*src), SourceIterator(), &h);
-  if (src->read_error()) throw Error(Diagnostic{{file, 0, 0, ""}, fmt::format("read error: {}", std::strerror(errno)), {}});
+  Handler h(nullptr, file, &b, std::nullopt);
+  FastAdapter adapter(h);
+  rapidjson::Reader reader;
+  try {
+    if (reader.Parse<fast_flags>(in, adapter).IsError()) return std::nullopt;
+  } catch (const Relocate&) {
+    return std::nullopt;
+  }
+  return b;
+}
+
+// The nlohmann pass: tracks positions, reports every error with file:line:column.
+GraphBuilder located_read(Source& src, const std::string& file) {
+  GraphBuilder b;
+  Handler h(&src, file, &b, std::nullopt);
+  nlohmann::json::sax_parse(SourceIterator(&src), SourceIterator(), &h);
+  if (src.read_error()) throw Error(Diagnostic{{file, 0, 0, ""}, fmt::format("read error: {}", std::strerror(errno)), {}});
+  return b;
+}
+
+TestGraph read(const std::string& file, std::string_view text, std::FILE* f, bool fast = true) {
+  std::optional<GraphBuilder> b;
+  if (!fast) {
+  } else if (f) {
+    char buffer[1 << 16];
+    rapidjson::FileReadStream in(f, buffer, sizeof buffer);
+    b = fast_read(in, file);
+    if (!b || std::ferror(f)) {
+      b.reset();
+      if (std::fseek(f, 0, SEEK_SET) != 0)
+        throw Error(Diagnostic{{file, 0, 0, ""},
+                               "the file is not valid graph/1, and it cannot be read a second time (not seekable) "
+                               "to say where; copy it to a regular file and try again",
+                               {}});
+      std::clearerr(f);
+    }
+  } else {
+    rapidjson::MemoryStream in(text.data(), text.size());
+    b = fast_read(in, file);
+  }
+  if (!b) {
+    std::optional<Source> src;
+    if (f)
+      src.emplace(f);
+    else
+      src.emplace(text);
+    b.emplace(located_read(*src, file));
+  }
   BuildOptions opts;
   opts.locate = [&](ElementRef ref) { return locate(file, f ? std::string_view() : text, ref); };
-  return b.build(opts);
+  return b->build(opts);
 }
 
 }  // namespace
@@ -700,6 +888,12 @@ TestGraph parse_graph(std::string_view text, const std::string& source_name) {
   static const char empty = 0;
   if (text.data() == nullptr) text = std::string_view(&empty, 0);
   return read(source_name, text, nullptr);
+}
+
+TestGraph detail::parse_graph_tracking_only(std::string_view text, const std::string& source_name) {
+  static const char empty = 0;
+  if (text.data() == nullptr) text = std::string_view(&empty, 0);
+  return read(source_name, text, nullptr, false);
 }
 
 TestGraph load_graph(const std::string& path) {

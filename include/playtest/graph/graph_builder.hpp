@@ -44,6 +44,8 @@ class GraphBuilder {
 
   // A reference to the vertex called `name`, declared or not yet.
   VertexId vertex_ref(std::string_view name);
+  // A hint that vertex_ref(name) follows soon (see StringPool::prefetch).
+  void prefetch_vertex(std::string_view name) const { names_.prefetch(name); }
   // Declares a vertex. A second declaration of the same name is an error at build().
   VertexId add_vertex(std::string_view name, VertexKind kind, bool goal = false);
   // Declares a vertex under a name that no other vertex of this builder has or will get (through

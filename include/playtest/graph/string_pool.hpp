@@ -17,6 +17,12 @@ class StringPool {
   // Adds `s` without indexing it: find() and intern() will not see it (until index_all()).
   // For strings that need no lookup by name, or are looked up another way.
   std::uint32_t append(std::string_view s);
+  // A hint that intern(s) or find(s) follows soon: starts loading the slot it will probe first.
+  // Loaders resolve names in batches (prefetch all, then intern all), so that the cache misses
+  // of a large index overlap instead of coming one after the other.
+  void prefetch(std::string_view s) const {
+    if (!slots_.empty()) __builtin_prefetch(&slots_[hash(s) & (slots_.size() - 1)]);
+  }
   // The id of an interned (indexed) string equal to `s`.
   std::optional<std::uint32_t> find(std::string_view s) const;
   std::string_view view(std::uint32_t id) const {

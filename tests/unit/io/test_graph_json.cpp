@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include "playtest/error.hpp"
@@ -376,4 +377,121 @@ TEST(Diagnostics, FormatWithCaret) {
   EXPECT_EQ(format_diagnostic(d), "f.json:2:5: error: bad thing (at /x)\n  note: a note");
   EXPECT_EQ(format_diagnostic(d, "line one\nabcdefg\n"),
             "f.json:2:5: error: bad thing (at /x)\n  note: a note\n  abcdefg\n      ^");
+}
+
+// The reader's fast pass (RapidJSON) decides the inputs it accepts; everything else goes to the
+// position-tracking pass (nlohmann). Both must give the same verdict and, when they accept, the
+// same graph; where the two libraries differ (unpaired surrogates, invalid UTF-8, numbers out of
+// double's range), the fast pass must step aside.
+namespace {
+
+struct Outcome {
+  std::optional<std::string> graph;  // graph_to_json of the result
+  std::string message;
+  std::uint32_t line = 0, column = 0;
+};
+
+template <class Read>
+Outcome outcome(Read read) {
+  Outcome o;
+  try {
+    o.graph = graph_to_json(read());
+  } catch (const Error& e) {
+    o.message = e.diagnostic().message;
+    o.line = e.diagnostic().where.line;
+    o.column = e.diagnostic().where.column;
+  }
+  return o;
+}
+
+void expect_passes_agree(const std::string& text, bool accepted) {
+  Outcome fast = outcome([&] { return parse_graph(text, "t.json"); });
+  Outcome tracking = outcome([&] { return detail::parse_graph_tracking_only(text, "t.json"); });
+  EXPECT_EQ(fast.graph.has_value(), accepted) << text << "\n" << fast.message;
+  EXPECT_EQ(fast.graph, tracking.graph) << text;
+  EXPECT_EQ(fast.message, tracking.message) << text;
+  EXPECT_EQ(fast.line, tracking.line) << text;
+  EXPECT_EQ(fast.column, tracking.column) << text;
+}
+
+std::string one_edge(const std::string& edge_fields) {
+  return head + R"( "vertices": [{"id": "a"}], "edges": [{"from": "a", "to": "a", )" + edge_fields + "}]}";
+}
+
+}  // namespace
+
+TEST(GraphJsonPasses, AgreeOnStringsAndEscapes) {
+  expect_passes_agree(one_edge(R"("label": "Gr\u00fc\u00dfe \u2192 \ud83d\ude00")"), true);
+  expect_passes_agree(one_edge("\"label\": \"Gr\xc3\xbc\xc3\x9f" "e \xe2\x86\x92 \xf0\x9f\x98\x80\""), true);
+  expect_passes_agree(one_edge(R"("label": "tab\t quote\" slash\/ nul\u0000")"), true);
+  expect_passes_agree(one_edge(R"("label": "\udc00")"), false);          // unpaired low surrogate
+  expect_passes_agree(one_edge(R"("label": "\ud800")"), false);          // unpaired high surrogate
+  expect_passes_agree(one_edge(R"("label": "\ud800\u0041")"), false);
+  expect_passes_agree(one_edge("\"label\": \"\xed\xa0\x80\""), false);  // a surrogate encoded raw
+  expect_passes_agree(one_edge("\"label\": \"\xc0\xaf\""), false);      // overlong
+  expect_passes_agree(one_edge("\"label\": \"\xf4\x90\x80\x80\""), false);  // above U+10FFFF
+  expect_passes_agree(one_edge("\"label\": \"\xe2\x86\""), false);      // truncated sequence
+  expect_passes_agree(one_edge("\"label\": \"\xff\""), false);
+  expect_passes_agree(one_edge("\"label\": \"a\x01\""), false);          // raw control character
+}
+
+TEST(GraphJsonPasses, AgreeOnNumbers) {
+  for (const char* cost : {"0", "-0", "7", "2.5", "1e2", "1E-3", "0.1", "123456789012345678901234567890",
+                           "18446744073709551615", "18446744073709551616", "1e-400", "4.9e-324"})
+    expect_passes_agree(one_edge(std::string("\"cost\": ") + cost), true);
+  for (const char* cost : {"-1", "1e400", "-1e400", "01", "1.", ".5", "+1", "NaN", "Infinity", "0x10", "-"})
+    expect_passes_agree(one_edge(std::string("\"cost\": ") + cost), false);
+  const std::string passive = head + R"( "vertices": [{"id": "a"}, {"id": "p", "kind": "passive"}],
+    "edges": [{"from": "a", "to": "p"}, {"from": "p", "to": "a", "weight": W1}, {"from": "p", "to": "a", "weight": W2}]})";
+  auto with = [&](const std::string& w1, const std::string& w2) {
+    std::string s = passive;
+    s.replace(s.find("W1"), 2, w1);
+    s.replace(s.find("W2"), 2, w2);
+    return s;
+  };
+  expect_passes_agree(with("1", "3"), true);
+  expect_passes_agree(with("1.0", "3e0"), true);
+  expect_passes_agree(with("1.5", "3"), false);
+  expect_passes_agree(with("-2", "3"), false);
+}
+
+TEST(GraphJsonPasses, AgreeOnStructureErrors) {
+  for (const std::string& text :
+       {std::string(""), std::string("{"), std::string("[]"), head + "}", head + R"( "vertices": [], "x": 1})",
+        head + R"( "vertices": [{"id": "a"}]} trailing)", head + R"( "vertices": [{"id": "a",}]})",
+        head + R"( "vertices": [{"id": "a", "id": "b"}]})", head + R"( "vertices": [{"id": "a"}], "edges": [{"from": "a"}]})",
+        head + R"( "vertices": [{"id": "a"}], "meta": {"deep": [[[[{"x": [1, 2, {"y": null}]}]]]]}})"})
+    expect_passes_agree(text, text.find("meta") != std::string::npos);
+}
+
+TEST(GraphJsonPasses, AgreeOnLargeGraphsInMemoryAndInFiles) {
+  // Big enough that a file crosses many of the fast pass's read buffers.
+  TestGraph g = generate_random_graph({.vertices = 3000, .passive_fraction = 0.3, .out_degree = 4, .goals = 7, .seed = 5});
+  const std::string text = graph_to_json(g);
+  ASSERT_GT(text.size(), 4u << 17);
+  expect_passes_agree(text, true);
+  const std::string path = ::testing::TempDir() + "/playtest_large_graph.json";
+  {
+    std::ofstream out(path, std::ios::binary);
+    out << text;
+  }
+  EXPECT_EQ(graph_to_json(load_graph(path)), text);
+}
+
+TEST(GraphJson, EdgeIdsEqualToTheDefaultAreKept) {
+  // Generated files name every edge "e<index>"; the builder does not index such names, and
+  // must still find them and report repeats.
+  TestGraph g = parse_graph(head + R"( "vertices": [{"id": "a"}, {"id": "b"}],
+    "edges": [{"id": "e0", "from": "a", "to": "b"}, {"id": "x", "from": "b", "to": "a"}, {"id": "e2", "from": "a", "to": "a"}]})");
+  ASSERT_EQ(g.num_edges(), 3u);
+  EXPECT_TRUE(g.find_edge("e0").has_value());
+  EXPECT_TRUE(g.find_edge("x").has_value());
+  EXPECT_EQ(g.name(*g.find_edge("e2")), "e2");
+  EXPECT_EQ(g.target(*g.find_edge("e0")), *g.find_vertex("b"));
+  expect_error<GraphError>(head + R"( "vertices": [{"id": "a"}], "edges": [{"id": "e0", "from": "a", "to": "a"},
+    {"from": "a", "to": "a"}, {"id": "e0", "from": "a", "to": "a"}]})",
+                           {"duplicate edge id 'e0'", 0, 0, "/edges/2"});
+  expect_error<GraphError>(head + R"( "vertices": [{"id": "a"}], "edges": [{"id": "e1", "from": "a", "to": "a"},
+    {"id": "e1", "from": "a", "to": "a"}]})",
+                           {"duplicate edge id 'e1'", 0, 0, "/edges/1"});
 }
