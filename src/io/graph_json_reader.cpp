@@ -174,8 +174,10 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
     integral_ = std::isfinite(v) && v == std::floor(v);
     return scalar(Kind::number);
   }
-  bool string(string_t& v) override {
-    str_ = &v;
+  bool string(string_t& v) override { return text(v); }
+  // Both passes deliver strings here (the fast pass without a std::string in between).
+  bool text(std::string_view v) {
+    str_ = v;
     return scalar(Kind::string);
   }
   bool binary(binary_t&) override { return scalar(Kind::null); }
@@ -254,6 +256,7 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
   bool end_array() override {
     if (skip_ > 0) return leave_skip();
     if (section_ == Section::edges && b_) flush_edges();
+    if (section_ == Section::vertices && b_) flush_vertices();
     if (section_ == Section::vertices || section_ == Section::edges) {
       section_ = Section::top;
       seen_ = top_seen_;
@@ -262,7 +265,8 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
     return true;
   }
 
-  bool key(string_t& k) override {
+  bool key(string_t& k) override { return key_text(k); }
+  bool key_text(std::string_view k) {
     if (skip_ > 0) return true;
     key_ = k;
     const std::uint32_t bit = key_bit();
@@ -455,10 +459,10 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
     }
   }
 
-  const std::string& take_string(const char* what) {
-    if (str_->size() > max_string_bytes)
-      fail_here(fmt::format("{} is {} bytes long; the limit is {}", what, str_->size(), max_string_bytes));
-    return *str_;
+  std::string_view take_string(const char* what) {
+    if (str_.size() > max_string_bytes)
+      fail_here(fmt::format("{} is {} bytes long; the limit is {}", what, str_.size(), max_string_bytes));
+    return str_;
   }
 
   bool scalar(Kind kind) {
@@ -483,7 +487,7 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
     if (section_ == Section::top) {
       if (kbit_ == top_playtest) {
         want(Kind::string);
-        if (*str_ != "graph/1")
+        if (str_ != "graph/1")
           fail_here(fmt::format("unsupported format \"{}\"; this playtest reads \"graph/1\"", take_string("format")));
         format_seen_ = true;
       } else if (kbit_ == top_initial) {
@@ -508,9 +512,9 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
         if (id_.empty()) fail_here("a vertex id must not be empty");
       } else if (kbit_ == v_kind) {
         want(Kind::string);
-        if (*str_ == "active")
+        if (str_ == "active")
           kind_ = VertexKind::active;
-        else if (*str_ == "passive")
+        else if (str_ == "passive")
           kind_ = VertexKind::passive;
         else
           fail_here(fmt::format("\"kind\" must be \"active\" or \"passive\", got \"{}\"", take_string("kind")));
@@ -523,7 +527,7 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
     // Edge.
     if (kbit_ & (e_id | e_from | e_to | e_label)) {
       want(Kind::string);
-      const std::string& s = take_string(kbit_ == e_label ? "a label" : "an id");
+      const std::string_view s = take_string(kbit_ == e_label ? "a label" : "an id");
       if (kbit_ == e_id) {
         if (s.empty()) fail_here("an edge id must not be empty");
         id_ = s;
@@ -557,7 +561,17 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
 
   void finish_vertex() {
     if (id_.empty()) fail_at(elem_line_, elem_col_, fmt::format("vertex #{} has no \"id\"", index_));
-    if (b_) b_->add_vertex(id_, kind_, goal_);
+    if (!b_) return;
+    pending_vertices_.push_back({append(id_), kind_, goal_});
+    if (pending_vertices_.size() == pending_batch) flush_vertices();
+  }
+
+  struct PendingVertex;
+  void flush_vertices() {
+    for (const PendingVertex& p : pending_vertices_) b_->prefetch_vertex(view(p.id));
+    for (const PendingVertex& p : pending_vertices_) b_->add_vertex(view(p.id), p.kind, p.goal);
+    pending_vertices_.clear();
+    chars_.clear();
   }
 
   void finish_edge() {
@@ -578,12 +592,17 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
   }
 
   // Names of vertices are looked up in a hash index that is far larger than the caches for big
-  // graphs; looking them up one edge at a time waits for one memory access per edge end. The
-  // queue lets the lookups of many edges overlap: first a prefetch for each, then the lookups,
-  // in the file's order (vertex ids, edge indexes and errors do not depend on the batching).
+  // graphs; looking them up one edge (or vertex) at a time waits for one memory access each.
+  // The queues let the lookups of many elements overlap: first a prefetch for each, then the
+  // lookups, in the file's order (vertex ids, edge indexes and errors do not depend on it).
   static constexpr std::size_t pending_batch = 64;
   struct Span {
     std::uint32_t begin = 0, size = 0;
+  };
+  struct PendingVertex {
+    Span id;
+    VertexKind kind;
+    bool goal;
   };
   struct PendingEdge {
     Span from, to, label, id;
@@ -669,7 +688,7 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
   bool bool_ = false;
   double num_ = 0;
   bool integral_ = false;
-  string_t* str_ = nullptr;
+  std::string_view str_;
 
   // Element being read.
   std::uint32_t elem_line_ = 0, elem_col_ = 0;
@@ -677,7 +696,8 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
   std::string last_from_name_;
   VertexId last_from_;
   std::vector<PendingEdge> pending_;
-  std::string chars_;  // the pending edges' strings
+  std::vector<PendingVertex> pending_vertices_;
+  std::string chars_;  // the pending edges' or vertices' strings
   VertexKind kind_ = VertexKind::active;
   bool goal_ = false, timeout_ = false;
   double cost_ = 1.0;
@@ -772,7 +792,9 @@ class FastAdapter : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, FastA
   bool Bool(bool b) { return h_.boolean(b); }
   bool RawNumber(const char* s, rapidjson::SizeType n, bool) {
     const char* end = s + n;
-    if (std::memchr(s, '.', n) == nullptr && std::memchr(s, 'e', n) == nullptr && std::memchr(s, 'E', n) == nullptr) {
+    bool integer = true;
+    for (const char* p = s; p != end; ++p) integer &= *p != '.' && *p != 'e' && *p != 'E';
+    if (integer) {
       // An integer, as nlohmann classifies it: signed when negative, else unsigned; beyond 64
       // bits nlohmann reads it as a double.
       if (*s == '-') {
@@ -791,21 +813,15 @@ class FastAdapter : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, FastA
     text_.assign(s, n);
     return h_.number_float(d, text_);
   }
-  bool String(const char* s, rapidjson::SizeType n, bool) {
-    set_text(s, n);
-    return h_.string(text_);
-  }
-  bool Key(const char* s, rapidjson::SizeType n, bool) {
-    set_text(s, n);
-    return h_.key(text_);
-  }
+  bool String(const char* s, rapidjson::SizeType n, bool) { return h_.text(checked(s, n)); }
+  bool Key(const char* s, rapidjson::SizeType n, bool) { return h_.key_text(checked(s, n)); }
   bool StartObject() { return h_.start_object(static_cast<std::size_t>(-1)); }
   bool EndObject(rapidjson::SizeType) { return h_.end_object(); }
   bool StartArray() { return h_.start_array(static_cast<std::size_t>(-1)); }
   bool EndArray(rapidjson::SizeType) { return h_.end_array(); }
 
  private:
-  void set_text(const char* s, rapidjson::SizeType n) {
+  static std::string_view checked(const char* s, rapidjson::SizeType n) {
     // RapidJSON runs without its UTF-8 validation (a large part of its time): names and labels
     // are nearly always ASCII, so a string is checked here only when it has other bytes. Any
     // invalid sequence sends the input to the nlohmann pass, which rejects it with a location.
@@ -815,14 +831,17 @@ class FastAdapter : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, FastA
     unsigned char any = 0;
     for (rapidjson::SizeType i = 0; i < n; ++i) any |= static_cast<unsigned char>(s[i]);
     if ((any & 0x80) && !valid_utf8(reinterpret_cast<const unsigned char*>(s), n)) throw Relocate{};
-    text_.assign(s, n);
+    return {s, n};
   }
 
   Handler& h_;
   std::string text_;
 };
 
-constexpr unsigned fast_flags = rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseIterativeFlag;
+// Recursive parsing (faster than RapidJSON's iterative mode) is safe: the handler rejects any
+// nesting the format does not have at its first level, and nesting inside "meta" beyond
+// max_meta_depth, so the recursion depth stays below max_meta_depth + 4.
+constexpr unsigned fast_flags = rapidjson::kParseNumbersAsStringsFlag;
 
 // The fast pass; nullopt when it gave up.
 template <class Stream>
