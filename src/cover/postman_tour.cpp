@@ -2,22 +2,20 @@
 
 #include <fmt/format.h>
 
-#include <lemon/network_simplex.h>
-#include <lemon/smart_graph.h>
-
 #include <algorithm>
 #include <cassert>
 #include <cmath>
 #include <stdexcept>
 
+#include "cover/detail/min_cost_flow.hpp"
 #include "playtest/error.hpp"
 
 namespace playtest {
 
 namespace {
 
-// Scaled costs must keep LEMON's potentials (bounded by the artificial cost 2^62 plus path costs)
-// far from overflow: any simple path of scaled costs stays below 2^50.
+// Scaled costs must keep LEMON's potentials (bounded by NetworkSimplex's artificial cost 2^62 plus
+// path costs) far from overflow: any simple path of scaled costs stays below 2^50.
 constexpr double scaled_path_limit = 0x1.0p50;
 
 void check_vertex(const TestGraph& g, VertexId v, const char* what) {
@@ -57,6 +55,18 @@ Reach reach(const TestGraph& g, VertexId start, const ResetArcs& r) {
       for (VertexId u : r.from) visit(out.bwd, u);
   }
   return out;
+}
+
+detail::MinCostFlowOptions flow_options(PostmanFlowSolver s) {
+  using A = detail::MinCostFlowAlgorithm;
+  switch (s) {
+    case PostmanFlowSolver::network_simplex: return {.algorithm = A::network_simplex_altering};
+    case PostmanFlowSolver::network_simplex_block_search:
+      return {.algorithm = A::network_simplex_block, .shift_costs = false};
+    case PostmanFlowSolver::cost_scaling: return {.algorithm = A::cost_scaling_partial_augment, .shift_costs = false};
+    case PostmanFlowSolver::capacity_scaling: return {.algorithm = A::capacity_scaling, .shift_costs = false};
+  }
+  throw std::invalid_argument("postman_tour: unknown flow solver");
 }
 
 }  // namespace
@@ -193,40 +203,38 @@ PostmanTour postman_tour(const TestGraph& g, const PostmanOptions& options) {
       return static_cast<std::int64_t>(rx);
     };
 
-    lemon::SmartDigraph net;
-    net.reserveNode(static_cast<int>(n));
-    net.reserveArc(static_cast<int>(num_coverable + usable_resets.size()));
-    for (std::uint32_t v = 0; v < n; ++v) net.addNode();
-    std::vector<std::uint32_t> arc_of;  // arc id -> EdgeId value, or m + index into usable_resets
-    arc_of.reserve(num_coverable + usable_resets.size());
+    // The balancing problem: only the coverable edges and the usable resets, arcs in edge order.
+    detail::FlowNetwork net;
+    net.num_nodes = n;
+    net.supply = supply;
+    const std::size_t num_arcs = num_coverable + usable_resets.size();
+    net.source.reserve(num_arcs);
+    net.target.reserve(num_arcs);
+    net.cost.reserve(num_arcs);
+    std::vector<std::uint32_t> arc_of;  // arc -> EdgeId value, or m + index into usable_resets
+    arc_of.reserve(num_arcs);
     for (EdgeId e : g.edges()) {
       if (!coverable[e.index()]) continue;
-      net.addArc(net.nodeFromId(static_cast<int>(g.source(e).value)), net.nodeFromId(static_cast<int>(g.target(e).value)));
+      net.source.push_back(g.source(e).value);
+      net.target.push_back(g.target(e).value);
+      net.cost.push_back(scaled(g.cost(e)));
       arc_of.push_back(e.value);
     }
     for (std::size_t k = 0; k < usable_resets.size(); ++k) {
-      net.addArc(net.nodeFromId(static_cast<int>(usable_resets[k].value)), net.nodeFromId(static_cast<int>(rs.to.value)));
+      net.source.push_back(usable_resets[k].value);
+      net.target.push_back(rs.to.value);
+      net.cost.push_back(scaled(rs.cost));
       arc_of.push_back(static_cast<std::uint32_t>(m + k));
     }
-    lemon::SmartDigraph::ArcMap<std::int64_t> cost(net);
-    lemon::SmartDigraph::NodeMap<std::int64_t> sup(net);
-    for (lemon::SmartDigraph::ArcIt a(net); a != lemon::INVALID; ++a) {
-      const std::uint32_t id = arc_of[static_cast<std::size_t>(net.id(a))];
-      cost[a] = scaled(id < m ? g.cost(EdgeId{id}) : rs.cost);
-    }
-    for (lemon::SmartDigraph::NodeIt v(net); v != lemon::INVALID; ++v) sup[v] = supply[static_cast<std::size_t>(net.id(v))];
-
-    lemon::NetworkSimplex<lemon::SmartDigraph, std::int64_t, std::int64_t> ns(net);
-    ns.costMap(cost).supplyMap(sup);
-    const auto status = ns.run();
+    const detail::MinCostFlowResult flow = detail::solve_min_cost_flow(net, flow_options(options.flow_solver));
     // The component is strongly connected and costs are >= 0: always feasible and bounded.
-    if (status != decltype(ns)::OPTIMAL) throw std::logic_error("postman_tour: the balancing flow problem has no optimum");
+    if (!flow.optimal) throw std::logic_error("postman_tour: the balancing flow problem has no optimum");
     std::int64_t total_flow = 0, total_supply = 0;
-    for (lemon::SmartDigraph::ArcIt a(net); a != lemon::INVALID; ++a) {
-      const std::int64_t f = ns.flow(a);
+    for (std::size_t a = 0; a < arc_of.size(); ++a) {
+      const std::int64_t f = flow.flow[a];
       if (f == 0) continue;
       total_flow += f;
-      const std::uint32_t id = arc_of[static_cast<std::size_t>(net.id(a))];
+      const std::uint32_t id = arc_of[a];
       if (id < m)
         t.multiplicity[id] += static_cast<std::uint32_t>(f);
       else

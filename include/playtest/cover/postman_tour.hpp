@@ -1,6 +1,6 @@
 // Directed Chinese Postman tour of a test graph (seed 000 §5 and §6): the cheapest closed walk from a
 // start vertex that takes every edge at least once. The graph is balanced by a minimum-cost flow
-// (LEMON's NetworkSimplex) from vertices with surplus in-degree to those with surplus out-degree, then
+// (LEMON's NetworkSimplex by default) from vertices with surplus in-degree to those with surplus out-degree, then
 // an Euler circuit is read off (Hierholzer, iterative). Optional resets (seed 002 §3.2) add edges
 // back to the initial vertex, so that graphs which are not strongly connected still get a tour.
 #pragma once
@@ -31,6 +31,19 @@ enum class UncoverablePolicy : std::uint8_t {
   skip,  // tour the coverable edges and list the others in PostmanTour::uncoverable
 };
 
+// The LEMON solver for the balancing min-cost flow. All are exact; they differ only in speed (see
+// docs/performance.md, "Coverage (Chinese Postman)"), and may pick different tours of equal cost.
+enum class PostmanFlowSolver : std::uint8_t {
+  // NetworkSimplex, altering candidate list pivots, on costs reduced by the distances from the
+  // nearest surplus vertex (the fastest measured).
+  network_simplex,
+  network_simplex_block_search,  // NetworkSimplex, block search pivots (LEMON's default rule)
+  // CostScaling, partial augment-relabel; throws std::invalid_argument when its 64-bit arithmetic
+  // could overflow (e.g. fractional costs, which are scaled up to 2^50 / |V|).
+  cost_scaling,
+  capacity_scaling,  // CapacityScaling (successive shortest paths)
+};
+
 struct PostmanOptions {
   // Where the tour starts and ends; none: the graph's initial vertex.
   VertexId start = VertexId::none();
@@ -43,6 +56,7 @@ struct PostmanOptions {
   // tester's move, so passive vertices are rejected (std::invalid_argument).
   std::vector<VertexId> reset_from;
   UncoverablePolicy on_uncoverable = UncoverablePolicy::fail;
+  PostmanFlowSolver flow_solver = PostmanFlowSolver::network_simplex;
 };
 
 // An edge that lies on no closed walk through the start vertex, and why (both may hold).
