@@ -10,6 +10,9 @@
 #include <iterator>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <sys/stat.h>
+
+#include <algorithm>
 #include <charconv>
 #include <optional>
 #include <rapidjson/filereadstream.h>
@@ -845,8 +848,16 @@ constexpr unsigned fast_flags = rapidjson::kParseNumbersAsStringsFlag;
 
 // The fast pass; nullopt when it gave up.
 template <class Stream>
-std::optional<GraphBuilder> fast_read(Stream& in, const std::string& file) {
+std::optional<GraphBuilder> fast_read(Stream& in, const std::string& file, std::uint64_t input_bytes) {
   GraphBuilder b;
+  // Capacity for as many vertices and edges as the input could hold at most (the shortest vertex
+  // object has 10 bytes, the shortest edge 21): the builder's arrays then never move while they
+  // grow. Only address space is reserved; pages are touched as elements arrive.
+  try {
+    const std::uint64_t cap = std::uint64_t{1} << 28;
+    b.reserve(std::min(input_bytes / 11, cap), std::min(input_bytes / 22, cap));
+  } catch (const std::bad_alloc&) {
+  }
   Handler h(nullptr, file, &b, std::nullopt);
   FastAdapter adapter(h);
   rapidjson::Reader reader;
@@ -873,7 +884,9 @@ TestGraph read(const std::string& file, std::string_view text, std::FILE* f, boo
   } else if (f) {
     char buffer[1 << 16];
     rapidjson::FileReadStream in(f, buffer, sizeof buffer);
-    b = fast_read(in, file);
+    struct stat st {};
+    const std::uint64_t size = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) ? static_cast<std::uint64_t>(st.st_size) : 0;
+    b = fast_read(in, file, size);
     if (!b || std::ferror(f)) {
       b.reset();
       if (std::fseek(f, 0, SEEK_SET) != 0)
@@ -885,7 +898,7 @@ TestGraph read(const std::string& file, std::string_view text, std::FILE* f, boo
     }
   } else {
     rapidjson::MemoryStream in(text.data(), text.size());
-    b = fast_read(in, file);
+    b = fast_read(in, file, text.size());
   }
   if (!b) {
     std::optional<Source> src;
