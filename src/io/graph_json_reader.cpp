@@ -201,13 +201,13 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
         break;
     }
     if (is_meta()) return enter_skip();
-    if (section_ == Section::top && key_ == "reset") {
+    if (section_ == Section::top && kbit_ == top_reset) {
       if (target_ && target_->kind == ElementRef::Kind::reset) throw Found{src_.value_line(), src_.value_column()};
       section_ = Section::reset;
       seen_ = 0;
       return true;
     }
-    if (section_ == Section::top && (key_ == "vertices" || key_ == "edges"))
+    if (section_ == Section::top && (kbit_ == top_vertices || kbit_ == top_edges))
       type_error("an array", "an object");
     type_error(expected_type(), "an object");
   }
@@ -244,8 +244,8 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
     if (skip_ > 0) return enter_skip();
     if (section_ == Section::none) fail_here("a graph/1 file must be a JSON object, not an array");
     if (is_meta()) return enter_skip();
-    if (section_ == Section::top && (key_ == "vertices" || key_ == "edges")) {
-      section_ = key_ == "vertices" ? Section::vertices : Section::edges;
+    if (section_ == Section::top && (kbit_ == top_vertices || kbit_ == top_edges)) {
+      section_ = kbit_ == top_vertices ? Section::vertices : Section::edges;
       top_seen_ = seen_;
       index_ = 0;
       return true;
@@ -271,8 +271,8 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
   bool key(string_t& k) override { return key_text(k); }
   bool key_text(std::string_view k) {
     if (skip_ > 0) return true;
-    key_ = k;
-    const std::uint32_t bit = key_bit();
+    if (!fast_) key_ = k;  // for messages, which only the tracking pass writes
+    const std::uint32_t bit = key_bit(k);
     kbit_ = bit;
     if (bit == 0) {
       fail_here(fmt::format("unknown key \"{}\" in {}; allowed: {} (put anything else inside \"meta\")", k,
@@ -351,14 +351,13 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
   }
 
   // Keys: one bit per allowed key of the current section.
-  std::uint32_t key_bit() const {
+  std::uint32_t key_bit(std::string_view k) const {
     // string_view comparisons check the length first: no strlen, rarely a memcmp.
     using sv = std::string_view;
     static constexpr sv top[] = {"playtest", "initial", "vertices", "edges", "reset", "meta"};
     static constexpr sv vertex[] = {"id", "kind", "goal", "meta"};
     static constexpr sv edge[] = {"id", "from", "to", "label", "cost", "prob", "weight", "timeout", "meta"};
     static constexpr sv reset[] = {"cost", "meta"};
-    const sv k = key_;
     auto find = [&](const auto& keys) -> std::uint32_t {
       for (std::uint32_t i = 0; i < std::size(keys); ++i)
         if (k == keys[i]) return 1u << i;
@@ -444,6 +443,7 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
     section_ = s;
     seen_ = 0;
     key_.clear();
+    kbit_ = 0;
     elem_line_ = src_.value_line();
     elem_col_ = src_.value_column();
     if (s == Section::vertex) {
@@ -666,7 +666,7 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
   std::uint32_t kbit_ = 0;  // key_bit() of key_
 
   // Key bits (positions in the tables of key_bit()).
-  [[maybe_unused]] static constexpr std::uint32_t top_playtest = 1, top_initial = 2, top_vertices = 4, top_edges = 8, top_reset = 16,
+  static constexpr std::uint32_t top_playtest = 1, top_initial = 2, top_vertices = 4, top_edges = 8, top_reset = 16,
                                  top_meta = 32;
   static constexpr std::uint32_t v_id = 1, v_kind = 2, v_goal = 4, v_meta = 8;
   static constexpr std::uint32_t e_id = 1, e_from = 2, e_to = 4, e_label = 8, e_cost = 16, e_prob = 32, e_weight = 64,
