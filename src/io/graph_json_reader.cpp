@@ -850,12 +850,12 @@ constexpr unsigned fast_flags = rapidjson::kParseNumbersAsStringsFlag;
 template <class Stream>
 std::optional<GraphBuilder> fast_read(Stream& in, const std::string& file, std::uint64_t input_bytes) {
   GraphBuilder b;
-  // Capacity for as many vertices and edges as the input could hold at most (the shortest vertex
-  // object has 10 bytes, the shortest edge 21): the builder's arrays then never move while they
-  // grow. Only address space is reserved; pages are touched as elements arrive.
+  // Capacity for as many edges as the input could hold at most (the shortest edge object has 21
+  // bytes): the builder's edge arrays then never move while they grow. Only address space is
+  // reserved; pages are touched as edges arrive, and build() copies the edges into exact-size
+  // arrays. (Vertex names are not reserved: their pool moves into the graph as it is.)
   try {
-    const std::uint64_t cap = std::uint64_t{1} << 28;
-    b.reserve(std::min(input_bytes / 11, cap), std::min(input_bytes / 22, cap));
+    b.reserve(0, std::min<std::uint64_t>(input_bytes / 22, std::uint64_t{1} << 28));
   } catch (const std::bad_alloc&) {
   }
   Handler h(nullptr, file, &b, std::nullopt);
