@@ -40,10 +40,11 @@ void BM_BoundedReach(benchmark::State& state) {
   const TestGraph& g = graph(static_cast<std::uint32_t>(state.range(0)));
   const auto goals = g.goals();
   const auto bound = static_cast<std::uint32_t>(state.range(1));
-  std::size_t changes = 0, recomputed = 0;
+  std::size_t changes = 0, change_bytes = 0, recomputed = 0;
   for (auto _ : state) {
     BoundedReachResult r = solve_bounded_reachability(g, goals, {.bound = bound});
     changes = r.num_change_points();
+    change_bytes = r.change_point_bytes();
     recomputed = 0;
     for (auto f : r.frontier_sizes()) recomputed += f;
     benchmark::DoNotOptimize(r.prob(g.initial()));
@@ -51,6 +52,7 @@ void BM_BoundedReach(benchmark::State& state) {
   state.counters["vertices"] = g.num_vertices();
   state.counters["edges"] = g.num_edges();
   state.counters["change_points"] = static_cast<double>(changes);
+  state.counters["change_point_MB"] = static_cast<double>(change_bytes) / 1e6;
   state.counters["value_changes"] = static_cast<double>(recomputed);
 }
 

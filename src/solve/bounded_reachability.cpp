@@ -14,12 +14,30 @@ EdgeId BoundedReachResult::choice(VertexId v, std::uint32_t k) const {
   if (k > bound_)
     throw std::invalid_argument("BoundedReachResult::choice: k = " + std::to_string(k) + " exceeds the bound " +
                                 std::to_string(bound_));
-  const auto cps = change_points(v);
-  // The last change point with cp.k <= k.
-  auto it = std::upper_bound(cps.begin(), cps.end(), k,
-                             [](std::uint32_t x, const ReachChangePoint& cp) { return x < cp.k; });
-  if (it == cps.begin()) return EdgeId::none();
-  return std::prev(it)->edge;
+  if (k == bound_) return choice_at_bound_[v.index()];
+  EdgeId e = EdgeId::none();  // the edge of the last change point with cp.k <= k
+  for_each_change(v.value, [&](std::uint32_t cp_k, EdgeId cp_edge) {
+    if (cp_k > k) return false;
+    e = cp_edge;
+    return true;
+  });
+  return e;
+}
+
+EdgeId BoundedReachResult::choice(VertexId v) const {
+  if (v.index() >= value_.size()) throw std::invalid_argument("BoundedReachResult::choice: vertex id out of range");
+  return choice_at_bound_[v.index()];
+}
+
+std::vector<ReachChangePoint> BoundedReachResult::change_points(VertexId v) const {
+  if (v.index() >= value_.size())
+    throw std::invalid_argument("BoundedReachResult::change_points: vertex id out of range");
+  std::vector<ReachChangePoint> cps;
+  for_each_change(v.value, [&](std::uint32_t k, EdgeId e) {
+    cps.push_back({k, e});
+    return true;
+  });
+  return cps;
 }
 
 bool BoundedReachResult::is_recorded(VertexId v) const {

@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "playtest/graph/test_graph.hpp"
+#include "playtest/solve/detail/change_log.hpp"
+#include "playtest/solve/detail/huge_page_allocator.hpp"
 
 namespace playtest {
 
@@ -88,16 +90,15 @@ class BoundedReachResult {
   double cost(VertexId v) const { return value_[v.index()].cost; }  // C(v, n) at the bound n
   // S(v, k) for 0 <= k <= n: the edge to take at v when at most k moves remain. EdgeId::none() when
   // null (goal, passive vertex, or no edge better than giving up). Throws std::invalid_argument if
-  // k > bound(). O(log #change points of v).
+  // k > bound(). O(1) at k = n, otherwise O(#change points of v) (they are stored compressed).
   EdgeId choice(VertexId v, std::uint32_t k) const;
-  EdgeId choice(VertexId v) const { return choice(v, bound_); }
-  // S(v, .) as change points, increasing in k; before the first one S(v, k) is null.
-  std::span<const ReachChangePoint> change_points(VertexId v) const {
-    return std::span<const ReachChangePoint>(changes_).subspan(change_offsets_[v.index()],
-                                                              change_offsets_[v.index() + 1] -
-                                                                  change_offsets_[v.index()]);
-  }
-  std::size_t num_change_points() const { return changes_.size(); }
+  EdgeId choice(VertexId v) const;
+  // S(v, .) as change points, increasing in k; before the first one S(v, k) is null. Decoded on each
+  // call (O(#change points of v)).
+  std::vector<ReachChangePoint> change_points(VertexId v) const;
+  std::size_t num_change_points() const { return num_changes_; }
+  // Bytes taken by the stored change points (about one per change point, plus O(V)).
+  std::size_t change_point_bytes() const { return changes_.memory_bytes(); }
 
   // Full history for vertices listed in BoundedReachOptions::record (std::invalid_argument otherwise).
   bool is_recorded(VertexId v) const;
@@ -113,10 +114,26 @@ class BoundedReachResult {
   friend class BoundedReachRecorder;
   ReachValue recorded(VertexId v, std::uint32_t k) const;
 
+  // Calls f(k, edge) for v's change points in increasing k until f returns false.
+  template <class F>
+  void for_each_change(std::uint32_t v, F f) const {
+    const std::uint32_t first = first_edge_[v], slots = first_edge_[v + 1] - first + 1;
+    std::uint64_t k = 0;
+    changes_.for_each(v, [&](std::uint64_t x) {
+      k += x / slots + 1;
+      const auto slot = static_cast<std::uint32_t>(x % slots);
+      return f(static_cast<std::uint32_t>(k), slot == 0 ? EdgeId::none() : EdgeId{first + slot - 1});
+    });
+  }
+
   std::uint32_t bound_ = 0;
   std::vector<ReachValue> value_;
-  std::vector<std::uint32_t> change_offsets_{0};
-  std::vector<ReachChangePoint> changes_;
+  std::vector<EdgeId> choice_at_bound_;
+  // Change point i of v (in increasing k) is the varint (k_i - k_{i-1} - 1) * (deg(v) + 1) + slot
+  // with k_0 = 0 and slot 0 for null, j + 1 for v's j-th out-edge: one byte when changes are close.
+  std::vector<std::uint32_t> first_edge_;  // the graph's out-edge offsets
+  detail::ChangeLog changes_;
+  std::size_t num_changes_ = 0;
   std::vector<VertexId> record_vertices_;  // sorted
   std::vector<ReachValue> record_values_;  // record_vertices_[i] at k: [k * record_vertices_.size() + i]
   std::vector<std::uint32_t> frontier_sizes_;
@@ -151,13 +168,15 @@ class BoundedReachSolver {
     val_.assign(n, ReachValue{});
     choice_.assign(n, EdgeId::none());
     stamp_.assign(n, 0);
+    last_change_.assign(n, 0);
     changed_.clear();
     for (std::uint32_t v = 0; v < n; ++v)
       if (goal_[v]) {
         val_[v].prob = 1.0;
         changed_.push_back(VertexId{v});
       }
-    log_.clear();
+    log_.reset(n);
+    num_changes_ = 0;
     frontier_sizes_.clear();
   }
 
@@ -173,17 +192,25 @@ class BoundedReachSolver {
     if (dense) {
       next_val_.resize(n);
       changed_.clear();
+      // The sweep reads the successors' values at random; prefetching them a few dozen edges ahead
+      // overlaps the cache misses that otherwise dominate the step.
+      const auto targets = g_->targets();
+      const auto offsets = g_->out_offsets();
+      const std::uint32_t num_edges = static_cast<std::uint32_t>(targets.size());
+      const auto probs = g_->probabilities();
       for (std::uint32_t u = 0; u < n; ++u) {
+        const std::uint32_t ahead = std::min(offsets[u] + prefetch_distance, num_edges),
+                            ahead_end = std::min(offsets[u + 1] + prefetch_distance, num_edges);
+        for (std::uint32_t e = ahead; e < ahead_end; ++e) __builtin_prefetch(&val_[targets[e].index()]);
+        // Only passive vertices read their edges' probabilities, a pattern the hardware prefetcher misses.
+        if (ahead < ahead_end) __builtin_prefetch(&probs[ahead_end - 1]);
         if (goal_[u]) {
           next_val_[u] = val_[u];
           continue;
         }
         EdgeId c;
         next_val_[u] = compute(u, c);
-        if (c != choice_[u]) {
-          choice_[u] = c;
-          log_.push_back({u, next, c});
-        }
+        if (c != choice_[u]) log_change(u, next, c);
         if (next_val_[u] != val_[u]) changed_.push_back(VertexId{u});
       }
       val_.swap(next_val_);
@@ -206,10 +233,7 @@ class BoundedReachSolver {
           val_[u] = new_value_[i];
           changed_.push_back(cand_[i]);
         }
-        if (new_choice_[i] != choice_[u]) {
-          choice_[u] = new_choice_[i];
-          log_.push_back({u, next, new_choice_[i]});
-        }
+        if (new_choice_[i] != choice_[u]) log_change(u, next, new_choice_[i]);
       }
     }
     frontier_sizes_.push_back(static_cast<std::uint32_t>(changed_.size()));
@@ -224,25 +248,22 @@ class BoundedReachSolver {
   bool is_goal(VertexId v) const { return goal_[v.index()] != 0; }
   // Vertices whose value changed at the last step (the goals after init()).
   std::span<const VertexId> changed() const { return changed_; }
-  std::size_t num_change_points() const { return log_.size(); }
+  std::size_t num_change_points() const { return num_changes_; }
 
   // The result at the current k; the solver is left in its initial state (call init() to reuse).
   BoundedReachResult take_result() {
     BoundedReachResult r;
     const std::uint32_t n = g_->num_vertices();
     r.bound_ = k_;
-    r.change_offsets_.assign(n + 1, 0);
-    for (const auto& c : log_) ++r.change_offsets_[c.v + 1];
-    for (std::uint32_t v = 0; v < n; ++v) r.change_offsets_[v + 1] += r.change_offsets_[v];
-    r.changes_.resize(log_.size());
-    {
-      // Stable counting sort by vertex keeps each vertex's change points in increasing k.
-      std::vector<std::uint32_t> next(r.change_offsets_.begin(), r.change_offsets_.end() - 1);
-      for (const auto& c : log_) r.changes_[next[c.v]++] = {c.k, c.edge};
-    }
-    r.value_ = std::move(val_);
+    const auto offsets = g_->out_offsets();
+    r.first_edge_.assign(offsets.begin(), offsets.begin() + n + 1);
+    log_.finish_appending();
+    r.changes_ = std::move(log_);
+    r.num_changes_ = num_changes_;
+    r.choice_at_bound_ = std::move(choice_);
+    r.value_.assign(val_.begin(), val_.end());
     r.frontier_sizes_ = std::move(frontier_sizes_);
-    std::vector<LogEntry>().swap(log_);
+    log_ = {};
     init();
     return r;
   }
@@ -275,10 +296,10 @@ class BoundedReachSolver {
     for (std::uint32_t e = b; e < end; ++e) {
       const ReachValue& y = val_[targets[e].index()];
       const ReachValue x{y.prob, costs[e] + y.cost};
-      if (order_.better(x, best)) {
-        best = x;
-        best_edge = EdgeId{e};
-      }
+      const bool take = order_.better(x, best);
+      best.prob = take ? x.prob : best.prob;
+      best.cost = take ? x.cost : best.cost;
+      best_edge = take ? EdgeId{e} : best_edge;
     }
     if (!best_edge.is_none() && order_.better(ReachValue{}, best)) {
       best = ReachValue{};
@@ -288,23 +309,31 @@ class BoundedReachSolver {
     return best;
   }
 
-  struct LogEntry {
-    std::uint32_t v;
-    std::uint32_t k;
-    EdgeId edge;
-  };
+  static constexpr std::uint32_t prefetch_distance = 64;  // edges
+  // Records S(u, k) = c (c differs from the current choice) in the compact form BoundedReachResult reads.
+  void log_change(std::uint32_t u, std::uint32_t k, EdgeId c) {
+    choice_[u] = c;
+    const auto offsets = g_->out_offsets();
+    const std::uint64_t slots = offsets[u + 1] - offsets[u] + 1;
+    const std::uint32_t slot = c.is_none() ? 0 : c.value - offsets[u] + 1;
+    log_.append(u, static_cast<std::uint64_t>(k - last_change_[u] - 1) * slots + slot);
+    last_change_[u] = k;
+    ++num_changes_;
+  }
   const TestGraph* g_;
   Order order_;
   ReachSweep sweep_;
   std::vector<std::uint8_t> goal_;
   std::uint32_t k_ = 0;
-  std::vector<ReachValue> val_, next_val_;
+  std::vector<ReachValue, detail::HugePageAllocator<ReachValue>> val_, next_val_;
   std::vector<EdgeId> choice_;
   std::vector<std::uint32_t> stamp_;
+  std::vector<std::uint32_t> last_change_;  // k of each vertex's last change point (0: none yet)
   std::vector<VertexId> changed_, cand_;
   std::vector<ReachValue> new_value_;
   std::vector<EdgeId> new_choice_;
-  std::vector<LogEntry> log_;
+  detail::ChangeLog log_;
+  std::size_t num_changes_ = 0;
   std::vector<std::uint32_t> frontier_sizes_;
 };
 
