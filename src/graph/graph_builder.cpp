@@ -42,8 +42,8 @@ void GraphBuilder::reserve(std::size_t vertices, std::size_t edges) {
   name_.reserve(edges);
 }
 
-VertexId GraphBuilder::vertex_ref(std::string_view name) {
-  std::uint32_t id = names_.intern(name);
+VertexId GraphBuilder::vertex_ref(std::string_view name, std::uint32_t hash) {
+  std::uint32_t id = names_.intern(name, hash);
   if (id == vstate_.size()) {
     vstate_.push_back(0);
     vdecl_.push_back(0);
@@ -51,8 +51,8 @@ VertexId GraphBuilder::vertex_ref(std::string_view name) {
   return VertexId{id};
 }
 
-VertexId GraphBuilder::add_vertex(std::string_view name, VertexKind kind, bool goal) {
-  VertexId v = vertex_ref(name);
+VertexId GraphBuilder::add_vertex(std::string_view name, VertexKind kind, bool goal, std::uint32_t hash) {
+  VertexId v = vertex_ref(name, hash);
   std::uint32_t decl = num_decls_++;
   if (vstate_[v.index()] & declared) {
     duplicate_decls_.emplace_back(v.value, decl);

@@ -94,9 +94,10 @@ std::optional<std::uint32_t> StringPool::find(std::string_view s) const {
   }
 }
 
-std::uint32_t StringPool::intern(std::string_view s) {
+std::uint32_t StringPool::intern(std::string_view s) { return intern(s, hash(s)); }
+
+std::uint32_t StringPool::intern(std::string_view s, std::uint32_t h) {
   if (slots_.size() < 2 * static_cast<std::size_t>(indexed_) + 2) grow_index();
-  const std::uint32_t h = hash(s);
   const std::uint64_t key = short_key(s);
   const std::size_t mask = slots_.size() - 1;
   std::size_t i = h & mask;

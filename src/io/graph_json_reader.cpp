@@ -571,18 +571,25 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
 
   struct PendingVertex;
   void flush_vertices() {
-    for (const PendingVertex& p : pending_vertices_) b_->prefetch_vertex(view(p.id));
-    for (const PendingVertex& p : pending_vertices_) b_->add_vertex(view(p.id), p.kind, p.goal);
+    const std::size_t n = pending_vertices_.size();
+    for (std::size_t i = 0; i < n; ++i) hashes_[i] = StringPool::hash(view(pending_vertices_[i].id));
+    for (std::size_t i = 0; i < std::min(n, prefetch_distance); ++i) b_->prefetch_vertex(hashes_[i]);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (i + prefetch_distance < n) b_->prefetch_vertex(hashes_[i + prefetch_distance]);
+      const PendingVertex& p = pending_vertices_[i];
+      b_->add_vertex(view(p.id), p.kind, p.goal, hashes_[i]);
+    }
     pending_vertices_.clear();
     chars_.clear();
   }
 
   void finish_edge() {
-    std::string name = id_.empty() ? fmt::format("#{}", index_) : "'" + id_ + "'";
-    if (from_.empty() && !(seen_ & e_from)) fail_at(elem_line_, elem_col_, fmt::format("edge {} has no \"from\"", name));
-    if (to_.empty() && !(seen_ & e_to)) fail_at(elem_line_, elem_col_, fmt::format("edge {} has no \"to\"", name));
+    auto name = [&] { return id_.empty() ? fmt::format("#{}", index_) : "'" + id_ + "'"; };
+    if (from_.empty() && !(seen_ & e_from))
+      fail_at(elem_line_, elem_col_, fmt::format("edge {} has no \"from\"", name()));
+    if (to_.empty() && !(seen_ & e_to)) fail_at(elem_line_, elem_col_, fmt::format("edge {} has no \"to\"", name()));
     if (prob_ && weight_)
-      fail_at(elem_line_, elem_col_, fmt::format("edge {} has both \"prob\" and \"weight\"; give one", name));
+      fail_at(elem_line_, elem_col_, fmt::format("edge {} has both \"prob\" and \"weight\"; give one", name()));
     if (!b_) return;
     // Queue the edge; flush_edges() hands the queue to the builder in order.
     PendingEdge p{.cost = cost_, .prob = prob_, .weight = weight_, .has_id = !id_.empty(), .timeout = timeout_};
@@ -598,7 +605,8 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
   // graphs; looking them up one edge (or vertex) at a time waits for one memory access each.
   // The queues let the lookups of many elements overlap: first a prefetch for each, then the
   // lookups, in the file's order (vertex ids, edge indexes and errors do not depend on it).
-  static constexpr std::size_t pending_batch = 64;
+  static constexpr std::size_t pending_batch = 256, prefetch_distance = 16;
+  std::uint32_t hashes_[pending_batch];
   struct Span {
     std::uint32_t begin = 0, size = 0;
   };
@@ -622,8 +630,12 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
 
   void flush_edges() {
     if (pending_.empty()) return;
-    for (const PendingEdge& p : pending_) b_->prefetch_vertex(view(p.to));
-    for (const PendingEdge& p : pending_) {
+    const std::size_t n = pending_.size();
+    for (std::size_t i = 0; i < n; ++i) hashes_[i] = StringPool::hash(view(pending_[i].to));
+    for (std::size_t i = 0; i < std::min(n, prefetch_distance); ++i) b_->prefetch_vertex(hashes_[i]);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (i + prefetch_distance < n) b_->prefetch_vertex(hashes_[i + prefetch_distance]);
+      const PendingEdge& p = pending_[i];
       // Files list edges grouped by source more often than not: reuse the last lookup.
       const std::string_view from = view(p.from);
       if (last_from_.is_none() || from != last_from_name_) {
@@ -631,7 +643,7 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
         last_from_name_ = from;
       }
       EdgeSpec e{.from = last_from_,
-                 .to = b_->vertex_ref(view(p.to)),
+                 .to = b_->vertex_ref(view(p.to), hashes_[i]),
                  .label = view(p.label),
                  .cost = p.cost,
                  .prob = p.prob,

@@ -43,11 +43,16 @@ class GraphBuilder {
   void reserve(std::size_t vertices, std::size_t edges);
 
   // A reference to the vertex called `name`, declared or not yet.
-  VertexId vertex_ref(std::string_view name);
-  // A hint that vertex_ref(name) follows soon (see StringPool::prefetch).
-  void prefetch_vertex(std::string_view name) const { names_.prefetch(name); }
+  VertexId vertex_ref(std::string_view name) { return vertex_ref(name, StringPool::hash(name)); }
+  // The same, given StringPool::hash(name): for loaders that prefetch (see StringPool::prefetch).
+  VertexId vertex_ref(std::string_view name, std::uint32_t hash);
+  // A hint that vertex_ref(name, hash) or add_vertex(name, ..., hash) follows soon.
+  void prefetch_vertex(std::uint32_t hash) const { names_.prefetch(hash); }
   // Declares a vertex. A second declaration of the same name is an error at build().
-  VertexId add_vertex(std::string_view name, VertexKind kind, bool goal = false);
+  VertexId add_vertex(std::string_view name, VertexKind kind, bool goal = false) {
+    return add_vertex(name, kind, goal, StringPool::hash(name));
+  }
+  VertexId add_vertex(std::string_view name, VertexKind kind, bool goal, std::uint32_t hash);
   // Declares a vertex under a name that no other vertex of this builder has or will get (through
   // any of these functions): the name is not looked up now but indexed by build() together with
   // the others, which is much cheaper for millions of generated names (the explorer's). A name

@@ -17,11 +17,15 @@ class StringPool {
   // Adds `s` without indexing it: find() and intern() will not see it (until index_all()).
   // For strings that need no lookup by name, or are looked up another way.
   std::uint32_t append(std::string_view s);
-  // A hint that intern(s) or find(s) follows soon: starts loading the slot it will probe first.
-  // Loaders resolve names in batches (prefetch all, then intern all), so that the cache misses
-  // of a large index overlap instead of coming one after the other.
-  void prefetch(std::string_view s) const {
-    if (!slots_.empty()) __builtin_prefetch(&slots_[hash(s) & (slots_.size() - 1)]);
+  // The hash that intern() and find() use, for callers that compute it ahead (see prefetch).
+  static std::uint32_t hash(std::string_view s);
+  // The id of `s` given hash(s) == h, adding it when new.
+  std::uint32_t intern(std::string_view s, std::uint32_t h);
+  // A hint that intern(s, h) follows soon: starts loading the slot it will probe first.
+  // Loaders resolve names in batches, prefetching a few names ahead of the one they intern, so
+  // that the cache misses of a large index overlap instead of coming one after the other.
+  void prefetch(std::uint32_t h) const {
+    if (!slots_.empty()) __builtin_prefetch(&slots_[h & (slots_.size() - 1)]);
   }
   // The id of an interned (indexed) string equal to `s`.
   std::optional<std::uint32_t> find(std::string_view s) const;
@@ -36,7 +40,6 @@ class StringPool {
   std::size_t memory_bytes() const;
 
  private:
-  static std::uint32_t hash(std::string_view s);
   void grow_index();
 
   std::string chars_;
