@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <span>
 #include <stdexcept>
+#include <thread>
+#include <utility>
 #include <vector>
 
 #include "playtest/graph/test_graph.hpp"
@@ -72,6 +74,9 @@ struct BoundedReachOptions {
   // Vertices for which Pr(v,k) and C(v,k) are kept for every k = 0..bound (BoundedReachResult::
   // prob(v, k), cost(v, k)); costs O(|record| * (bound + 1)) memory. List every vertex for a full table.
   std::vector<VertexId> record = {};
+  // Threads for dense steps; 0: the machine's hardware threads (at most 8). Results are the same
+  // for every count (each step reads only the previous step's values).
+  unsigned threads = 0;
 };
 
 // A change point: from remaining bound k on (until the vertex's next change point), S(v, k) = edge.
@@ -192,26 +197,25 @@ class BoundedReachSolver {
     if (dense) {
       next_val_.resize(n);
       changed_.clear();
-      // The sweep reads the successors' values at random; prefetching them a few dozen edges ahead
-      // overlaps the cache misses that otherwise dominate the step.
-      const auto targets = g_->targets();
-      const auto offsets = g_->out_offsets();
-      const std::uint32_t num_edges = static_cast<std::uint32_t>(targets.size());
-      const auto probs = g_->probabilities();
-      for (std::uint32_t u = 0; u < n; ++u) {
-        const std::uint32_t ahead = std::min(offsets[u] + prefetch_distance, num_edges),
-                            ahead_end = std::min(offsets[u + 1] + prefetch_distance, num_edges);
-        for (std::uint32_t e = ahead; e < ahead_end; ++e) __builtin_prefetch(&val_[targets[e].index()]);
-        // Only passive vertices read their edges' probabilities, a pattern the hardware prefetcher misses.
-        if (ahead < ahead_end) __builtin_prefetch(&probs[ahead_end - 1]);
-        if (goal_[u]) {
-          next_val_[u] = val_[u];
-          continue;
+      // Each vertex's new value depends only on the old values, so blocks of vertices can be
+      // computed in parallel; the choice changes are then logged, and the changed vertices
+      // listed, block by block in id order, exactly as one thread would.
+      const unsigned t = std::min<unsigned>(threads_, std::max<std::uint32_t>(1, n / min_vertices_per_thread));
+      if (t <= 1) {
+        dense_range(0, n, changed_, nullptr);
+      } else {
+        parts_.resize(t);
+        auto lo = [&](unsigned i) { return static_cast<std::uint32_t>(std::uint64_t{n} * i / t); };
+        {
+          std::vector<std::jthread> workers;
+          for (unsigned i = 1; i < t; ++i)
+            workers.emplace_back([&, i] { dense_range(lo(i), lo(i + 1), parts_[i].changed, &parts_[i].choices); });
+          dense_range(lo(0), lo(1), parts_[0].changed, &parts_[0].choices);
         }
-        EdgeId c;
-        next_val_[u] = compute(u, c);
-        if (c != choice_[u]) log_change(u, next, c);
-        if (next_val_[u] != val_[u]) changed_.push_back(VertexId{u});
+        for (Part& part : parts_) {
+          for (auto [u, c] : part.choices) log_change(u, next, c);
+          changed_.insert(changed_.end(), part.changed.begin(), part.changed.end());
+        }
       }
       val_.swap(next_val_);
     } else {
@@ -238,6 +242,11 @@ class BoundedReachSolver {
     }
     frontier_sizes_.push_back(static_cast<std::uint32_t>(changed_.size()));
     k_ = next;
+  }
+
+  // Threads for dense steps (see BoundedReachOptions::threads; 0: hardware threads, at most 8).
+  void set_threads(unsigned t) {
+    threads_ = t != 0 ? t : std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
   }
 
   std::uint32_t k() const { return k_; }
@@ -309,6 +318,44 @@ class BoundedReachSolver {
     return best;
   }
 
+  // The dense step on vertices [lo, hi): new values into next_val_, changed vertices into
+  // `changed`; choice changes logged at once, or, when `choices` is given, collected there.
+  void dense_range(std::uint32_t lo, std::uint32_t hi, std::vector<VertexId>& changed,
+                   std::vector<std::pair<std::uint32_t, EdgeId>>* choices) {
+    const std::uint32_t next = k_ + 1;
+    if (choices) {
+      changed.clear();
+      choices->clear();
+    }
+    // The sweep reads the successors' values at random; prefetching them a few dozen edges ahead
+    // overlaps the cache misses that otherwise dominate the step.
+    const auto targets = g_->targets();
+    const auto offsets = g_->out_offsets();
+    const std::uint32_t num_edges = static_cast<std::uint32_t>(targets.size());
+    const auto probs = g_->probabilities();
+    for (std::uint32_t u = lo; u < hi; ++u) {
+      const std::uint32_t ahead = std::min(offsets[u] + prefetch_distance, num_edges),
+                          ahead_end = std::min(offsets[u + 1] + prefetch_distance, num_edges);
+      for (std::uint32_t e = ahead; e < ahead_end; ++e) __builtin_prefetch(&val_[targets[e].index()]);
+      // Only passive vertices read their edges' probabilities, a pattern the hardware prefetcher misses.
+      if (ahead < ahead_end) __builtin_prefetch(&probs[ahead_end - 1]);
+      if (goal_[u]) {
+        next_val_[u] = val_[u];
+        continue;
+      }
+      EdgeId c;
+      next_val_[u] = compute(u, c);
+      if (c != choice_[u]) {
+        if (choices)
+          choices->emplace_back(u, c);
+        else
+          log_change(u, next, c);
+      }
+      if (next_val_[u] != val_[u]) changed.push_back(VertexId{u});
+    }
+  }
+
+  static constexpr std::uint32_t min_vertices_per_thread = 1u << 15;
   static constexpr std::uint32_t prefetch_distance = 64;  // edges
   // Records S(u, k) = c (c differs from the current choice) in the compact form BoundedReachResult reads.
   void log_change(std::uint32_t u, std::uint32_t k, EdgeId c) {
@@ -334,6 +381,12 @@ class BoundedReachSolver {
   std::vector<EdgeId> new_choice_;
   detail::ChangeLog log_;
   std::size_t num_changes_ = 0;
+  unsigned threads_ = std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
+  struct Part {
+    std::vector<VertexId> changed;
+    std::vector<std::pair<std::uint32_t, EdgeId>> choices;
+  };
+  std::vector<Part> parts_;
   std::vector<std::uint32_t> frontier_sizes_;
 };
 
@@ -369,6 +422,7 @@ BoundedReachResult solve_bounded_reachability(const TestGraph& g, std::span<cons
                                               const BoundedReachOptions& options, Order order) {
   BoundedReachRecorder recorder(g, options.record, options.bound);
   BoundedReachSolver<Order> solver(g, goals, order, options.sweep);
+  solver.set_threads(options.threads);
   recorder.capture(solver);
   for (std::uint32_t k = 0; k < options.bound; ++k) {
     solver.step();

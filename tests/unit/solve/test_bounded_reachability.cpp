@@ -2,6 +2,7 @@
 
 #include <vector>
 
+#include "playtest/graph/generate.hpp"
 #include "playtest/graph/graph_builder.hpp"
 #include "playtest/solve/bounded_reachability.hpp"
 
@@ -168,3 +169,31 @@ TEST(BoundedReachability, BoundZeroAndBadArguments) {
 }
 
 }  // namespace
+
+TEST(BoundedReachability, ThreadCountDoesNotChangeAnything) {
+  // Large enough for several threads (blocks of at least 2^15 vertices), dense steps throughout.
+  const TestGraph g = generate_random_graph({.vertices = 140000, .passive_fraction = 0.3, .out_degree = 3, .goals = 140,
+                                             .seed = 3});
+  std::vector<VertexId> goals;
+  for (VertexId v : g.vertices())
+    if (g.is_goal(v)) goals.push_back(v);
+  BoundedReachOptions o{.bound = 12, .sweep = ReachSweep::dense, .threads = 1};
+  const BoundedReachResult one = solve_bounded_reachability(g, goals, o);
+  for (unsigned t : {2u, 3u, 4u}) {
+    o.threads = t;
+    const BoundedReachResult many = solve_bounded_reachability(g, goals, o);
+    ASSERT_EQ(many.num_change_points(), one.num_change_points()) << t;
+    ASSERT_EQ(many.frontier_sizes(), one.frontier_sizes()) << t;
+    for (VertexId v : g.vertices()) {
+      ASSERT_EQ(many.prob(v), one.prob(v)) << t;
+      ASSERT_EQ(many.cost(v), one.cost(v)) << t;
+      const auto a = one.change_points(v), b = many.change_points(v);
+      ASSERT_EQ(a.size(), b.size()) << t;
+      for (std::size_t i = 0; i < a.size(); ++i) {
+        ASSERT_EQ(a[i].k, b[i].k);
+        ASSERT_EQ(a[i].edge, b[i].edge);
+      }
+    }
+  }
+  EXPECT_GT(one.num_change_points(), 100000u);
+}
