@@ -23,6 +23,7 @@ struct Options {
   InputOptions input;
   std::string objective = "expected";
   std::uint32_t bound = 100;
+  unsigned threads = 0;
   std::vector<std::string> goals;
   std::string method = "certified";
   std::string from;
@@ -101,7 +102,7 @@ int run(const Options& o) {
       for (const auto& row : tr.trace) iterates.push_back(row[0]);
     }
   } else if (o.objective == "reach") {
-    const auto r = solve_bounded_reachability(g, goals, {.bound = o.bound});
+    const auto r = solve_bounded_reachability(g, goals, {.bound = o.bound, .threads = o.threads});
     std::uint32_t positive = 0;
     for (VertexId v : g.vertices()) {
       rows[v.index()] = {r.choice(v), r.prob(v), r.cost(v)};
@@ -222,6 +223,10 @@ const Registration reg{"solve", 40, [](CLI::App& app) {
       ->check(CLI::IsMember({"reach", "win", "expected"}))
       ->default_val("expected");
   sub->add_option("--bound", o->bound, "reach: the bound n on the number of moves")->default_val(100);
+  sub->add_option("--threads", o->threads,
+                  "reach: threads for the solver's sweeps (0: the machine's hardware threads, at most 8); "
+                  "the result is the same for every count")
+      ->default_val(0);
   sub->add_option("--goal", o->goals, "A goal vertex id (repeatable; default: the file's goal vertices)");
   sub->add_option("--method", o->method,
                   "expected: certified (value iteration then policy iteration, checked optimal), vi, pi, lp")

@@ -174,3 +174,20 @@ TEST(CliConvert, PrismImportErrorsHaveFileAndLine) {
 }
 
 }  // namespace
+
+TEST(CliSolve, ReachThreadsGiveTheSameStrategy) {
+  // 70 000 vertices: two blocks of at least 2^15 vertices, so --threads 2 really splits the sweeps.
+  ScratchDir dir("cli_solve_threads");
+  const auto f = dir.file("g.json");
+  auto gen = run_playtest("gen random --vertices 70000 --out-degree 3 --goals 70 --seed 4 -o " + f);
+  ASSERT_EQ(gen.code, 0) << gen.err;
+  auto one = run_playtest("solve " + f + " --objective reach --bound 8 --threads 1 --json");
+  auto two = run_playtest("solve " + f + " --objective reach --bound 8 --threads 2 --json");
+  ASSERT_EQ(one.code, 0) << one.err;
+  ASSERT_EQ(two.code, 0) << two.err;
+  auto a = nlohmann::json::parse(one.out), b = nlohmann::json::parse(two.out);
+  ASSERT_EQ(a.at("vertices").size(), 70000u);
+  EXPECT_EQ(a.at("vertices"), b.at("vertices"));
+  auto bad = run_playtest("solve " + f + " --objective reach --threads -1");
+  EXPECT_EQ(bad.code, 2);
+}
