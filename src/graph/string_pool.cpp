@@ -1,6 +1,11 @@
 #include "playtest/graph/string_pool.hpp"
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
 #include <algorithm>
+#include <cstdint>
 #include <stdexcept>
 
 namespace playtest {
@@ -41,9 +46,25 @@ std::uint32_t StringPool::append(std::string_view s) {
   return size() - 1;
 }
 
+// A zeroed index of n slots. Large ones are advised to use transparent huge pages before their
+// first touch: lookups land at random in tens of megabytes, where 4 KiB pages would make nearly
+// every probe miss the TLB as well as the cache.
+std::vector<StringPool::Slot> StringPool::make_slots(std::size_t n) {
+  std::vector<Slot> v;
+  v.reserve(n);
+#if defined(__linux__)
+  constexpr std::uintptr_t huge = std::uintptr_t{2} << 20;
+  const auto begin = reinterpret_cast<std::uintptr_t>(v.data());
+  const std::uintptr_t first = (begin + huge - 1) / huge * huge, last = (begin + n * sizeof(Slot)) / huge * huge;
+  if (last > first) ::madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);  // advice only
+#endif
+  v.resize(n);
+  return v;
+}
+
 void StringPool::grow_index() {
   std::size_t want = slots_.empty() ? 16 : slots_.size() * 2;
-  std::vector<Slot> old(want);
+  std::vector<Slot> old = make_slots(want);
   old.swap(slots_);
   const std::size_t mask = want - 1;
   for (const Slot& slot : old) {
@@ -57,7 +78,7 @@ void StringPool::grow_index() {
 std::optional<std::uint32_t> StringPool::index_all() {
   std::size_t want = 16;
   while (want < 2 * static_cast<std::size_t>(size()) + 2) want *= 2;
-  slots_.assign(want, Slot{});
+  slots_ = make_slots(want);
   indexed_ = 0;
   std::optional<std::uint32_t> duplicate;
   const std::size_t mask = want - 1;

@@ -452,9 +452,7 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
       id_.clear();
     } else {
       id_.clear();
-      from_.clear();
-      to_.clear();
-      label_.clear();
+      cur_ = {};
       cost_ = 1.0;
       prob_.reset();
       weight_.reset();
@@ -531,15 +529,13 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
     if (kbit_ & (e_id | e_from | e_to | e_label)) {
       want(Kind::string);
       const std::string_view s = take_string(kbit_ == e_label ? "a label" : "an id");
+      // Straight into the edge queue's buffer (the id also into id_, for messages).
       if (kbit_ == e_id) {
         if (s.empty()) fail_here("an edge id must not be empty");
         id_ = s;
-      } else if (kbit_ == e_from) {
-        from_ = s;
-      } else if (kbit_ == e_to) {
-        to_ = s;
-      } else {
-        label_ = s;
+        if (b_) cur_.id = append(s);
+      } else if (b_) {
+        (kbit_ == e_from ? cur_.from : kbit_ == e_to ? cur_.to : cur_.label) = append(s);
       }
     } else if (kbit_ == e_cost) {
       want(Kind::number);
@@ -585,19 +581,19 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
 
   void finish_edge() {
     auto name = [&] { return id_.empty() ? fmt::format("#{}", index_) : "'" + id_ + "'"; };
-    if (from_.empty() && !(seen_ & e_from))
+    if (!(seen_ & e_from))
       fail_at(elem_line_, elem_col_, fmt::format("edge {} has no \"from\"", name()));
-    if (to_.empty() && !(seen_ & e_to)) fail_at(elem_line_, elem_col_, fmt::format("edge {} has no \"to\"", name()));
+    if (!(seen_ & e_to)) fail_at(elem_line_, elem_col_, fmt::format("edge {} has no \"to\"", name()));
     if (prob_ && weight_)
       fail_at(elem_line_, elem_col_, fmt::format("edge {} has both \"prob\" and \"weight\"; give one", name()));
     if (!b_) return;
     // Queue the edge; flush_edges() hands the queue to the builder in order.
-    PendingEdge p{.cost = cost_, .prob = prob_, .weight = weight_, .has_id = !id_.empty(), .timeout = timeout_};
-    p.from = append(from_);
-    p.to = append(to_);
-    p.label = append(label_);
-    p.id = append(id_);
-    pending_.push_back(p);
+    cur_.cost = cost_;
+    cur_.prob = prob_;
+    cur_.weight = weight_;
+    cur_.has_id = !id_.empty();
+    cur_.timeout = timeout_;
+    pending_.push_back(cur_);
     if (pending_.size() == pending_batch) flush_edges();
   }
 
@@ -621,7 +617,7 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
     std::optional<double> prob, weight;
     bool has_id = false, timeout = false;
   };
-  Span append(const std::string& s) {
+  Span append(std::string_view s) {
     Span sp{static_cast<std::uint32_t>(chars_.size()), static_cast<std::uint32_t>(s.size())};
     chars_ += s;
     return sp;
@@ -707,7 +703,8 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
 
   // Element being read.
   std::uint32_t elem_line_ = 0, elem_col_ = 0;
-  std::string id_, from_, to_, label_;
+  std::string id_;
+  PendingEdge cur_;  // the edge being read (its strings are in chars_)
   std::string last_from_name_;
   VertexId last_from_;
   std::vector<PendingEdge> pending_;

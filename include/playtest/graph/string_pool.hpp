@@ -53,6 +53,7 @@ class StringPool {
     std::uint64_t key = 0;
   };
   static std::uint64_t short_key(std::string_view s);
+  static std::vector<Slot> make_slots(std::size_t n);
   bool matches(const Slot& slot, std::uint32_t h, std::uint64_t key, std::string_view s) const {
     return slot.hash == h && slot.key == key && (s.size() <= 7 || view(slot.id1 - 1) == s);
   }
