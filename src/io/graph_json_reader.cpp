@@ -5,7 +5,11 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <condition_variable>
 #include <cstring>
+#include <exception>
+#include <mutex>
+#include <thread>
 #include <iostream>
 #include <iterator>
 #include <memory>
@@ -148,13 +152,180 @@ struct Found {
   std::uint32_t line, column;
 };
 
+// Vertices and edges read but not yet given to the builder, with their strings.
+struct Span {
+  std::uint32_t begin = 0, size = 0;
+};
+struct PendingVertex {
+  Span id;
+  VertexKind kind;
+  bool goal;
+};
+struct PendingEdge {
+  Span from, to, label, id;
+  double cost = 1.0;
+  std::optional<double> prob, weight;
+  bool has_id = false, timeout = false;
+};
+struct Batch {
+  static constexpr std::size_t capacity = 4096;  // vertices or edges (a batch holds one kind)
+  std::vector<PendingVertex> vertices;
+  std::vector<PendingEdge> edges;
+  std::string chars;
+  Span append(std::string_view s) {
+    Span sp{static_cast<std::uint32_t>(chars.size()), static_cast<std::uint32_t>(s.size())};
+    chars += s;
+    return sp;
+  }
+  std::string_view view(Span sp) const { return std::string_view(chars).substr(sp.begin, sp.size); }
+  bool empty() const { return vertices.empty() && edges.empty(); }
+  void clear() {
+    vertices.clear();
+    edges.clear();
+    chars.clear();
+  }
+};
+
+// Hands batches to a GraphBuilder in the file's order; for large inputs on a second thread, so
+// that the name lookups (hashing, probing a large index) overlap with parsing.
+//
+// Names of vertices are looked up in a hash index that is far larger than the caches for big
+// graphs; looking them up one element at a time waits for one memory access each. A batch is
+// applied by hashing every name first and then looking each up while prefetching the slot of the
+// name a few places ahead, in the file's order (vertex ids, edge indexes and errors do not depend
+// on the batching or the thread).
+//
+// Threading: the parser fills front(); flush() waits until the worker has finished the previous
+// batch, swaps the two batches and wakes the worker. One batch is in flight at a time, so the
+// builder sees the batches in order, and the parser never touches a batch the worker holds.
+class Feed {
+ public:
+  Feed(GraphBuilder& b, bool threaded) : b_(b) {
+    if (threaded) worker_ = std::thread([this] { work(); });
+  }
+  Feed(const Feed&) = delete;
+  Feed& operator=(const Feed&) = delete;
+  ~Feed() {
+    if (!worker_.joinable()) return;
+    {
+      std::lock_guard lock(m_);
+      stop_ = true;
+    }
+    cv_.notify_all();
+    worker_.join();
+  }
+
+  Batch& front() { return front_; }
+
+  void flush() {
+    if (front_.empty()) return;
+    if (!worker_.joinable()) {
+      apply(front_);
+      front_.clear();
+      return;
+    }
+    std::unique_lock lock(m_);
+    cv_.wait(lock, [&] { return !back_full_; });
+    if (error_) std::rethrow_exception(error_);
+    std::swap(front_, back_);
+    back_full_ = true;
+    lock.unlock();
+    cv_.notify_all();
+    front_.clear();  // the worker cleared it after applying; keeps the capacity
+  }
+
+  // The builder, once everything queued has been applied (for direct calls).
+  GraphBuilder& builder() {
+    flush();
+    if (worker_.joinable()) {
+      std::unique_lock lock(m_);
+      cv_.wait(lock, [&] { return !back_full_; });
+      if (error_) std::rethrow_exception(error_);
+    }
+    return b_;
+  }
+
+ private:
+  void work() {
+    std::unique_lock lock(m_);
+    for (;;) {
+      cv_.wait(lock, [&] { return back_full_ || stop_; });
+      if (!back_full_) return;  // stopped with nothing to apply
+      lock.unlock();
+      try {
+        apply(back_);
+      } catch (...) {
+        lock.lock();
+        error_ = std::current_exception();
+        back_full_ = false;
+        lock.unlock();
+        cv_.notify_all();
+        lock.lock();
+        continue;
+      }
+      back_.clear();
+      lock.lock();
+      back_full_ = false;
+      cv_.notify_all();
+    }
+  }
+
+  void apply(const Batch& q) {
+    if (!q.vertices.empty()) {
+      const std::size_t n = q.vertices.size();
+      for (std::size_t i = 0; i < n; ++i) hashes_[i] = StringPool::hash(q.view(q.vertices[i].id));
+      for (std::size_t i = 0; i < std::min(n, prefetch_distance); ++i) b_.prefetch_vertex(hashes_[i]);
+      for (std::size_t i = 0; i < n; ++i) {
+        if (i + prefetch_distance < n) b_.prefetch_vertex(hashes_[i + prefetch_distance]);
+        const PendingVertex& p = q.vertices[i];
+        b_.add_vertex(q.view(p.id), p.kind, p.goal, hashes_[i]);
+      }
+    }
+    const std::size_t n = q.edges.size();
+    for (std::size_t i = 0; i < n; ++i) hashes_[i] = StringPool::hash(q.view(q.edges[i].to));
+    for (std::size_t i = 0; i < std::min(n, prefetch_distance); ++i) b_.prefetch_vertex(hashes_[i]);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (i + prefetch_distance < n) b_.prefetch_vertex(hashes_[i + prefetch_distance]);
+      const PendingEdge& p = q.edges[i];
+      // Files list edges grouped by source more often than not: reuse the last lookup.
+      const std::string_view from = q.view(p.from);
+      if (last_from_.is_none() || from != last_from_name_) {
+        last_from_ = b_.vertex_ref(from);
+        last_from_name_ = from;
+      }
+      EdgeSpec e{.from = last_from_,
+                 .to = b_.vertex_ref(q.view(p.to), hashes_[i]),
+                 .label = q.view(p.label),
+                 .cost = p.cost,
+                 .prob = p.prob,
+                 .weight = p.weight,
+                 .name = p.has_id ? std::optional<std::string_view>(q.view(p.id)) : std::nullopt,
+                 .timeout = p.timeout};
+      b_.add_edge(e);
+    }
+  }
+
+  static constexpr std::size_t prefetch_distance = 16;
+  GraphBuilder& b_;
+  Batch front_, back_;
+  std::uint32_t hashes_[Batch::capacity];
+  std::string last_from_name_;
+  VertexId last_from_;
+  std::mutex m_;
+  std::condition_variable cv_;
+  bool back_full_ = false, stop_ = false;
+  std::exception_ptr error_;
+  std::thread worker_;  // last: started when everything else exists
+};
+
 class Handler : public nlohmann::json_sax<nlohmann::json> {
  public:
   // `src` gives positions for messages. Without it (the fast pass) the handler keeps no positions
   // and reports any error by throwing Relocate: the caller then reads the input again with a
   // position-tracking source to say where.
-  Handler(Source* src, std::string file, GraphBuilder* builder, std::optional<ElementRef> target)
-      : src_(src ? *src : no_source_), fast_(src == nullptr), file_(std::move(file)), b_(builder), target_(target) {}
+  // `feed` receives the vertices and edges (none: the locating pass, which only looks).
+  Handler(Source* src, std::string file, Feed* feed, std::optional<ElementRef> target)
+      : src_(src ? *src : no_source_), fast_(src == nullptr), file_(std::move(file)), feed_(feed), target_(target) {}
 
   // --- SAX callbacks -------------------------------------------------------------------------
   bool null() override { return scalar(Kind::null); }
@@ -258,8 +429,7 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
 
   bool end_array() override {
     if (skip_ > 0) return leave_skip();
-    if (section_ == Section::edges && b_) flush_edges();
-    if (section_ == Section::vertices && b_) flush_vertices();
+    if ((section_ == Section::edges || section_ == Section::vertices) && feed_) feed_->flush();
     if (section_ == Section::vertices || section_ == Section::edges) {
       section_ = Section::top;
       seen_ = top_seen_;
@@ -494,7 +664,7 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
       } else if (kbit_ == top_initial) {
         want(Kind::string);
         if (target_ && target_->kind == ElementRef::Kind::initial) throw Found{src_.value_line(), src_.value_column()};
-        if (b_) b_->set_initial(std::string_view(take_string("the initial vertex id")));
+        if (feed_) feed_->builder().set_initial(std::string_view(take_string("the initial vertex id")));
       } else {
         type_error(expected_type(), got);
       }
@@ -503,7 +673,7 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
     if (section_ == Section::reset) {
       want(Kind::number);
       if (!std::isfinite(num_) || num_ < 0) fail_here(fmt::format("reset cost must be finite and >= 0, got {}", num_));
-      if (b_) b_->set_reset_cost(num_);
+      if (feed_) feed_->builder().set_reset_cost(num_);
       return true;
     }
     if (section_ == Section::vertex) {
@@ -533,9 +703,9 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
       if (kbit_ == e_id) {
         if (s.empty()) fail_here("an edge id must not be empty");
         id_ = s;
-        if (b_) cur_.id = append(s);
-      } else if (b_) {
-        (kbit_ == e_from ? cur_.from : kbit_ == e_to ? cur_.to : cur_.label) = append(s);
+        if (feed_) cur_.id = feed_->front().append(s);
+      } else if (feed_) {
+        (kbit_ == e_from ? cur_.from : kbit_ == e_to ? cur_.to : cur_.label) = feed_->front().append(s);
       }
     } else if (kbit_ == e_cost) {
       want(Kind::number);
@@ -560,23 +730,10 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
 
   void finish_vertex() {
     if (id_.empty()) fail_at(elem_line_, elem_col_, fmt::format("vertex #{} has no \"id\"", index_));
-    if (!b_) return;
-    pending_vertices_.push_back({append(id_), kind_, goal_});
-    if (pending_vertices_.size() == pending_batch) flush_vertices();
-  }
-
-  struct PendingVertex;
-  void flush_vertices() {
-    const std::size_t n = pending_vertices_.size();
-    for (std::size_t i = 0; i < n; ++i) hashes_[i] = StringPool::hash(view(pending_vertices_[i].id));
-    for (std::size_t i = 0; i < std::min(n, prefetch_distance); ++i) b_->prefetch_vertex(hashes_[i]);
-    for (std::size_t i = 0; i < n; ++i) {
-      if (i + prefetch_distance < n) b_->prefetch_vertex(hashes_[i + prefetch_distance]);
-      const PendingVertex& p = pending_vertices_[i];
-      b_->add_vertex(view(p.id), p.kind, p.goal, hashes_[i]);
-    }
-    pending_vertices_.clear();
-    chars_.clear();
+    if (!feed_) return;
+    Batch& q = feed_->front();
+    q.vertices.push_back({q.append(id_), kind_, goal_});
+    if (q.vertices.size() == Batch::capacity) feed_->flush();
   }
 
   void finish_edge() {
@@ -586,70 +743,16 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
     if (!(seen_ & e_to)) fail_at(elem_line_, elem_col_, fmt::format("edge {} has no \"to\"", name()));
     if (prob_ && weight_)
       fail_at(elem_line_, elem_col_, fmt::format("edge {} has both \"prob\" and \"weight\"; give one", name()));
-    if (!b_) return;
-    // Queue the edge; flush_edges() hands the queue to the builder in order.
+    if (!feed_) return;
+    // Queue the edge; the feed hands the queue to the builder in order.
     cur_.cost = cost_;
     cur_.prob = prob_;
     cur_.weight = weight_;
     cur_.has_id = !id_.empty();
     cur_.timeout = timeout_;
-    pending_.push_back(cur_);
-    if (pending_.size() == pending_batch) flush_edges();
-  }
-
-  // Names of vertices are looked up in a hash index that is far larger than the caches for big
-  // graphs; looking them up one edge (or vertex) at a time waits for one memory access each.
-  // The queues let the lookups of many elements overlap: first a prefetch for each, then the
-  // lookups, in the file's order (vertex ids, edge indexes and errors do not depend on it).
-  static constexpr std::size_t pending_batch = 256, prefetch_distance = 16;
-  std::uint32_t hashes_[pending_batch];
-  struct Span {
-    std::uint32_t begin = 0, size = 0;
-  };
-  struct PendingVertex {
-    Span id;
-    VertexKind kind;
-    bool goal;
-  };
-  struct PendingEdge {
-    Span from, to, label, id;
-    double cost = 1.0;
-    std::optional<double> prob, weight;
-    bool has_id = false, timeout = false;
-  };
-  Span append(std::string_view s) {
-    Span sp{static_cast<std::uint32_t>(chars_.size()), static_cast<std::uint32_t>(s.size())};
-    chars_ += s;
-    return sp;
-  }
-  std::string_view view(Span sp) const { return std::string_view(chars_).substr(sp.begin, sp.size); }
-
-  void flush_edges() {
-    if (pending_.empty()) return;
-    const std::size_t n = pending_.size();
-    for (std::size_t i = 0; i < n; ++i) hashes_[i] = StringPool::hash(view(pending_[i].to));
-    for (std::size_t i = 0; i < std::min(n, prefetch_distance); ++i) b_->prefetch_vertex(hashes_[i]);
-    for (std::size_t i = 0; i < n; ++i) {
-      if (i + prefetch_distance < n) b_->prefetch_vertex(hashes_[i + prefetch_distance]);
-      const PendingEdge& p = pending_[i];
-      // Files list edges grouped by source more often than not: reuse the last lookup.
-      const std::string_view from = view(p.from);
-      if (last_from_.is_none() || from != last_from_name_) {
-        last_from_ = b_->vertex_ref(from);
-        last_from_name_ = from;
-      }
-      EdgeSpec e{.from = last_from_,
-                 .to = b_->vertex_ref(view(p.to), hashes_[i]),
-                 .label = view(p.label),
-                 .cost = p.cost,
-                 .prob = p.prob,
-                 .weight = p.weight,
-                 .name = p.has_id ? std::optional<std::string_view>(view(p.id)) : std::nullopt,
-                 .timeout = p.timeout};
-      b_->add_edge(e);
-    }
-    pending_.clear();
-    chars_.clear();
+    Batch& q = feed_->front();
+    q.edges.push_back(cur_);
+    if (q.edges.size() == Batch::capacity) feed_->flush();
   }
 
   void finish_top() {
@@ -662,7 +765,7 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
   Source& src_;
   bool fast_;
   std::string file_;
-  GraphBuilder* b_;
+  Feed* feed_;
   std::optional<ElementRef> target_;
 
   Section section_ = Section::none;
@@ -704,12 +807,7 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
   // Element being read.
   std::uint32_t elem_line_ = 0, elem_col_ = 0;
   std::string id_;
-  PendingEdge cur_;  // the edge being read (its strings are in chars_)
-  std::string last_from_name_;
-  VertexId last_from_;
-  std::vector<PendingEdge> pending_;
-  std::vector<PendingVertex> pending_vertices_;
-  std::string chars_;  // the pending edges' or vertices' strings
+  PendingEdge cur_;  // the edge being read (its strings are in the feed's front batch)
   VertexKind kind_ = VertexKind::active;
   bool goal_ = false, timeout_ = false;
   double cost_ = 1.0;
@@ -855,6 +953,8 @@ class FastAdapter : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, FastA
 // max_meta_depth, so the recursion depth stays below max_meta_depth + 4.
 constexpr unsigned fast_flags = rapidjson::kParseNumbersAsStringsFlag;
 
+constexpr std::uint64_t threaded_input_bytes = 256 << 10;
+
 // The fast pass; nullopt when it gave up.
 template <class Stream>
 std::optional<GraphBuilder> fast_read(Stream& in, const std::string& file, std::uint64_t input_bytes) {
@@ -867,22 +967,29 @@ std::optional<GraphBuilder> fast_read(Stream& in, const std::string& file, std::
     b.reserve(0, std::min<std::uint64_t>(input_bytes / 22, std::uint64_t{1} << 28));
   } catch (const std::bad_alloc&) {
   }
-  Handler h(nullptr, file, &b, std::nullopt);
-  FastAdapter adapter(h);
-  rapidjson::Reader reader;
-  try {
-    if (reader.Parse<fast_flags>(in, adapter).IsError()) return std::nullopt;
-  } catch (const Relocate&) {
-    return std::nullopt;
-  }
+  {
+    // A second thread for the builder's side pays off only on inputs of some size.
+    Feed feed(b, input_bytes >= threaded_input_bytes && std::thread::hardware_concurrency() > 1);
+    Handler h(nullptr, file, &feed, std::nullopt);
+    FastAdapter adapter(h);
+    rapidjson::Reader reader;
+    try {
+      if (reader.Parse<fast_flags>(in, adapter).IsError()) return std::nullopt;
+      feed.builder();  // everything applied
+    } catch (const Relocate&) {
+      return std::nullopt;
+    }
+  }  // the worker has stopped
   return b;
 }
 
 // The nlohmann pass: tracks positions, reports every error with file:line:column.
 GraphBuilder located_read(Source& src, const std::string& file) {
   GraphBuilder b;
-  Handler h(&src, file, &b, std::nullopt);
+  Feed feed(b, false);
+  Handler h(&src, file, &feed, std::nullopt);
   nlohmann::json::sax_parse(SourceIterator(&src), SourceIterator(), &h);
+  feed.builder();
   if (src.read_error()) throw Error(Diagnostic{{file, 0, 0, ""}, fmt::format("read error: {}", std::strerror(errno)), {}});
   return b;
 }

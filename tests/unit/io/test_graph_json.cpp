@@ -475,6 +475,28 @@ TEST(GraphJsonPasses, AgreeOnLargeGraphsInMemoryAndInFiles) {
     std::ofstream out(path, std::ios::binary);
     out << text;
   }
+  // Big inputs are read with the builder on a second thread: errors found while it works, and a
+  // builder call ("initial") between batches, must come out as in one thread.
+  std::string truncated = text.substr(0, text.size() - 40);
+  expect_passes_agree(truncated, false);
+  std::string bad_cost = text;
+  const std::size_t cost_at = bad_cost.find("\"cost\": ", bad_cost.size() * 3 / 4);
+  ASSERT_NE(cost_at, std::string::npos);
+  bad_cost.insert(cost_at + 8, "-");
+  expect_passes_agree(bad_cost, false);
+  std::string dangling = text;
+  const std::size_t to_at = dangling.find("\"to\": \"", dangling.size() / 2);
+  ASSERT_NE(to_at, std::string::npos);
+  dangling.insert(to_at + 7, "nowhere");
+  expect_passes_agree(dangling, false);
+  std::string initial_last = text;
+  const std::size_t initial_at = initial_last.find("\"initial\"");
+  const std::size_t initial_end = initial_last.find(',', initial_at);
+  const std::string initial_member = initial_last.substr(initial_at, initial_end - initial_at);
+  initial_last.erase(initial_at, initial_end - initial_at + 1);
+  initial_last.insert(initial_last.rfind(']') + 1, ", " + initial_member);
+  expect_passes_agree(initial_last, true);
+  EXPECT_EQ(graph_to_json(parse_graph(initial_last)), text);
   TestGraph loaded = load_graph(path);
   EXPECT_EQ(graph_to_json(loaded), text);
   // The fast pass reserves room for the most edges the input could hold; none of it may stay in
