@@ -270,39 +270,45 @@ class Feed {
     }
   }
 
-  void apply(const Batch& q) {
-    if (!q.vertices.empty()) {
-      const std::size_t n = q.vertices.size();
-      for (std::size_t i = 0; i < n; ++i) hashes_[i] = StringPool::hash(q.view(q.vertices[i].id));
-      for (std::size_t i = 0; i < std::min(n, prefetch_distance); ++i) b_.prefetch_vertex(hashes_[i]);
-      for (std::size_t i = 0; i < n; ++i) {
-        if (i + prefetch_distance < n) b_.prefetch_vertex(hashes_[i + prefetch_distance]);
-        const PendingVertex& p = q.vertices[i];
-        b_.add_vertex(q.view(p.id), p.kind, p.goal, hashes_[i]);
-      }
-    }
-    const std::size_t n = q.edges.size();
-    for (std::size_t i = 0; i < n; ++i) hashes_[i] = StringPool::hash(q.view(q.edges[i].to));
+  // Calls use(i, hash of name(i)) for i = 0..n-1 in order, prefetching the index slot of the
+  // name prefetch_distance places ahead.
+  template <class Name, class Use>
+  void in_order_with_prefetch(std::size_t n, Name name, Use use) {
+    for (std::size_t i = 0; i < n; ++i) hashes_[i] = StringPool::hash(name(i));
     for (std::size_t i = 0; i < std::min(n, prefetch_distance); ++i) b_.prefetch_vertex(hashes_[i]);
     for (std::size_t i = 0; i < n; ++i) {
       if (i + prefetch_distance < n) b_.prefetch_vertex(hashes_[i + prefetch_distance]);
-      const PendingEdge& p = q.edges[i];
-      // Files list edges grouped by source more often than not: reuse the last lookup.
-      const std::string_view from = q.view(p.from);
-      if (last_from_.is_none() || from != last_from_name_) {
-        last_from_ = b_.vertex_ref(from);
-        last_from_name_ = from;
-      }
-      EdgeSpec e{.from = last_from_,
-                 .to = b_.vertex_ref(q.view(p.to), hashes_[i]),
-                 .label = q.view(p.label),
-                 .cost = p.cost,
-                 .prob = p.prob,
-                 .weight = p.weight,
-                 .name = p.has_id ? std::optional<std::string_view>(q.view(p.id)) : std::nullopt,
-                 .timeout = p.timeout};
-      b_.add_edge(e);
+      use(i, hashes_[i]);
     }
+  }
+
+  void apply(const Batch& q) {
+    in_order_with_prefetch(
+        q.vertices.size(), [&](std::size_t i) { return q.view(q.vertices[i].id); },
+        [&](std::size_t i, std::uint32_t hash) {
+          const PendingVertex& p = q.vertices[i];
+          b_.add_vertex(q.view(p.id), p.kind, p.goal, hash);
+        });
+    in_order_with_prefetch(
+        q.edges.size(), [&](std::size_t i) { return q.view(q.edges[i].to); },
+        [&](std::size_t i, std::uint32_t hash) {
+          const PendingEdge& p = q.edges[i];
+          // Files list edges grouped by source more often than not: reuse the last lookup.
+          const std::string_view from = q.view(p.from);
+          if (last_from_.is_none() || from != last_from_name_) {
+            last_from_ = b_.vertex_ref(from);
+            last_from_name_ = from;
+          }
+          EdgeSpec e{.from = last_from_,
+                     .to = b_.vertex_ref(q.view(p.to), hash),
+                     .label = q.view(p.label),
+                     .cost = p.cost,
+                     .prob = p.prob,
+                     .weight = p.weight,
+                     .name = p.has_id ? std::optional<std::string_view>(q.view(p.id)) : std::nullopt,
+                     .timeout = p.timeout};
+          b_.add_edge(e);
+        });
   }
 
   static constexpr std::size_t prefetch_distance = 16;
