@@ -1,6 +1,11 @@
-// Errors a user can act on. Every user mistake (a bad file, option or model) is a playtest::Error
-// carrying a Diagnostic: where (file, line, column and/or JSON pointer), what, and notes.
-// Broken preconditions of library calls are std::invalid_argument; broken invariants are asserts.
+// The library's one error vocabulary (docs/design.md "Errors"). Four kinds, each with one exit code
+// in the tool (tools/playtest/main.cpp maps them once):
+//   InputError   a bad input file, model or text, located (file:line:column, JSON pointer)  exit 2
+//   UsageError   a parameter value a function cannot work with; names the parameter in the
+//                library's terms (an option struct's field), never a command-line flag        exit 2
+//   AdapterError the adapter or the system under test's environment broke (the test's ERROR)  exit 3
+//   InternalError a bug: an invariant of playtest itself does not hold                         exit 3
+// Verdicts about the system under test (FAIL, INCONCLUSIVE) are results, not exceptions.
 #pragma once
 
 #include <cstdint>
@@ -37,6 +42,7 @@ std::string format_diagnostic(const Diagnostic& d, std::string_view source);
 // As format_diagnostic, showing `line_text` (the text of line d.where.line) with a caret.
 std::string format_diagnostic_with_line(const Diagnostic& d, std::string_view line_text);
 
+// Base of every error a user can act on (input, usage, adapter).
 class Error : public std::runtime_error {
  public:
   explicit Error(Diagnostic d);
@@ -47,28 +53,53 @@ class Error : public std::runtime_error {
   Diagnostic diag_;
 };
 
-// Malformed input text: JSON syntax, a wrong type, an unknown key.
-class ParseError : public Error {
+// A bad input: a file, a model, standard input, or a name in it (exit 2).
+class InputError : public Error {
  public:
   using Error::Error;
+};
+
+// Malformed input text: JSON syntax, a wrong type, an unknown key.
+class ParseError : public InputError {
+ public:
+  using InputError::InputError;
 };
 
 // Well-formed input describing an invalid test graph: dangling ids, bad probabilities, ...
-class GraphError : public Error {
+// Also a name that does not resolve in a graph (no such vertex, edge or label).
+class GraphError : public InputError {
  public:
-  using Error::Error;
+  using InputError::InputError;
 };
 
 // An invalid model program (modelling language or C++ model API).
-class ModelError : public Error {
+class ModelError : public InputError {
+ public:
+  using InputError::InputError;
+};
+
+// A parameter value a library function cannot work with (epsilon 0, a probability above 1, a goal
+// list that does not fit the graph). `parameter` is the library's name of the value (the option
+// struct's field, e.g. "epsilon", "torx.p_stop"); the tool translates it into the flag the user wrote.
+class UsageError : public Error {
+ public:
+  UsageError(std::string parameter, std::string message);
+  const std::string& parameter() const { return parameter_; }
+
+ private:
+  std::string parameter_;
+};
+
+// The adapter or the system under test's environment misbehaved (died, spoke garbage, timed out).
+class AdapterError : public Error {
  public:
   using Error::Error;
 };
 
-// The adapter or the system under test misbehaved (died, spoke garbage, timed out).
-class AdapterError : public Error {
+// A bug in playtest: an invariant that should hold does not (exit 3, "internal error").
+class InternalError : public std::logic_error {
  public:
-  using Error::Error;
+  using std::logic_error::logic_error;
 };
 
 }  // namespace playtest

@@ -65,4 +65,7 @@ Error::Error(Diagnostic d) : std::runtime_error(format_diagnostic(d)), diag_(std
 
 Error::Error(std::string message) : Error(Diagnostic{{}, std::move(message), {}}) {}
 
+UsageError::UsageError(std::string parameter, std::string message)
+    : Error(std::move(message)), parameter_(std::move(parameter)) {}
+
 }  // namespace playtest

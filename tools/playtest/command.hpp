@@ -17,6 +17,7 @@ enum ExitCode : int {
   exit_usage = 2,         // usage or input error (bad options, bad files, bad models)
   exit_error = 3,         // internal or environment error; test verdict ERROR
   exit_inconclusive = 4,  // test verdict INCONCLUSIVE
+  exit_uncertified = 5,   // solve: an answer was computed but could not be certified (error bound, limits)
 };
 
 // Adds a subcommand to `app` and returns what to run when it is chosen.

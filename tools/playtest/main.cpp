@@ -36,6 +36,29 @@ void report(const Error& e) {
   fmt::print(stderr, "playtest: {}\n", msg);
 }
 
+// The flag of the chosen subcommand that sets the library parameter `parameter` ("max_states" is
+// --max-states; "torx.p_stop" is looked up as --torx-p-stop, then as the last part --p-stop), or "".
+std::string flag_for(const CLI::App* sub, const std::string& parameter) {
+  if (sub == nullptr || parameter.empty()) return {};
+  auto dashed = [](std::string s) {
+    for (char& c : s)
+      if (c == '_' || c == '.') c = '-';
+    return s;
+  };
+  std::vector<std::string> candidates{dashed(parameter)};
+  if (auto dot = parameter.rfind('.'); dot != std::string::npos) candidates.push_back(dashed(parameter.substr(dot + 1)));
+  for (const auto& c : candidates)
+    if (const CLI::Option* opt = sub->get_option_no_throw("--" + c)) return opt->get_name();
+  return {};
+}
+
+void report(const UsageError& e, const CLI::App* sub) {
+  std::string flag = flag_for(sub, e.parameter());
+  std::string what = !flag.empty() ? "option " + flag + ": "
+                     : e.parameter().empty() ? std::string() : "'" + e.parameter() + "': ";
+  fmt::print(stderr, "playtest: error: {}{}\n", what, e.diagnostic().message);
+}
+
 }  // namespace
 }  // namespace playtest::cli
 
@@ -43,13 +66,15 @@ int main(int argc, char** argv) {
   using namespace playtest;
   using namespace playtest::cli;
   CLI::App app{"playtest: test nondeterministic systems by playing a game against them.\n"
-               "Exit codes: 0 ok/PASS, 1 FAIL, 2 usage or input error, 3 internal error/ERROR, 4 INCONCLUSIVE."};
+               "Exit codes: 0 ok/PASS, 1 FAIL, 2 usage or input error, 3 internal error/ERROR, 4 INCONCLUSIVE,\n"
+               "5 answer not certified (solve)."};
   app.set_version_flag("--version", std::string("playtest ") + PLAYTEST_VERSION);
   app.require_subcommand(1);
   app.fallthrough(false);
   auto& reg = command_registry();
   std::stable_sort(reg.begin(), reg.end(), [](const CommandInfo& a, const CommandInfo& b) { return a.order < b.order; });
   std::vector<std::pair<CLI::App*, std::function<int()>>> runs;
+  const CLI::App* chosen = nullptr;
   for (auto& c : reg) {
     std::size_t before = app.get_subcommands({}).size();
     auto run = c.setup(app);
@@ -74,20 +99,26 @@ int main(int argc, char** argv) {
       return exit_usage;
     }
     for (auto& [sub, run] : runs)
-      if (sub->parsed()) return run();
+      if (sub->parsed()) {
+        chosen = sub;
+        return run();
+      }
     fmt::print(stderr, "playtest: no command given; see playtest --help\n");
     return exit_usage;
   } catch (const AdapterError& e) {
     report(e);
     return exit_error;
-  } catch (const Error& e) {
+  } catch (const UsageError& e) {
+    report(e, chosen);
+    return exit_usage;
+  } catch (const Error& e) {  // InputError and its kinds
     report(e);
     return exit_usage;
   } catch (const std::bad_alloc&) {
     fmt::print(stderr, "playtest: error: out of memory\n");
     return exit_error;
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "playtest: internal error: {}\n", e.what());
+  } catch (const std::exception& e) {  // InternalError, and anything else: a bug
+    fmt::print(stderr, "playtest: internal error (a bug in playtest, please report it): {}\n", e.what());
     return exit_error;
   }
 }
