@@ -1,3 +1,4 @@
+#include "playtest/error.hpp"
 #include "playtest/cover/cover_convergence.hpp"
 
 #include <algorithm>
@@ -107,7 +108,7 @@ ConvergenceTable simulate_coverage(const TestGraph& g, CoverPolicy& policy, cons
   table.runs = o.runs;
   table.rows.resize(K);
   const VertexId start = o.start.is_none() ? tour.start : o.start;
-  if (start.index() >= g.num_vertices()) throw std::invalid_argument("simulate_coverage: start vertex out of range");
+  if (start.index() >= g.num_vertices()) throw InternalError("simulate_coverage: start vertex out of range");
 
   std::uint64_t needed = 0;
   for (std::uint32_t c : tour.multiplicity) needed += c > 0;
@@ -172,7 +173,7 @@ ConvergenceTable simulate_coverage(const TestGraph& g, CoverPolicy& policy, cons
         continue;
       }
       if (d.edge.index() >= m || g.source(d.edge) != v)
-        throw std::logic_error("simulate_coverage: the policy chose an edge that does not leave the current vertex");
+        throw InternalError("simulate_coverage: the policy chose an edge that does not leave the current vertex");
       take(d.edge);
     }
     for (; k < K; ++k)

@@ -1,3 +1,4 @@
+#include "playtest/error.hpp"
 #include "playtest/cover/tour_segments.hpp"
 
 #include <algorithm>
@@ -6,7 +7,7 @@
 namespace playtest {
 
 TourSegments cut_tour(const TestGraph& g, const PostmanTour& tour) {
-  if (tour.steps.empty()) throw std::invalid_argument("cut_tour: the tour is empty");
+  if (tour.steps.empty()) throw InputError("nothing to test: the tour is empty (the graph has no edges)");
   TourSegments s;
   s.steps = tour.steps;
   auto first_passive = std::find_if(s.steps.begin(), s.steps.end(), [&](const TourStep& t) { return g.is_passive(t.from); });

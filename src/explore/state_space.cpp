@@ -28,7 +28,7 @@ class StateSpace::Collector final : public SuccessorSink {
   }
   void add(const Transition& t, std::span<const std::byte> next) override {
     if (next.size() != state_size_)
-      throw std::invalid_argument("SuccessorSink::add: successor state of the wrong size");
+      throw InternalError("SuccessorSink::add: successor state of the wrong size");
     const auto tb = static_cast<std::uint32_t>(traps.size());
     traps.insert(traps.end(), t.traps.begin(), t.traps.end());
     items.push_back({t.label, t.kind, t.cost, t.weight, tb, static_cast<std::uint32_t>(traps.size())});

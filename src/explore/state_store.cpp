@@ -1,3 +1,4 @@
+#include "playtest/error.hpp"
 #include "playtest/explore/state_store.hpp"
 
 #include <cstring>
@@ -72,7 +73,7 @@ void StateStore::grow() {
 }
 
 std::pair<std::uint32_t, bool> StateStore::insert(std::span<const std::byte> key) {
-  if (key.size() != key_size_) throw std::invalid_argument("StateStore::insert: key of the wrong size");
+  if (key.size() != key_size_) throw InternalError("StateStore::insert: key of the wrong size");
   const std::uint64_t full = hash(key);
   const std::uint32_t h = tag(key, full);
   std::size_t mask = slots_.size() - 1;

@@ -1,4 +1,5 @@
 #include "playtest/graph/generate.hpp"
+#include "playtest/error.hpp"
 
 #include <fmt/format.h>
 
@@ -11,15 +12,15 @@
 namespace playtest {
 
 TestGraph generate_random_graph(const RandomGraphOptions& o) {
-  if (o.vertices == 0) throw std::invalid_argument("generate_random_graph: vertices must be > 0");
-  if (o.out_degree == 0) throw std::invalid_argument("generate_random_graph: out_degree must be > 0");
+  if (o.vertices == 0) throw UsageError("vertices", "must be > 0");
+  if (o.out_degree == 0) throw UsageError("out_degree", "must be > 0");
   if (o.goals >= o.vertices && o.vertices > 1)
-    throw std::invalid_argument("generate_random_graph: goals must be fewer than vertices");
+    throw UsageError("goals", "must be fewer than the vertices");
   if (!(o.passive_fraction >= 0 && o.passive_fraction <= 1))
-    throw std::invalid_argument("generate_random_graph: passive_fraction must lie in [0, 1]");
-  if (o.min_cost > o.max_cost) throw std::invalid_argument("generate_random_graph: min_cost > max_cost");
+    throw UsageError("passive_fraction", "must lie in [0, 1]");
+  if (o.min_cost > o.max_cost) throw UsageError("min_cost", "must not exceed the maximal cost");
   if (static_cast<std::uint64_t>(o.vertices) * o.out_degree > 0xFFFFFFF0ull)
-    throw std::invalid_argument("generate_random_graph: too many edges for 32-bit ids");
+    throw UsageError("vertices", "vertices times out-degree exceeds the 2^32 - 2 edge ids");
 
   Rng rng(o.seed);
   const std::uint32_t n = o.vertices;

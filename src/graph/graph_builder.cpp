@@ -1,6 +1,9 @@
+#include "playtest/error.hpp"
 #include "playtest/graph/graph_builder.hpp"
 
 #include <fmt/format.h>
+
+#include <limits>
 
 #include <cmath>
 #include <numeric>
@@ -8,7 +11,8 @@
 namespace playtest {
 
 namespace {
-constexpr std::uint8_t flag_has_prob = 1, flag_has_weight = 2, flag_timeout = 4, flag_named_default = 8;
+constexpr std::uint8_t flag_has_prob = 1, flag_has_weight = 2, flag_timeout = 4, flag_named_default = 8,
+                       flag_observe = 16;
 constexpr std::uint32_t no_name = 0xFFFFFFFFu;
 constexpr std::uint8_t declared = 1, decl_passive = 2, decl_goal = 4;
 
@@ -75,19 +79,19 @@ VertexId GraphBuilder::add_unique_vertex(std::string_view name, VertexKind kind,
 
 std::uint32_t GraphBuilder::add_edge(const EdgeSpec& e) {
   if (e.from.index() >= vstate_.size() || e.to.index() >= vstate_.size())
-    throw std::invalid_argument("GraphBuilder::add_edge: vertex id was not obtained from this builder");
+    throw InternalError("GraphBuilder::add_edge: vertex id was not obtained from this builder");
   std::uint32_t index = num_edges();
   from_.push_back(e.from);
   to_.push_back(e.to);
   cost_.push_back(e.cost);
-  std::uint8_t flags = e.timeout ? flag_timeout : 0;
+  std::uint8_t flags = static_cast<std::uint8_t>((e.timeout ? flag_timeout : 0) | (e.observe ? flag_observe : 0));
   double p = 0.0;
   if (e.prob) {
     flags |= flag_has_prob;
     p = *e.prob;
   }
   if (e.weight) {
-    if (e.prob) throw std::invalid_argument("GraphBuilder::add_edge: give prob or weight, not both");
+    if (e.prob) throw InternalError("GraphBuilder::add_edge: give prob or weight, not both");
     flags |= flag_has_weight;
     p = *e.weight;
   }
@@ -117,18 +121,37 @@ void GraphBuilder::fail(const BuildOptions& o, ElementRef where, std::string mes
   throw GraphError(std::move(d));
 }
 
+std::string GraphBuilder::vertex_name(VertexId v) const { return std::string(names_.view(v.value)); }
+
+std::string GraphBuilder::edge_name(std::uint32_t i) const {
+  std::uint32_t id = name_[i];
+  if (id == no_name) return fmt::format("e{}", i);
+  if (id > no_name / 2) id = no_name - 1 - id;
+  return std::string(edge_names_.view(id));
+}
+
 TestGraph GraphBuilder::build(const BuildOptions& o, std::vector<EdgeId>* edge_of_insertion) {
+  check_vertices(o);
+  check_edges(o);
+  TestGraph g;
+  std::vector<std::uint32_t> perm, inv;
+  group_by_source(g, perm, inv);
+  check_passive_vertices(o, g, inv);
+  std::vector<std::uint32_t>().swap(inv);
+  const std::uint32_t explicit_names = name_default_edges(o);
+  freeze_vertices(g);
+  freeze_edges(g, perm, explicit_names);
+  if (edge_of_insertion) *edge_of_insertion = g.edge_of_insertion_;
+  g.vertex_names_ = std::move(names_);
+  g.edge_names_ = std::move(edge_names_);
+  g.labels_ = std::move(labels_);
+  *this = GraphBuilder();
+  return g;
+}
+
+void GraphBuilder::check_vertices(const BuildOptions& o) {
   using K = ElementRef::Kind;
   const std::uint32_t n = names_.size();
-  const std::uint32_t m = num_edges();
-  auto vname = [&](VertexId v) { return std::string(names_.view(v.value)); };
-  auto ename = [&](std::uint32_t i) -> std::string {
-    std::uint32_t id = name_[i];
-    if (id == no_name) return fmt::format("e{}", i);
-    if (id > no_name / 2) id = no_name - 1 - id;
-    return std::string(edge_names_.view(id));
-  };
-
   if (num_decls_ == 0) fail(o, {K::graph, 0}, "the graph has no vertices");
   if (unindexed_names_) {
     if (auto dup = names_.index_all())
@@ -142,11 +165,19 @@ TestGraph GraphBuilder::build(const BuildOptions& o, std::vector<EdgeId>* edge_o
   if (initial_.is_none()) fail(o, {K::initial, 0}, "no initial vertex is given");
   if (initial_.index() >= n || !(vstate_[initial_.index()] & declared))
     fail(o, {K::initial, 0}, fmt::format("the initial vertex '{}' is not a declared vertex",
-                                         initial_.index() < n ? vname(initial_) : std::string("?")));
+                                         initial_.index() < n ? vertex_name(initial_) : std::string("?")));
   if (reset_cost_ && !(std::isfinite(*reset_cost_) && *reset_cost_ >= 0))
     fail(o, {K::reset, 0}, fmt::format("reset cost must be finite and >= 0, got {}", describe_number(*reset_cost_)));
+}
 
-  // Per-edge checks that need no grouping.
+void GraphBuilder::check_edges(const BuildOptions& o) const {
+  using K = ElementRef::Kind;
+  const std::uint32_t m = num_edges();
+  auto vname = [&](VertexId v) { return vertex_name(v); };
+  auto ename = [&](std::uint32_t i) { return edge_name(i); };
+  // Costs are added along paths and tours: their total must stay inside double's range, or a
+  // solver's sums would overflow to infinity (refused here rather than reported as a value).
+  long double total_cost = 0;
   for (std::uint32_t i = 0; i < m; ++i) {
     for (VertexId end : {from_[i], to_[i]}) {
       if (!(vstate_[end.index()] & declared))
@@ -159,8 +190,17 @@ TestGraph GraphBuilder::build(const BuildOptions& o, std::vector<EdgeId>* edge_o
     if (!std::isfinite(cost_[i]) || cost_[i] < 0)
       fail(o, {K::edge, i},
            fmt::format("edge '{}' has cost {}; costs must be finite and >= 0", ename(i), describe_number(cost_[i])));
+    total_cost += cost_[i];
+    if (total_cost > static_cast<long double>(std::numeric_limits<double>::max()) / 4)
+      fail(o, {K::edge, i},
+           fmt::format("edge '{}' has cost {}; with the costs before it the total exceeds a quarter of the largest "
+                       "double ({:.3g}), and solvers' sums would overflow; scale the costs down",
+                       ename(i), describe_number(cost_[i]), std::numeric_limits<double>::max() / 4));
     const bool passive = (vstate_[from_[i].index()] & decl_passive) != 0;
     const std::uint8_t f = eflags_[i];
+    if ((f & flag_observe) && (passive || !(vstate_[to_[i].index()] & decl_passive)))
+      fail(o, {K::edge, i}, fmt::format("edge '{}' is an observe edge and must lead from an active vertex to a "
+                                        "passive one ('{}' -> '{}')", ename(i), vname(from_[i]), vname(to_[i])));
     if (!passive) {
       if (f & flag_has_prob)
         fail(o, {K::edge, i},
@@ -185,21 +225,31 @@ TestGraph GraphBuilder::build(const BuildOptions& o, std::vector<EdgeId>* edge_o
                                           describe_number(p)));
     }
   }
+}
 
+void GraphBuilder::group_by_source(TestGraph& g, std::vector<std::uint32_t>& perm,
+                                   std::vector<std::uint32_t>& inv) const {
+  const std::uint32_t n = names_.size();
+  const std::uint32_t m = num_edges();
   // Group edges by source (counting sort, stable in insertion order).
-  TestGraph g;
   g.out_offsets_.assign(n + 1, 0);
   for (std::uint32_t i = 0; i < m; ++i) ++g.out_offsets_[from_[i].index() + 1];
   for (std::uint32_t v = 0; v < n; ++v) g.out_offsets_[v + 1] += g.out_offsets_[v];
-  std::vector<std::uint32_t> perm(m);  // insertion index -> edge id
+  perm.assign(m, 0);  // insertion index -> edge id
   {
     std::vector<std::uint32_t> next(g.out_offsets_.begin(), g.out_offsets_.end() - 1);
     for (std::uint32_t i = 0; i < m; ++i) perm[i] = next[from_[i].index()]++;
   }
-  std::vector<std::uint32_t> inv(m);  // edge id -> insertion index
+  inv.assign(m, 0);  // edge id -> insertion index
   for (std::uint32_t i = 0; i < m; ++i) inv[perm[i]] = i;
+}
 
-  // Per-vertex checks: passive vertices need edges, consistent prob/weight, sum 1, one timeout.
+// Passive vertices need edges, consistent prob/weight, probabilities summing to 1, one timeout.
+void GraphBuilder::check_passive_vertices(const BuildOptions& o, const TestGraph& g,
+                                          const std::vector<std::uint32_t>& inv) {
+  using K = ElementRef::Kind;
+  const std::uint32_t n = names_.size();
+  auto ename = [&](std::uint32_t i) { return edge_name(i); };
   for (std::uint32_t v = 0; v < n; ++v) {
     if (!(vstate_[v] & decl_passive)) continue;
     const std::uint32_t b = g.out_offsets_[v], e = g.out_offsets_[v + 1];
@@ -231,7 +281,11 @@ TestGraph GraphBuilder::build(const BuildOptions& o, std::vector<EdgeId>* edge_o
                        names_.view(v), sum));
     }
   }
+}
 
+std::uint32_t GraphBuilder::name_default_edges(const BuildOptions& o) {
+  using K = ElementRef::Kind;
+  const std::uint32_t m = num_edges();
   // Edge names: explicit ones were interned (indexed) at add_edge. The others are "e<index>",
   // appended without indexing (TestGraph::find_edge parses them); an explicit name of that form
   // on another edge would make two edges share a name.
@@ -273,8 +327,11 @@ TestGraph GraphBuilder::build(const BuildOptions& o, std::vector<EdgeId>* edge_o
       name_[i] = edge_names_.append(std::string_view(p, static_cast<std::size_t>(buf + sizeof buf - p)));
     }
   }
+  return explicit_names;
+}
 
-  // Freeze: vertex data.
+void GraphBuilder::freeze_vertices(TestGraph& g) const {
+  const std::uint32_t n = names_.size();
   g.vflags_.resize(n);
   for (std::uint32_t v = 0; v < n; ++v) {
     std::uint8_t f = 0;
@@ -290,8 +347,13 @@ TestGraph GraphBuilder::build(const BuildOptions& o, std::vector<EdgeId>* edge_o
   }
   g.initial_ = initial_;
   g.reset_cost_ = reset_cost_;
+  g.meta_json_ = meta_json_;
+}
 
-  // Edge data, permuted one array at a time to keep the peak low.
+// Edge data, permuted one array at a time to keep the peak low; then the in-edges.
+void GraphBuilder::freeze_edges(TestGraph& g, const std::vector<std::uint32_t>& perm, std::uint32_t explicit_names) {
+  const std::uint32_t n = names_.size();
+  const std::uint32_t m = num_edges();
   auto permute = [&](auto& src, auto& dst) {
     using T = typename std::decay_t<decltype(src)>::value_type;
     dst.resize(m);
@@ -305,7 +367,8 @@ TestGraph GraphBuilder::build(const BuildOptions& o, std::vector<EdgeId>* edge_o
   permute(label_, g.label_);
   permute(name_, g.edge_name_);
   g.eflags_.resize(m);
-  for (std::uint32_t i = 0; i < m; ++i) g.eflags_[perm[i]] = (eflags_[i] & flag_timeout) ? TestGraph::edge_timeout : 0;
+  for (std::uint32_t i = 0; i < m; ++i) g.eflags_[perm[i]] = static_cast<std::uint8_t>(((eflags_[i] & flag_timeout) ? TestGraph::edge_timeout : 0) |
+                                                   ((eflags_[i] & flag_observe) ? TestGraph::edge_observe : 0));
   std::vector<std::uint8_t>().swap(eflags_);
   for (std::uint32_t k = 0; k < m; ++k)
     if (!(g.vflags_[g.source_[k].index()] & TestGraph::vertex_passive)) g.prob_[k] = 0.0;
@@ -324,13 +387,6 @@ TestGraph GraphBuilder::build(const BuildOptions& o, std::vector<EdgeId>* edge_o
     std::vector<std::uint32_t> next(g.in_offsets_.begin(), g.in_offsets_.end() - 1);
     for (std::uint32_t k = 0; k < m; ++k) g.in_edges_[next[g.target_[k].index()]++] = EdgeId{k};
   }
-
-  if (edge_of_insertion) *edge_of_insertion = g.edge_of_insertion_;
-  g.vertex_names_ = std::move(names_);
-  g.edge_names_ = std::move(edge_names_);
-  g.labels_ = std::move(labels_);
-  *this = GraphBuilder();
-  return g;
 }
 
 }  // namespace playtest

@@ -13,6 +13,12 @@ EdgeId TestGraph::timeout_edge(VertexId v) const {
   return EdgeId::none();
 }
 
+EdgeId TestGraph::observe_edge(VertexId v) const {
+  for (EdgeId e : out_edges(v))
+    if (is_observe(e)) return e;
+  return EdgeId::none();
+}
+
 std::vector<VertexId> TestGraph::goals() const {
   std::vector<VertexId> out;
   out.reserve(num_goals_);
@@ -45,7 +51,7 @@ std::size_t TestGraph::memory_bytes() const {
   auto bytes = [](const auto& v) { return v.capacity() * sizeof(typename std::decay_t<decltype(v)>::value_type); };
   return bytes(vflags_) + bytes(out_offsets_) + bytes(in_offsets_) + bytes(in_edges_) + bytes(source_) +
          bytes(target_) + bytes(cost_) + bytes(prob_) + bytes(label_) + bytes(edge_name_) + bytes(edge_of_explicit_name_) + bytes(edge_of_insertion_) + bytes(eflags_) +
-         vertex_names_.memory_bytes() + edge_names_.memory_bytes() + labels_.memory_bytes();
+         vertex_names_.memory_bytes() + edge_names_.memory_bytes() + labels_.memory_bytes() + meta_json_.capacity();
 }
 
 }  // namespace playtest

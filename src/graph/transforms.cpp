@@ -35,7 +35,8 @@ std::uint32_t copy_edge(GraphBuilder& b, const TestGraph& g, EdgeId e, const Tra
              .label = g.label(e),
              .cost = g.cost(e),
              .name = g.name(e),
-             .timeout = g.is_timeout(e)};
+             .timeout = g.is_timeout(e),
+             .observe = g.is_observe(e)};
   if (g.is_passive(g.source(e))) s.prob = g.probability(e);
   return b.add_edge(s);
 }

@@ -165,7 +165,7 @@ struct PendingEdge {
   Span from, to, label, id;
   double cost = 1.0;
   std::optional<double> prob, weight;
-  bool has_id = false, timeout = false;
+  bool has_id = false, timeout = false, observe = false;
 };
 struct Batch {
   static constexpr std::size_t capacity = 4096;  // vertices or edges (a batch holds one kind)
@@ -306,7 +306,8 @@ class Feed {
                      .prob = p.prob,
                      .weight = p.weight,
                      .name = p.has_id ? std::optional<std::string_view>(q.view(p.id)) : std::nullopt,
-                     .timeout = p.timeout};
+                     .timeout = p.timeout,
+                     .observe = p.observe};
           b_.add_edge(e);
         });
   }
@@ -363,7 +364,7 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
   bool binary(binary_t&) override { return scalar(Kind::null); }
 
   bool start_object(std::size_t) override {
-    if (skip_ > 0) return enter_skip();
+    if (skip_ > 0) return meta_open(nlohmann::json::object()) && enter_skip();
     switch (section_) {
       case Section::none:
         section_ = Section::top;
@@ -377,7 +378,7 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
       default:
         break;
     }
-    if (is_meta()) return enter_skip();
+    if (is_meta()) return meta_begin(nlohmann::json::object()) && enter_skip();
     if (section_ == Section::top && kbit_ == top_reset) {
       if (target_ && target_->kind == ElementRef::Kind::reset) throw Found{src_.value_line(), src_.value_column()};
       section_ = Section::reset;
@@ -390,7 +391,7 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
   }
 
   bool end_object() override {
-    if (skip_ > 0) return leave_skip();
+    if (skip_ > 0) return meta_close() && leave_skip();
     key_.clear();  // errors found now concern the whole object
     kbit_ = 0;
     switch (section_) {
@@ -418,9 +419,9 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
   }
 
   bool start_array(std::size_t) override {
-    if (skip_ > 0) return enter_skip();
+    if (skip_ > 0) return meta_open(nlohmann::json::array()) && enter_skip();
     if (section_ == Section::none) fail_here("a graph/1 file must be a JSON object, not an array");
-    if (is_meta()) return enter_skip();
+    if (is_meta()) return meta_begin(nlohmann::json::array()) && enter_skip();
     if (section_ == Section::top && (kbit_ == top_vertices || kbit_ == top_edges)) {
       section_ = kbit_ == top_vertices ? Section::vertices : Section::edges;
       top_seen_ = seen_;
@@ -434,7 +435,7 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
   }
 
   bool end_array() override {
-    if (skip_ > 0) return leave_skip();
+    if (skip_ > 0) return meta_close() && leave_skip();
     if ((section_ == Section::edges || section_ == Section::vertices) && feed_) feed_->flush();
     if (section_ == Section::vertices || section_ == Section::edges) {
       section_ = Section::top;
@@ -446,7 +447,10 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
 
   bool key(string_t& k) override { return key_text(k); }
   bool key_text(std::string_view k) {
-    if (skip_ > 0) return true;
+    if (skip_ > 0) {
+      if (!meta_stack_.empty()) meta_key_ = k;
+      return true;
+    }
     if (!fast_) key_ = k;  // for messages, which only the tracking pass writes
     const std::uint32_t bit = key_bit(k);
     kbit_ = bit;
@@ -532,7 +536,7 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
     using sv = std::string_view;
     static constexpr sv top[] = {"playtest", "initial", "vertices", "edges", "reset", "meta"};
     static constexpr sv vertex[] = {"id", "kind", "goal", "meta"};
-    static constexpr sv edge[] = {"id", "from", "to", "label", "cost", "prob", "weight", "timeout", "meta"};
+    static constexpr sv edge[] = {"id", "from", "to", "label", "cost", "prob", "weight", "timeout", "meta", "observe"};
     static constexpr sv reset[] = {"cost", "meta"};
     auto find = [&](const auto& keys) -> std::uint32_t {
       for (std::uint32_t i = 0; i < std::size(keys); ++i)
@@ -559,7 +563,7 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
       case Section::vertex:
         return "id, kind, goal, meta";
       case Section::edge:
-        return "id, from, to, label, cost, prob, weight, timeout, meta";
+        return "id, from, to, label, cost, prob, weight, timeout, observe, meta";
       case Section::reset:
         return "cost, meta";
       default:
@@ -581,7 +585,7 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
     }
   }
   const char* expected_type() const {
-    if (key_ == "goal" || key_ == "timeout") return "a boolean";
+    if (key_ == "goal" || key_ == "timeout" || key_ == "observe") return "a boolean";
     if (key_ == "cost" || key_ == "prob" || key_ == "weight") return "a number";
     if (key_ == "vertices" || key_ == "edges") return "an array";
     if (key_ == "reset") return "an object";
@@ -611,6 +615,45 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
     return true;
   }
 
+  // The top-level "meta" value is kept (as compact JSON text, TestGraph::meta_json); meta inside
+  // vertices, edges and reset is skipped. meta_stack_ holds the open containers being filled.
+  nlohmann::json scalar_json(Kind kind) const {
+    switch (kind) {
+      case Kind::null: return nullptr;
+      case Kind::boolean: return bool_;
+      case Kind::number:
+        if (integral_ && std::abs(num_) < 9.0e15) return static_cast<std::int64_t>(num_);
+        return num_;
+      default: return std::string(str_);
+    }
+  }
+  bool meta_begin(nlohmann::json value) {
+    if (section_ != Section::top || !feed_) return true;  // only the top level's meta is kept
+    meta_ = std::move(value);
+    meta_stack_.assign(1, &meta_);
+    return true;
+  }
+  bool meta_open(nlohmann::json value) {
+    if (meta_stack_.empty()) return true;
+    nlohmann::json& parent = *meta_stack_.back();
+    nlohmann::json* child;
+    if (parent.is_array()) {
+      parent.push_back(std::move(value));
+      child = &parent.back();
+    } else {
+      child = &(parent[meta_key_] = std::move(value));
+    }
+    meta_stack_.push_back(child);
+    return true;
+  }
+  bool meta_close() {
+    if (meta_stack_.empty()) return true;
+    meta_stack_.pop_back();
+    if (meta_stack_.empty())
+      feed_->builder().set_meta_json(meta_.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    return true;
+  }
+
   void begin_element(Section s) {
     if (target_ && ((s == Section::vertex && target_->kind == ElementRef::Kind::vertex) ||
                     (s == Section::edge && target_->kind == ElementRef::Kind::edge)) &&
@@ -633,6 +676,7 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
       prob_.reset();
       weight_.reset();
       timeout_ = false;
+      observe_ = false;
     }
   }
 
@@ -643,7 +687,7 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
   }
 
   bool scalar(Kind kind) {
-    if (skip_ > 0) return true;
+    if (skip_ > 0) return meta_open(scalar_json(kind)) && meta_close();
     const char* got = kind == Kind::null ? "null" : kind == Kind::boolean ? "a boolean"
                                                   : kind == Kind::number  ? "a number"
                                                                           : "a string";
@@ -657,7 +701,7 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
       default:
         break;
     }
-    if (is_meta()) return true;
+    if (is_meta()) return meta_begin(scalar_json(kind)) && meta_close();
     auto want = [&](Kind k) {
       if (kind != k) type_error(expected_type(), got);
     };
@@ -730,6 +774,9 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
     } else if (kbit_ == e_timeout) {
       want(Kind::boolean);
       timeout_ = bool_;
+    } else if (kbit_ == e_observe) {
+      want(Kind::boolean);
+      observe_ = bool_;
     }
     return true;
   }
@@ -756,6 +803,7 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
     cur_.weight = weight_;
     cur_.has_id = !id_.empty();
     cur_.timeout = timeout_;
+    cur_.observe = observe_;
     Batch& q = feed_->front();
     q.edges.push_back(cur_);
     if (q.edges.size() == Batch::capacity) feed_->flush();
@@ -780,6 +828,9 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
   std::string key_;
   int skip_ = 0;
   bool format_seen_ = false;
+  nlohmann::json meta_;
+  std::vector<nlohmann::json*> meta_stack_;
+  std::string meta_key_;
   std::uint32_t kbit_ = 0;  // key_bit() of key_
 
   // Key bits (positions in the tables of key_bit()).
@@ -787,7 +838,7 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
                                  top_meta = 32;
   static constexpr std::uint32_t v_id = 1, v_kind = 2, v_goal = 4, v_meta = 8;
   static constexpr std::uint32_t e_id = 1, e_from = 2, e_to = 4, e_label = 8, e_cost = 16, e_prob = 32, e_weight = 64,
-                                 e_timeout = 128, e_meta = 256;
+                                 e_timeout = 128, e_meta = 256, e_observe = 512;
   [[maybe_unused]] static constexpr std::uint32_t r_cost = 1, r_meta = 2;
   bool is_meta() const {
     switch (section_) {
@@ -815,7 +866,7 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
   std::string id_;
   PendingEdge cur_;  // the edge being read (its strings are in the feed's front batch)
   VertexKind kind_ = VertexKind::active;
-  bool goal_ = false, timeout_ = false;
+  bool goal_ = false, timeout_ = false, observe_ = false;
   double cost_ = 1.0;
   std::optional<double> prob_, weight_;
 };

@@ -52,6 +52,7 @@ void write_graph(const TestGraph& g, std::ostream& out) {
   buf += "{\"playtest\": \"graph/1\",\n \"initial\": ";
   append_json_string(buf, g.name(g.initial()));
   if (auto rc = g.reset_cost()) buf += fmt::format(",\n \"reset\": {{\"cost\": {}}}", *rc);
+  if (!g.meta_json().empty()) buf += fmt::format(",\n \"meta\": {}", g.meta_json());
   buf += ",\n \"vertices\": [";
   for (VertexId v : g.vertices()) {
     buf += v.value == 0 ? "\n  {\"id\": " : ",\n  {\"id\": ";
@@ -83,6 +84,7 @@ void write_graph(const TestGraph& g, std::ostream& out) {
     if (g.cost(e) != 1.0) fmt::format_to(std::back_inserter(buf), ", \"cost\": {}", g.cost(e));
     if (g.is_passive(g.source(e))) fmt::format_to(std::back_inserter(buf), ", \"prob\": {}", g.probability(e));
     if (g.is_timeout(e)) buf += ", \"timeout\": true";
+    if (g.is_observe(e)) buf += ", \"observe\": true";
     buf += '}';
     flush(false);
   }

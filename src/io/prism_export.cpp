@@ -1,3 +1,4 @@
+#include "playtest/error.hpp"
 #include "playtest/io/prism_export.hpp"
 
 #include <fmt/format.h>
@@ -22,7 +23,7 @@ struct Row {
 std::vector<std::uint8_t> goal_flags(const TestGraph& g, std::span<const VertexId> goals) {
   std::vector<std::uint8_t> f(g.num_vertices(), 0);
   for (VertexId v : goals) {
-    if (v.is_none() || v.index() >= g.num_vertices()) throw std::invalid_argument("write_prism: goal id out of range");
+    if (v.is_none() || v.index() >= g.num_vertices()) throw InternalError("write_prism: goal id out of range");
     f[v.index()] = 1;
   }
   return f;

@@ -49,7 +49,7 @@ IocoGraph build_ioco_graph(const Lts& spec, const IocoGraphOptions& options) {
           b.add_edge({.from = r.active_of_set[q], .to = entry(tgts[k]), .label = spec.action_name(acts[k]),
                       .cost = options.input_cost});
       b.add_edge({.from = r.active_of_set[q], .to = r.passive_of_set[q], .label = observe_label,
-                  .cost = options.observe_cost});
+                  .cost = options.observe_cost, .observe = true});
     }
     std::uint32_t outs = 0;
     for (ActionId a : acts) outs += spec.is_input(a) ? 0 : 1;
@@ -75,7 +75,8 @@ std::optional<EdgeId> find_out_edge(const TestGraph& g, VertexId v, std::string_
 }
 
 std::optional<EdgeId> find_observe_edge(const TestGraph& g, VertexId v) {
-  return g.is_active(v) ? find_out_edge(g, v, observe_label) : std::nullopt;
+  EdgeId e = g.observe_edge(v);
+  return e.is_none() ? std::nullopt : std::optional<EdgeId>(e);
 }
 
 }  // namespace playtest::ioco

@@ -1,3 +1,4 @@
+#include "playtest/error.hpp"
 #include "playtest/ioco/lts.hpp"
 
 #include <algorithm>
@@ -12,7 +13,7 @@ ActionId Lts::add_action(std::string_view name, ActionKind kind) {
   if (name == "tau" && kind == ActionKind::internal) return tau;
   if (auto a = find_action(name)) {
     if (kinds_[*a] != kind)
-      throw std::invalid_argument("Lts::add_action: '" + std::string(name) + "' is already an action of another kind");
+      throw ModelError("the action '" + std::string(name) + "' is both an input and an output");
     return *a;
   }
   names_.emplace_back(name);
@@ -29,10 +30,10 @@ std::optional<ActionId> Lts::find_action(std::string_view name) const {
 
 void Lts::set_structure(StateId num_states, StateId initial, std::vector<Transition> transitions) {
   if (num_states == 0 || initial >= num_states)
-    throw std::invalid_argument("Lts::set_structure: the initial state must be one of the states");
+    throw InternalError("Lts::set_structure: the initial state must be one of the states");
   for (const auto& t : transitions)
     if (t.from >= num_states || t.to >= num_states || t.action >= names_.size())
-      throw std::invalid_argument("Lts::set_structure: transition out of range");
+      throw InternalError("Lts::set_structure: transition out of range");
   explicit_delta_ = false;
   for (const auto& t : transitions) explicit_delta_ = explicit_delta_ || t.action == delta;
   std::stable_sort(transitions.begin(), transitions.end(), [](const Transition& a, const Transition& b) {
@@ -52,7 +53,7 @@ void Lts::set_structure(StateId num_states, StateId initial, std::vector<Transit
 }
 
 void Lts::set_state_names(std::vector<std::string> names) {
-  if (names.size() != num_states_) throw std::invalid_argument("Lts::set_state_names: one name per state");
+  if (names.size() != num_states_) throw InternalError("Lts::set_state_names: one name per state");
   state_names_ = std::move(names);
 }
 

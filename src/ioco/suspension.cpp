@@ -21,7 +21,7 @@ std::uint64_t hash_set(std::span<const StateId> s) {
 
 SuspensionAutomaton::SuspensionAutomaton(const Lts& lts, SuspensionOptions options)
     : lts_(&lts), options_(options), mark_(lts.num_states(), 0) {
-  if (options_.max_sets == 0) throw std::invalid_argument("SuspensionAutomaton: max_sets must be positive");
+  if (options_.max_sets == 0) throw UsageError("max_sets", "must be positive");
   std::vector<StateId> init{lts.initial()};
   close_in_place(init);
   intern(init);

@@ -203,7 +203,7 @@ TorxSimulation simulate_torx(const Lts& spec, const Lts& impl, const TorxOptions
         const Decision d = policy.choose(view(), rng);
         if (d.kind != Decision::Kind::take) break;
         const std::string_view label = g.label(d.edge);
-        if (label != observe_label) {
+        if (!g.is_observe(d.edge)) {
           auto b = impl.find_action(label);
           const SetId r2 = b ? si.after(r, *b) : no_set;
           trace.emplace_back(label);

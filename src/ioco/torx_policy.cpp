@@ -12,18 +12,19 @@ namespace playtest::ioco {
 
 void validate(const TorxOptions& o) {
   for (double p : {o.p_stop, o.p_input, o.p_observe})
-    if (!(p >= 0.0 && p <= 1.0)) throw std::invalid_argument("TorxOptions: probabilities must be in [0, 1]");
+    if (!(p >= 0.0 && p <= 1.0)) throw UsageError("torx_p", "the probabilities must lie in [0, 1]");
   if (std::abs(o.p_stop + o.p_input + o.p_observe - 1.0) > 1e-9)
-    throw std::invalid_argument("TorxOptions: p_stop + p_input + p_observe must be 1");
+    throw UsageError("torx_p", "the stop, input and observe probabilities must sum to 1");
   if (o.p_stop <= 0.0 && o.max_length == 0)
-    throw std::invalid_argument("TorxOptions: with p_stop = 0 a run ends only with a max_length");
+    throw UsageError("max_length", "with stop probability 0 a run ends only with a maximal length; give one, or a "
+                                   "positive stop probability");
 }
 
 TorxOptions torx_options_from_ratio(double n, double m, double p_stop, std::uint32_t max_length) {
   if (!(n >= 0.0) || !(m >= 0.0) || !(n + m > 0.0))
-    throw std::invalid_argument("torx_options_from_ratio: n and m must be >= 0, not both 0");
+    throw UsageError("torx_ratio", "N and M must be >= 0 and not both 0");
   if (!(p_stop >= 0.0 && p_stop < 1.0))
-    throw std::invalid_argument("torx_options_from_ratio: p_stop must be in [0, 1)");
+    throw UsageError("torx_stop", "the stop probability must lie in [0, 1)");
   return {.p_stop = p_stop,
           .p_input = n / (n + m) * (1.0 - p_stop),
           .p_observe = m / (n + m) * (1.0 - p_stop),
@@ -31,7 +32,7 @@ TorxOptions torx_options_from_ratio(double n, double m, double p_stop, std::uint
 }
 
 namespace {
-std::vector<double> split_numbers(std::string_view text, std::size_t count, const char* option) {
+std::vector<double> split_numbers(std::string_view text, std::size_t count, const char* parameter) {
   std::vector<double> r;
   std::size_t start = 0;
   for (;;) {
@@ -45,38 +46,30 @@ std::vector<double> split_numbers(std::string_view text, std::size_t count, cons
       used = 0;
     }
     if (part.empty() || used != part.size())
-      throw Error(std::string(option) + ": '" + std::string(text) + "' is not a list of numbers separated by ':'");
+      throw UsageError(parameter, "'" + std::string(text) + "' is not a list of numbers separated by ':'");
     r.push_back(v);
     if (colon == std::string_view::npos) break;
     start = colon + 1;
   }
   if (r.size() != count)
-    throw Error(std::string(option) + ": expected " + std::to_string(count) + " numbers separated by ':', got '" +
-                std::string(text) + "'");
+    throw UsageError(parameter, "expected " + std::to_string(count) + " numbers separated by ':', got '" +
+                                    std::string(text) + "'");
   return r;
 }
 }  // namespace
 
 TorxOptions parse_torx_p(std::string_view text, std::uint32_t max_length) {
-  auto v = split_numbers(text, 3, "--torx-p");
+  auto v = split_numbers(text, 3, "torx_p");
   TorxOptions o{.p_stop = v[0], .p_input = v[1], .p_observe = v[2], .max_length = max_length};
-  try {
-    validate(o);
-  } catch (const std::invalid_argument& e) {
-    throw Error(std::string("--torx-p ") + std::string(text) + ": " + e.what());
-  }
+  validate(o);
   return o;
 }
 
 TorxOptions parse_torx_ratio(std::string_view text, double p_stop, std::uint32_t max_length) {
-  auto v = split_numbers(text, 2, "--torx-ratio");
-  try {
-    TorxOptions o = torx_options_from_ratio(v[0], v[1], p_stop, max_length);
-    validate(o);
-    return o;
-  } catch (const std::invalid_argument& e) {
-    throw Error(std::string("--torx-ratio ") + std::string(text) + ": " + e.what());
-  }
+  auto v = split_numbers(text, 2, "torx_ratio");
+  TorxOptions o = torx_options_from_ratio(v[0], v[1], p_stop, max_length);
+  validate(o);
+  return o;
 }
 
 TorxPolicy::TorxPolicy(TorxOptions options) : options_(options) { validate(options_); }
@@ -89,7 +82,7 @@ Decision TorxPolicy::choose(const RunView& view, Rng& rng) {
   EdgeId observe = EdgeId::none();
   std::uint32_t inputs = 0;
   for (EdgeId e : g.out_edges(view.current)) {
-    if (g.label(e) == observe_label) observe = e;
+    if (g.is_observe(e)) observe = e;
     else ++inputs;
   }
   const double w_in = inputs ? options_.p_input : 0.0;
@@ -101,7 +94,7 @@ Decision TorxPolicy::choose(const RunView& view, Rng& rng) {
   if (u < options_.p_stop + w_in || observe.is_none()) {
     std::uint64_t k = rng.below(inputs);
     for (EdgeId e : g.out_edges(view.current))
-      if (g.label(e) != observe_label && k-- == 0) return Decision::take(e);
+      if (!g.is_observe(e) && k-- == 0) return Decision::take(e);
   }
   return Decision::take(observe);
 }
@@ -109,7 +102,7 @@ Decision TorxPolicy::choose(const RunView& view, Rng& rng) {
 bool TorxPolicy::stop_at_passive(const RunView&) { return options_.max_length != 0 && length_ >= options_.max_length; }
 
 void TorxPolicy::observe(EdgeId taken, const RunView& view) {
-  if (view.graph.label(taken) != observe_label) ++length_;
+  if (!view.graph.is_observe(taken)) ++length_;
 }
 
 }  // namespace playtest::ioco

@@ -1,3 +1,4 @@
+#include "playtest/error.hpp"
 #include "playtest/plan/pessimistic.hpp"
 
 #include <fmt/format.h>
@@ -5,7 +6,7 @@
 #include <memory>
 #include <stdexcept>
 
-#include "playtest/plan/traps.hpp"
+#include "playtest/strategy/traps.hpp"
 
 namespace playtest {
 
@@ -49,14 +50,14 @@ void PessimisticTester::mark_node(std::uint32_t first) {
 }
 
 void PessimisticTester::visit(std::uint32_t state) {
-  if (!is_discovered(state)) throw std::invalid_argument("PessimisticTester::visit: state not discovered");
+  if (!is_discovered(state)) throw InternalError("PessimisticTester::visit: state not discovered");
   if (!game_.is_marked(node_[state])) mark_node(state);
 }
 
 std::uint32_t PessimisticTester::rank(std::uint32_t state) { return game_.rank(node_[state]); }
 
 std::optional<std::vector<std::uint64_t>> PessimisticTester::choose(std::uint32_t state) {
-  if (!is_discovered(state)) throw std::invalid_argument("PessimisticTester::choose: state not discovered");
+  if (!is_discovered(state)) throw InternalError("PessimisticTester::choose: state not discovered");
   game_.best_edges(node_[state], scratch_);
   if (scratch_.empty()) return std::nullopt;
   std::vector<std::uint64_t> tags;
@@ -68,7 +69,7 @@ std::optional<std::vector<std::uint64_t>> PessimisticTester::choose(std::uint32_
 TestGraphSpace::TestGraphSpace(const TestGraph& g, PessimisticOptions options, std::vector<std::uint8_t> goal_edges)
     : g_(g), o_(options), goal_edges_(std::move(goal_edges)) {
   if (goal_edges_.empty()) goal_edges_.assign(g.num_edges(), 1);
-  if (goal_edges_.size() != g.num_edges()) throw std::invalid_argument("TestGraphSpace: goal_edges size");
+  if (goal_edges_.size() != g.num_edges()) throw InternalError("TestGraphSpace: goal_edges size");
   if (o_.coverage == CoverageKind::states && o_.break_failure_loops) {
     // f out of passive p is a failure edge when it returns to a vertex with a stimulus into p.
     failure_.assign(g.num_edges(), 0);

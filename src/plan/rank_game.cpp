@@ -1,3 +1,4 @@
+#include "playtest/error.hpp"
 #include "playtest/plan/rank_game.hpp"
 
 #include <algorithm>
@@ -6,7 +7,7 @@
 namespace playtest {
 
 std::uint32_t RankGame::add_vertex(bool marked) {
-  if (marked && started_) throw std::invalid_argument("RankGame::add_vertex: marked vertices only before the first query");
+  if (marked && started_) throw InternalError("RankGame::add_vertex: marked vertices only before the first query");
   auto v = static_cast<std::uint32_t>(r_.size());
   r_.push_back(marked || started_ ? unreachable : 1);
   ptr_.push_back(0);
@@ -30,8 +31,8 @@ void RankGame::set_rank(std::uint32_t v, std::uint32_t r) {
 }
 
 std::uint32_t RankGame::add_edge(std::uint32_t head, std::span<const std::uint32_t> tail) {
-  if (head >= r_.size() || tail.empty()) throw std::invalid_argument("RankGame::add_edge: bad head or empty tail");
-  if (started_ && marked_[head]) throw std::invalid_argument("RankGame::add_edge: head already marked");
+  if (head >= r_.size() || tail.empty()) throw InternalError("RankGame::add_edge: bad head or empty tail");
+  if (started_ && marked_[head]) throw InternalError("RankGame::add_edge: head already marked");
   auto h = static_cast<std::uint32_t>(head_.size());
   std::size_t begin = tails_.size();
   tails_.insert(tails_.end(), tail.begin(), tail.end());
@@ -40,7 +41,7 @@ std::uint32_t RankGame::add_edge(std::uint32_t head, std::span<const std::uint32
   std::uint32_t er = 0;
   for (std::size_t i = begin; i < tails_.size(); ++i) {
     std::uint32_t t = tails_[i];
-    if (t >= r_.size()) throw std::invalid_argument("RankGame::add_edge: tail vertex out of range");
+    if (t >= r_.size()) throw InternalError("RankGame::add_edge: tail vertex out of range");
     in_tail_[t].push_back(h);
     er = std::max(er, r_[t]);
   }
@@ -52,7 +53,7 @@ std::uint32_t RankGame::add_edge(std::uint32_t head, std::span<const std::uint32
 }
 
 void RankGame::mark(std::uint32_t v) {
-  if (marked_[v]) throw std::invalid_argument("RankGame::mark: vertex already marked");
+  if (marked_[v]) throw InternalError("RankGame::mark: vertex already marked");
   marked_[v] = 1;
   if (!started_) return;  // init() computes everything from scratch
   ptr_[v] = 0;

@@ -1,4 +1,5 @@
 #include "playtest/plan/reactive_planner.hpp"
+#include "playtest/error.hpp"
 
 #include <fmt/format.h>
 
@@ -9,7 +10,7 @@
 #include <queue>
 #include <stdexcept>
 
-#include "playtest/plan/traps.hpp"
+#include "playtest/strategy/traps.hpp"
 
 namespace playtest {
 
@@ -20,7 +21,7 @@ constexpr std::uint64_t no_tree = std::numeric_limits<std::uint64_t>::max();
 
 ReactivePlanner::ReactivePlanner(const TestGraph& g, std::vector<EdgeId> traps, PlannerOptions options)
     : g_(g), o_(options), trap_(trap_flags(g, traps)) {
-  if (!(o_.c > 0)) throw std::invalid_argument("ReactivePlanner: c must be positive");
+  if (!(o_.c > 0) || !std::isfinite(o_.c)) throw UsageError("c", fmt::format("must be a positive finite number, got {}", o_.c));
   std::uint64_t num_traps = 0;
   for (std::uint8_t t : trap_) num_traps += t;
   use_trees_ = o_.evaluation == GainEvaluation::trees ||
@@ -130,7 +131,7 @@ std::span<const ReactivePlanner::Node> ReactivePlanner::tree_of(VertexId u) {
 }
 
 GainTree ReactivePlanner::gain_tree(EdgeId e) {
-  if (e.index() >= g_.num_edges()) throw std::invalid_argument("ReactivePlanner::gain_tree: edge out of range");
+  if (e.index() >= g_.num_edges()) throw InternalError("ReactivePlanner::gain_tree: edge out of range");
   GainTree t;
   t.root = e;
   t.root_is_trap = trap_[e.index()] != 0;
@@ -153,8 +154,8 @@ double ReactivePlanner::gain(EdgeId e, std::span<const std::uint32_t> visited) {
 }
 
 double ReactivePlanner::tree_gain(EdgeId e, std::span<const std::uint32_t> visited) {
-  if (e.index() >= g_.num_edges()) throw std::invalid_argument("ReactivePlanner::tree_gain: edge out of range");
-  if (visited.size() != g_.num_edges()) throw std::invalid_argument("ReactivePlanner::tree_gain: visited size");
+  if (e.index() >= g_.num_edges()) throw InternalError("ReactivePlanner::tree_gain: edge out of range");
+  if (visited.size() != g_.num_edges()) throw InternalError("ReactivePlanner::tree_gain: visited size");
   const double rl = length(e);
   std::span<const Node> tree = tree_of(g_.target(e));
   best_.assign(tree.size(), 0.0);
@@ -178,8 +179,8 @@ double ReactivePlanner::online_gain(EdgeId e, std::span<const std::uint32_t> vis
   // (the nearest-trap-ancestor chain of the stored tree), and a node's value in rules (3)/(4),
   // maximised over the tree, is the largest prefix_ + own weight over all nodes, because every
   // weight is non-negative. The horizon cut keeps the tree closed under ancestors (lengths >= 0).
-  if (e.index() >= g_.num_edges()) throw std::invalid_argument("ReactivePlanner::online_gain: edge out of range");
-  if (visited.size() != g_.num_edges()) throw std::invalid_argument("ReactivePlanner::online_gain: visited size");
+  if (e.index() >= g_.num_edges()) throw InternalError("ReactivePlanner::online_gain: edge out of range");
+  if (visited.size() != g_.num_edges()) throw InternalError("ReactivePlanner::online_gain: visited size");
   const double rl = length(e);
   auto weight = [&](EdgeId x, double w_dist) {
     if (!trap_[x.index()] || visited[x.index()] != 0 || x == e) return 0.0;
@@ -265,8 +266,8 @@ double ReactivePlanner::online_gain(EdgeId e, std::span<const std::uint32_t> vis
 }
 
 void ReactivePlanner::build_field(std::span<const std::uint32_t> visited) {
-  if (!has_field_) throw std::invalid_argument("ReactivePlanner::build_field: a length is not positive");
-  if (visited.size() != g_.num_edges()) throw std::invalid_argument("ReactivePlanner::build_field: visited size");
+  if (!has_field_) throw InternalError("ReactivePlanner::build_field: a length is not positive");
+  if (visited.size() != g_.num_edges()) throw InternalError("ReactivePlanner::build_field: visited size");
   // Multi-source Dijkstra on reversed edges with keys (distance to a source, length of the
   // shortest unvisited trap leaving it), lexicographic: the nearest unvisited trap x maximises
   // c / (rl + d(w) + len(x)). Unit lengths: the second key is 1 everywhere and this is a BFS.
@@ -330,8 +331,8 @@ void ReactivePlanner::build_field(std::span<const std::uint32_t> visited) {
 }
 
 double ReactivePlanner::field_gain(EdgeId e, std::span<const std::uint32_t> visited) {
-  if (e.index() >= g_.num_edges()) throw std::invalid_argument("ReactivePlanner::field_gain: edge out of range");
-  if (field_d_.size() != g_.num_vertices()) throw std::invalid_argument("ReactivePlanner::field_gain: no field built");
+  if (e.index() >= g_.num_edges()) throw InternalError("ReactivePlanner::field_gain: edge out of range");
+  if (field_d_.size() != g_.num_vertices()) throw InternalError("ReactivePlanner::field_gain: no field built");
   if (trap_[e.index()] && visited[e.index()] == 0) return online_gain(e, visited, 1);
   const VertexId u = g_.target(e);
   if (field_d_[u.index()] == std::numeric_limits<double>::infinity()) return 0.0;

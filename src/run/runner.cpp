@@ -6,7 +6,6 @@
 #include <stdexcept>
 
 #include "playtest/error.hpp"
-#include "playtest/ioco/ioco_graph.hpp"
 
 namespace playtest {
 
@@ -100,48 +99,25 @@ void check_online_testable(const TestGraph& g) {
   }
 }
 
-TestPurpose purpose_from_names(const TestGraph& g, TestPurpose::Kind kind, std::span<const std::string> goals,
-                               std::span<const std::string> edges) {
-  TestPurpose p;
-  p.kind = kind;
-  for (const std::string& name : goals) {
-    auto v = g.find_vertex(name);
-    if (!v) throw GraphError(Diagnostic{{}, fmt::format("no vertex '{}' in the graph (given as a goal)", name), {}});
-    p.goals.push_back(*v);
-  }
-  for (const std::string& name : edges) {
-    if (auto e = g.find_edge(name)) {
-      p.edges.push_back(*e);
-      continue;
-    }
-    std::size_t before = p.edges.size();
-    for (EdgeId e : g.edges())
-      if (g.label(e) == name) p.edges.push_back(e);
-    if (p.edges.size() == before)
-      throw GraphError(Diagnostic{{}, fmt::format("no edge with id or label '{}' in the graph (given as an edge to cover)", name), {}});
-  }
-  return p;
-}
-
 Runner::Runner(const TestGraph& g, RunOptions options) : g_(g), options_(std::move(options)) {
   if (g_.num_vertices() == 0) throw GraphError("the graph has no vertices");
   check_online_testable(g_);
   if (!options_.vertex_timeouts.empty() && options_.vertex_timeouts.size() != g_.num_vertices())
-    throw std::invalid_argument("Runner: vertex_timeouts must be empty or have one entry per vertex");
+    throw InternalError("Runner: vertex_timeouts must be empty or have one entry per vertex");
   const TestPurpose& p = options_.purpose;
   if (p.kind == TestPurpose::Kind::reach) {
     goals_ = p.goals.empty() ? g_.goals() : p.goals;
     if (goals_.empty()) throw GraphError("the test purpose is to reach a goal, but the graph has no goal vertex");
     is_goal_.assign(g_.num_vertices(), 0);
     for (VertexId v : goals_) {
-      if (v.index() >= g_.num_vertices()) throw std::invalid_argument("Runner: goal vertex out of range");
+      if (v.index() >= g_.num_vertices()) throw InternalError("Runner: goal vertex out of range");
       is_goal_[v.index()] = 1;
     }
   } else if (p.kind == TestPurpose::Kind::cover) {
     if (!p.edges.empty()) {
       purpose_edges_.assign(g_.num_edges(), 0);
       for (EdgeId e : p.edges) {
-        if (e.index() >= g_.num_edges()) throw std::invalid_argument("Runner: purpose edge out of range");
+        if (e.index() >= g_.num_edges()) throw InternalError("Runner: purpose edge out of range");
         purpose_edges_[e.index()] = 1;
       }
       purpose_edge_count_ = static_cast<std::uint32_t>(std::count(purpose_edges_.begin(), purpose_edges_.end(), 1));
@@ -165,263 +141,292 @@ std::string allowed_list(const std::vector<std::string>& allowed) {
 
 }  // namespace
 
-RunResult Runner::run(Policy& policy, Adapter& adapter, RunObserver* observer,
-                      std::optional<std::uint64_t> seed) const {
-  using std::chrono::duration;
-  const TestGraph& g = g_;
-  const RunOptions& o = options_;
-  RunResult r;
-  r.seed = seed.value_or(o.seed);
-  r.edge_visits.assign(g.num_edges(), 0);
-  Rng rng(r.seed);
-  const Clock::time_point t0 = Clock::now();
-  const bool has_budget = o.time_budget.count() > 0;
-  const Clock::time_point budget_end = t0 + o.time_budget;
-  VertexId v = g.initial();
-  std::uint32_t purpose_left = purpose_edge_count_;
-  const bool cover = o.purpose.kind == TestPurpose::Kind::cover;
-  const bool reach = o.purpose.kind == TestPurpose::Kind::reach;
+namespace {
 
-  auto view = [&]() {
-    return RunView{g, v, r.steps, std::span<const std::uint32_t>(r.edge_visits),
+// One test run, step by step (seed 001 §1's game loop): each member is one named part of the
+// loop, so that the loop itself reads as the protocol does.
+class RunSession {
+ public:
+  RunSession(const Runner& runner, const std::vector<std::uint8_t>& purpose_edges,
+             const std::vector<std::uint8_t>& is_goal, std::uint32_t purpose_edge_count, Policy& policy,
+             Adapter& adapter, RunObserver* observer, std::uint64_t seed)
+      : g_(runner.graph()),
+        o_(runner.options()),
+        purpose_edges_(purpose_edges),
+        is_goal_(is_goal),
+        policy_(policy),
+        adapter_(adapter),
+        observer_(observer),
+        rng_(seed),
+        t0_(Clock::now()),
+        budget_end_(t0_ + o_.time_budget),
+        v_(g_.initial()),
+        purpose_left_(purpose_edge_count) {
+    r_.seed = seed;
+    r_.edge_visits.assign(g_.num_edges(), 0);
+  }
+
+  RunResult run() {
+    try {
+      adapter_.start();
+      policy_.begin_run(view(), rng_);
+      while (!budget_or_purpose_ends_run()) {
+        const Next next = g_.is_passive(v_) ? wait_for_output() : play_active();
+        if (next == Next::stop) break;
+      }
+    } catch (const AdapterError& e) {
+      r_.verdict = Verdict::error;
+      r_.message = e.diagnostic().message;
+    }
+    adapter_.finish();
+    r_.final_vertex = v_;
+    r_.elapsed_ms = ms_since_start();
+    r_.coverage = coverage_of(g_, r_.edge_visits);
+    if (observer_) observer_->on_end(g_, r_);
+    return std::move(r_);
+  }
+
+ private:
+  enum class Next { go_on, stop };
+
+  bool has_budget() const { return o_.time_budget.count() > 0; }
+  double ms_since_start() const { return std::chrono::duration<double, std::milli>(Clock::now() - t0_).count(); }
+  RunView view() const {
+    return RunView{g_, v_, r_.steps, std::span<const std::uint32_t>(r_.edge_visits),
                    std::span<const std::uint8_t>(purpose_edges_)};
-  };
-  auto record = [&](StepKind kind, VertexId from, EdgeId e, VertexId to, std::string_view label) {
-    if (!observer && !o.keep_trace) return;
-    TraceStep s{r.steps, duration<double, std::milli>(Clock::now() - t0).count(), kind, from, e, to,
-                std::string(label)};
-    if (observer) observer->on_step(g, s);
-    if (o.keep_trace) r.trace.push_back(std::move(s));
-  };
-  // Follows edge e (taken by either player) and tells the policy.
-  auto follow = [&](EdgeId e, StepKind kind, std::string_view label) {
-    ++r.steps;
-    VertexId from = v;
-    v = g.target(e);
-    if (r.edge_visits[e.index()]++ == 0 && cover && (purpose_edges_.empty() || purpose_edges_[e.index()]))
-      --purpose_left;
-    record(kind, from, e, v, label);
-    policy.observe(e, view());
-  };
-  auto purpose_met = [&]() {
-    if (reach) return is_goal_[v.index()] != 0;
-    if (cover) return purpose_left == 0;
+  }
+
+  // --- ending the run ---------------------------------------------------------------------------
+  bool purpose_met() const {
+    if (o_.purpose.kind == TestPurpose::Kind::reach) return is_goal_[v_.index()] != 0;
+    if (o_.purpose.kind == TestPurpose::Kind::cover) return purpose_left_ == 0;
     return false;
-  };
-  auto fail = [&](std::string observed, std::vector<std::string> allowed, std::string message, StepKind kind) {
-    ++r.steps;
-    record(kind, v, EdgeId::none(), v, observed);
-    r.verdict = Verdict::fail;
-    r.fail_vertex = v;
-    r.observed = std::move(observed);
-    r.allowed = std::move(allowed);
-    r.message = std::move(message);
-  };
-  auto outputs_of = [&](VertexId u) {
+  }
+  // PASS when the purpose is met; INCONCLUSIVE (PASS without a purpose) when a budget is spent.
+  bool budget_or_purpose_ends_run() {
+    if (purpose_met()) {
+      r_.verdict = Verdict::pass;
+      r_.purpose_met = true;
+      r_.message = o_.purpose.kind == TestPurpose::Kind::reach
+                       ? fmt::format("reached goal '{}' in {} steps", g_.name(v_), r_.steps)
+                       : fmt::format("covered the purpose's edges in {} steps", r_.steps);
+      return true;
+    }
+    if (o_.max_steps != 0 && r_.steps >= o_.max_steps) {
+      end_without_failure(fmt::format("step budget of {} spent", o_.max_steps));
+      return true;
+    }
+    if (has_budget() && Clock::now() >= budget_end_) {
+      end_without_failure(fmt::format("time budget of {} ms spent", o_.time_budget.count()));
+      return true;
+    }
+    return false;
+  }
+  Next end_without_failure(std::string why) {
+    r_.verdict = o_.purpose.kind == TestPurpose::Kind::none ? Verdict::pass : Verdict::inconclusive;
+    r_.message = std::move(why);
+    return Next::stop;
+  }
+  Next fail(std::string observed, std::vector<std::string> allowed, std::string message, StepKind kind) {
+    ++r_.steps;
+    record(kind, v_, EdgeId::none(), v_, observed);
+    r_.verdict = Verdict::fail;
+    r_.fail_vertex = v_;
+    r_.observed = std::move(observed);
+    r_.allowed = std::move(allowed);
+    r_.message = std::move(message);
+    return Next::stop;
+  }
+
+  // --- moving on the model ----------------------------------------------------------------------
+  void record(StepKind kind, VertexId from, EdgeId e, VertexId to, std::string_view label) {
+    if (!observer_ && !o_.keep_trace) return;
+    TraceStep s{r_.steps, ms_since_start(), kind, from, e, to, std::string(label)};
+    if (observer_) observer_->on_step(g_, s);
+    if (o_.keep_trace) r_.trace.push_back(std::move(s));
+  }
+  // Follows edge e (taken by either player) and tells the policy.
+  void follow(EdgeId e, StepKind kind, std::string_view label) {
+    ++r_.steps;
+    const VertexId from = v_;
+    v_ = g_.target(e);
+    if (r_.edge_visits[e.index()]++ == 0 && o_.purpose.kind == TestPurpose::Kind::cover &&
+        (purpose_edges_.empty() || purpose_edges_[e.index()]))
+      --purpose_left_;
+    record(kind, from, e, v_, label);
+    policy_.observe(e, view());
+  }
+  std::vector<std::string> outputs_of(VertexId u) const {
     std::vector<std::string> out;
-    for (EdgeId e : g.out_edges(u))
-      if (!g.is_timeout(e)) out.emplace_back(g.label(e));
+    for (EdgeId e : g_.out_edges(u))
+      if (!g_.is_timeout(e)) out.emplace_back(g_.label(e));
     return out;
-  };
-  auto end_without_failure = [&](std::string why) {
-    r.verdict = o.purpose.kind == TestPurpose::Kind::none ? Verdict::pass : Verdict::inconclusive;
-    r.message = std::move(why);
-  };
-  // An output at passive vertex v: follow its edge, or FAIL. Returns false on FAIL.
-  auto judge_output = [&](std::string label) {
+  }
+
+  // --- judging the system's outputs -------------------------------------------------------------
+  // An output at passive vertex v: follow its edge, or FAIL.
+  Next judge_output(std::string label) {
     EdgeId match = EdgeId::none();
-    for (EdgeId e : g.out_edges(v))
-      if (!g.is_timeout(e) && g.label(e) == label) match = e;
+    for (EdgeId e : g_.out_edges(v_))
+      if (!g_.is_timeout(e) && g_.label(e) == label) match = e;
     if (match.is_none()) {
-      auto allowed = outputs_of(v);
-      std::string msg = fmt::format("at passive vertex '{}' the system produced '{}'; the model allows {}", g.name(v),
-                                    label, allowed_list(allowed));
-      fail(std::move(label), std::move(allowed), std::move(msg), StepKind::unexpected);
-      return false;
+      auto allowed = outputs_of(v_);
+      std::string msg = fmt::format("at passive vertex '{}' the system produced '{}'; the model allows {}",
+                                    g_.name(v_), label, allowed_list(allowed));
+      return fail(std::move(label), std::move(allowed), std::move(msg), StepKind::unexpected);
     }
     follow(match, StepKind::observation, label);
-    return true;
-  };
-  // The tester's "observe" choice of ioco graphs (docs/ioco.md): an edge labelled "observe" from an
-  // active to a passive vertex is never sent to the system; the runner just waits.
-  auto observe_edge_at = [&](VertexId u) {
-    auto e = ioco::find_observe_edge(g, u);
-    return e && g.is_passive(g.target(*e)) ? *e : EdgeId::none();
-  };
-  auto is_observe_edge = [&](EdgeId e) {
-    return g.label(e) == ioco::observe_label && g.is_active(g.source(e)) && g.is_passive(g.target(e));
-  };
+    return Next::go_on;
+  }
   // An output that came while the model is at active vertex v, before the stimulus `before` (if
-  // any) was accepted. With an observe edge the output came first: follow observe and judge it
-  // there (the race, docs/ioco.md); without one no output is allowed at v: FAIL. False on FAIL.
-  auto output_at_active = [&](std::string label, std::string_view before) {
-    EdgeId obs = observe_edge_at(v);
+  // any) was accepted. With an observe edge (ioco graphs, docs/ioco.md: never sent, the tester
+  // waits) the output came first: follow it and judge the output there (the race); without one no
+  // output is allowed at v: FAIL.
+  Next output_at_active(std::string label, std::string_view before) {
+    const EdgeId obs = g_.observe_edge(v_);
     if (obs.is_none()) {
       std::string msg = fmt::format(
           "at active vertex '{}' (where the model waits for a stimulus and allows no output) the system produced "
           "'{}'{}",
-          g.name(v), label,
+          g_.name(v_), label,
           before.empty() ? std::string() : fmt::format(" before it accepted the stimulus '{}'", before));
-      fail(std::move(label), {}, std::move(msg), StepKind::unexpected);
-      return false;
+      return fail(std::move(label), {}, std::move(msg), StepKind::unexpected);
     }
-    follow(obs, StepKind::wait, g.label(obs));
+    follow(obs, StepKind::wait, g_.label(obs));
     return judge_output(std::move(label));
-  };
-
-  bool done = false;
-  try {
-    adapter.start();
-    policy.begin_run(view(), rng);
-    while (!done) {
-      if (purpose_met()) {
-        r.verdict = Verdict::pass;
-        r.purpose_met = true;
-        r.message = reach ? fmt::format("reached goal '{}' in {} steps", g.name(v), r.steps)
-                          : fmt::format("covered the purpose's edges in {} steps", r.steps);
-        break;
-      }
-      if (o.max_steps != 0 && r.steps >= o.max_steps) {
-        end_without_failure(fmt::format("step budget of {} spent", o.max_steps));
-        break;
-      }
-      if (has_budget && Clock::now() >= budget_end) {
-        end_without_failure(fmt::format("time budget of {} ms spent", o.time_budget.count()));
-        break;
-      }
-      if (g.is_passive(v)) {
-        if (policy.stop_at_passive(view())) {
-          end_without_failure(fmt::format("policy '{}' stopped at vertex '{}' after {} steps", policy.name(),
-                                          g.name(v), r.steps));
-          break;
-        }
-        std::chrono::milliseconds t = o.timeout;
-        if (!o.vertex_timeouts.empty() && o.vertex_timeouts[v.index()].count() > 0) t = o.vertex_timeouts[v.index()];
-        Clock::time_point deadline = Clock::now() + t;
-        bool cut_by_budget = false;
-        if (has_budget && budget_end < deadline) {
-          deadline = budget_end;
-          cut_by_budget = true;
-        }
-        AdapterEvent ev = adapter.next_event(deadline);
-        if (ev.kind == AdapterEvent::Kind::output) {
-          if (!judge_output(std::move(ev.label))) break;
-          continue;
-        }
-        if (ev.kind == AdapterEvent::Kind::refused)
-          throw AdapterError(Diagnostic{{}, "the adapter sent 'refused' while no stimulus was pending", {}});
-        if (ev.kind == AdapterEvent::Kind::none && cut_by_budget) {
-          end_without_failure(fmt::format("time budget of {} ms spent", o.time_budget.count()));
-          break;
-        }
-        // Silence: the timeout is an observation (seed 001 §1).
-        EdgeId te = g.timeout_edge(v);
-        if (te.is_none()) {
-          auto allowed = outputs_of(v);
-          std::string msg = fmt::format(
-              "at passive vertex '{}' the system produced nothing {}; the model expects one of {} and has no timeout "
-              "edge there",
-              g.name(v), ev.kind == AdapterEvent::Kind::quiet ? "(the adapter declared quiescence)"
-                                                              : fmt::format("within {} ms", t.count()),
-              allowed_list(allowed));
-          fail("", std::move(allowed), std::move(msg), StepKind::silence);
-          break;
-        }
-        follow(te, StepKind::timeout, g.label(te));
-        continue;
-      }
-      // Active vertex: an output that is already there is judged before anything is sent.
-      AdapterEvent pending = adapter.next_event(Clock::now());
-      if (pending.kind == AdapterEvent::Kind::output) {
-        if (!output_at_active(std::move(pending.label), {})) break;
-        continue;
-      }
-      Decision d;
-      if (g.out_degree(v) == 0) {
-        if (!(o.reset_on_dead_end && g.is_resettable())) {
-          end_without_failure(fmt::format("dead end at vertex '{}' after {} steps", g.name(v), r.steps));
-          break;
-        }
-        d = Decision::reset();
-      } else {
-        d = policy.choose(view(), rng);
-      }
-      switch (d.kind) {
-        case Decision::Kind::take: {
-          if (d.edge.index() >= g.num_edges() || g.source(d.edge) != v)
-            throw std::logic_error(fmt::format("policy '{}' chose an edge that does not leave vertex '{}'",
-                                               policy.name(), g.name(v)));
-          if (is_observe_edge(d.edge)) {
-            follow(d.edge, StepKind::wait, g.label(d.edge));
-            break;
-          }
-          const std::string_view label = g.label(d.edge);
-          AdapterEvent early = adapter.stimulate(label);
-          if (early.kind == AdapterEvent::Kind::refused) {
-            end_without_failure(fmt::format(
-                "the system refused the stimulus '{}' at vertex '{}' (not input-enabled there: nothing can be "
-                "judged after it) after {} steps",
-                label, g.name(v), r.steps));
-            done = true;
-            break;
-          }
-          if (early.kind == AdapterEvent::Kind::output) {
-            // The output came first (docs/ioco.md, the race): judge it, then apply the input where
-            // the model now is, if the model offers it there.
-            const std::string came = early.label;
-            if (!output_at_active(std::move(early.label), label)) {
-              done = true;
-              break;
-            }
-            EdgeId input = EdgeId::none();
-            if (g.is_active(v))
-              for (EdgeId e : g.out_edges(v))
-                if (g.label(e) == label && !is_observe_edge(e)) input = e;
-            if (input.is_none()) {
-              r.verdict = Verdict::inconclusive;
-              r.message = fmt::format(
-                  "the system produced '{}' before it accepted the stimulus '{}'; at vertex '{}', where that "
-                  "output leads, the model does not offer '{}', so nothing more can be judged",
-                  came, label, g.name(v), label);
-              done = true;
-              break;
-            }
-            follow(input, StepKind::stimulus, label);
-            break;
-          }
-          follow(d.edge, StepKind::stimulus, label);
-          break;
-        }
-        case Decision::Kind::reset: {
-          if (!g.is_resettable())
-            throw std::logic_error(fmt::format("policy '{}' asked for a reset, but the graph is not resettable",
-                                               policy.name()));
-          adapter.reset();
-          ++r.steps;
-          ++r.resets;
-          VertexId from = v;
-          v = g.initial();
-          record(StepKind::reset, from, EdgeId::none(), v, "");
-          policy.begin_run(view(), rng);
-          break;
-        }
-        case Decision::Kind::stop:
-          end_without_failure(fmt::format("policy '{}' stopped at vertex '{}' after {} steps", policy.name(),
-                                          g.name(v), r.steps));
-          done = true;
-          break;
-      }
-    }
-  } catch (const AdapterError& e) {
-    r.verdict = Verdict::error;
-    r.message = e.diagnostic().message;
   }
-  adapter.finish();
-  r.final_vertex = v;
-  r.elapsed_ms = duration<double, std::milli>(Clock::now() - t0).count();
-  r.coverage = coverage_of(g, r.edge_visits);
-  if (observer) observer->on_end(g, r);
-  return r;
+
+  // --- the system's move: a passive vertex ------------------------------------------------------
+  Next wait_for_output() {
+    if (policy_.stop_at_passive(view()))
+      return end_without_failure(fmt::format("policy '{}' stopped at vertex '{}' after {} steps", policy_.name(),
+                                             g_.name(v_), r_.steps));
+    std::chrono::milliseconds t = o_.timeout;
+    if (!o_.vertex_timeouts.empty() && o_.vertex_timeouts[v_.index()].count() > 0) t = o_.vertex_timeouts[v_.index()];
+    Clock::time_point deadline = Clock::now() + t;
+    bool cut_by_budget = false;
+    if (has_budget() && budget_end_ < deadline) {
+      deadline = budget_end_;
+      cut_by_budget = true;
+    }
+    AdapterEvent ev = adapter_.next_event(deadline);
+    if (ev.kind == AdapterEvent::Kind::output) return judge_output(std::move(ev.label));
+    if (ev.kind == AdapterEvent::Kind::refused)
+      throw AdapterError(Diagnostic{{}, "the adapter sent 'refused' while no stimulus was pending", {}});
+    if (ev.kind == AdapterEvent::Kind::none && cut_by_budget)
+      return end_without_failure(fmt::format("time budget of {} ms spent", o_.time_budget.count()));
+    return silence(ev.kind == AdapterEvent::Kind::quiet, t);
+  }
+  // Silence: the timeout edge is an observation (seed 001 §1); without one, a FAIL.
+  Next silence(bool declared_quiet, std::chrono::milliseconds waited) {
+    const EdgeId te = g_.timeout_edge(v_);
+    if (te.is_none()) {
+      auto allowed = outputs_of(v_);
+      std::string msg = fmt::format(
+          "at passive vertex '{}' the system produced nothing {}; the model expects one of {} and has no timeout "
+          "edge there",
+          g_.name(v_), declared_quiet ? "(the adapter declared quiescence)" : fmt::format("within {} ms", waited.count()),
+          allowed_list(allowed));
+      return fail("", std::move(allowed), std::move(msg), StepKind::silence);
+    }
+    follow(te, StepKind::timeout, g_.label(te));
+    return Next::go_on;
+  }
+
+  // --- the tester's move: an active vertex ------------------------------------------------------
+  Next play_active() {
+    // An output that is already there is judged before anything is sent.
+    AdapterEvent pending = adapter_.next_event(Clock::now());
+    if (pending.kind == AdapterEvent::Kind::output) return output_at_active(std::move(pending.label), {});
+    if (g_.out_degree(v_) == 0) {
+      if (!(o_.reset_on_dead_end && g_.is_resettable()))
+        return end_without_failure(fmt::format("dead end at vertex '{}' after {} steps", g_.name(v_), r_.steps));
+      return reset();
+    }
+    const Decision d = policy_.choose(view(), rng_);
+    switch (d.kind) {
+      case Decision::Kind::take: return take(d.edge);
+      case Decision::Kind::reset: return reset();
+      case Decision::Kind::stop:
+        return end_without_failure(fmt::format("policy '{}' stopped at vertex '{}' after {} steps", policy_.name(),
+                                               g_.name(v_), r_.steps));
+    }
+    throw InternalError("RunSession: unknown decision");
+  }
+  Next take(EdgeId e) {
+    if (e.index() >= g_.num_edges() || g_.source(e) != v_)
+      throw InternalError(
+          fmt::format("policy '{}' chose an edge that does not leave vertex '{}'", policy_.name(), g_.name(v_)));
+    if (g_.is_observe(e)) {  // the tester waits; nothing is sent
+      follow(e, StepKind::wait, g_.label(e));
+      return Next::go_on;
+    }
+    const std::string_view label = g_.label(e);
+    AdapterEvent early = adapter_.stimulate(label);
+    if (early.kind == AdapterEvent::Kind::refused)
+      return end_without_failure(
+          fmt::format("the system refused the stimulus '{}' at vertex '{}' (not input-enabled there: nothing can be "
+                      "judged after it) after {} steps",
+                      label, g_.name(v_), r_.steps));
+    if (early.kind == AdapterEvent::Kind::output) return output_raced_stimulus(std::move(early.label), label);
+    follow(e, StepKind::stimulus, label);
+    return Next::go_on;
+  }
+  // The output came before the stimulus was accepted (docs/ioco.md, the race): judge it, then apply
+  // the input where the model now is, if the model offers it there.
+  Next output_raced_stimulus(std::string came, std::string_view label) {
+    const std::string output = came;
+    if (output_at_active(std::move(came), label) == Next::stop) return Next::stop;
+    EdgeId input = EdgeId::none();
+    if (g_.is_active(v_))
+      for (EdgeId e : g_.out_edges(v_))
+        if (g_.label(e) == label && !g_.is_observe(e)) input = e;
+    if (input.is_none()) {
+      r_.verdict = Verdict::inconclusive;
+      r_.message = fmt::format(
+          "the system produced '{}' before it accepted the stimulus '{}'; at vertex '{}', where that output leads, "
+          "the model does not offer '{}', so nothing more can be judged",
+          output, label, g_.name(v_), label);
+      return Next::stop;
+    }
+    follow(input, StepKind::stimulus, label);
+    return Next::go_on;
+  }
+  Next reset() {
+    if (!g_.is_resettable())
+      throw InternalError(
+          fmt::format("policy '{}' asked for a reset, but the graph is not resettable", policy_.name()));
+    adapter_.reset();
+    ++r_.steps;
+    ++r_.resets;
+    const VertexId from = v_;
+    v_ = g_.initial();
+    record(StepKind::reset, from, EdgeId::none(), v_, "");
+    policy_.begin_run(view(), rng_);
+    return Next::go_on;
+  }
+
+  const TestGraph& g_;
+  const RunOptions& o_;
+  const std::vector<std::uint8_t>& purpose_edges_;
+  const std::vector<std::uint8_t>& is_goal_;
+  Policy& policy_;
+  Adapter& adapter_;
+  RunObserver* observer_;
+  Rng rng_;
+  const Clock::time_point t0_, budget_end_;
+  RunResult r_;
+  VertexId v_;
+  std::uint32_t purpose_left_;
+};
+
+}  // namespace
+
+RunResult Runner::run(Policy& policy, Adapter& adapter, RunObserver* observer,
+                      std::optional<std::uint64_t> seed) const {
+  return RunSession(*this, purpose_edges_, is_goal_, purpose_edge_count_, policy, adapter, observer,
+                    seed.value_or(options_.seed))
+      .run();
 }
 
 }  // namespace playtest

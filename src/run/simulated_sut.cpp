@@ -1,6 +1,5 @@
 #include "playtest/run/simulated_sut.hpp"
 
-#include "playtest/ioco/ioco_graph.hpp"
 
 namespace playtest {
 
@@ -10,7 +9,7 @@ SimulatedSut::SimulatedSut(const TestGraph& g, std::uint64_t seed, SimulatedSutO
 AdapterEvent SimulatedSut::stimulate(std::string_view label) {
   if (g_.is_active(state_))
     for (EdgeId e : g_.out_edges(state_))
-      if (g_.label(e) == label && label != ioco::observe_label) {
+      if (g_.label(e) == label && !g_.is_observe(e)) {
         state_ = g_.target(e);
         return AdapterEvent::nothing();
       }
@@ -19,7 +18,7 @@ AdapterEvent SimulatedSut::stimulate(std::string_view label) {
 
 AdapterEvent SimulatedSut::next_event(Clock::time_point deadline) {
   if (options_.ioco_implementation && deadline <= Clock::now()) return AdapterEvent::nothing();
-  if (auto observe = ioco::find_observe_edge(g_, state_)) state_ = g_.target(*observe);
+  if (EdgeId observe = g_.observe_edge(state_); !observe.is_none()) state_ = g_.target(observe);
   if (!g_.is_passive(state_) || g_.out_degree(state_) == 0) return AdapterEvent::quiescence();
   auto out = g_.out_edges(state_);
   double x = rng_.uniform01(), acc = 0;

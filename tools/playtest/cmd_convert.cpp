@@ -5,6 +5,7 @@
 #include "command.hpp"
 #include "common.hpp"
 #include "playtest/error.hpp"
+#include "playtest/graph/names.hpp"
 #include "playtest/io/dot.hpp"
 #include "playtest/io/graph_json.hpp"
 #include "playtest/io/prism_export.hpp"
@@ -35,11 +36,7 @@ int run(const Options& o) {
   if (to == "prism") {
     if (o.out == "-") throw Error("convert --to prism needs -o BASE (it writes BASE.tra, BASE.lab, BASE.trew)");
     std::vector<VertexId> goals;
-    for (const auto& name : o.goals) {
-      auto v = g.find_vertex(name);
-      if (!v) throw Error(fmt::format("--goal '{}': no vertex has this id", name));
-      goals.push_back(*v);
-    }
+    for (const auto& name : o.goals) goals.push_back(vertex_named(g, name, "a goal"));
     if (goals.empty()) goals = g.goals();
     Output tra(o.out + ".tra"), lab(o.out + ".lab"), trew(o.out + ".trew");
     write_prism_tra(g, goals, tra.stream());

@@ -11,6 +11,7 @@
 #include "playtest/cover/cover_convergence.hpp"
 #include "playtest/cover/cover_policy.hpp"
 #include "playtest/error.hpp"
+#include "playtest/graph/names.hpp"
 #include "playtest/io/dot.hpp"
 
 namespace playtest::cli {
@@ -30,12 +31,6 @@ struct Options {
   bool json = false;
   std::string dot;
 };
-
-VertexId vertex_named(const TestGraph& g, const std::string& name, const char* option) {
-  auto v = g.find_vertex(name);
-  if (!v) throw Error(fmt::format("{}: the graph has no vertex '{}'", option, name));
-  return *v;
-}
 
 std::string step_text(const TestGraph& g, const TourStep& s) {
   return s.is_reset() ? fmt::format("reset({})", g.name(s.from)) : std::string(g.name(s.edge));
@@ -57,13 +52,13 @@ std::optional<std::uint64_t> rounds_for(const CoverBound& b, double target) {
 int run(const Options& o) {
   TestGraph g = load_input(o.input);
   CoverOptions copts;
-  if (!o.start.empty()) copts.tour.start = vertex_named(g, o.start, "--start");
+  if (!o.start.empty()) copts.tour.start = vertex_named(g, o.start, "the start vertex");
   if (o.reset_cost && (!std::isfinite(*o.reset_cost) || *o.reset_cost < 0))
     throw Error(fmt::format("--reset-cost: must be finite and >= 0, got {}", *o.reset_cost));
   copts.tour.reset_cost = o.reset_cost;
   copts.tour.ignore_graph_reset = o.ignore_graph_reset;
   for (const std::string& name : o.reset_from) {
-    VertexId v = vertex_named(g, name, "--reset-from");
+    VertexId v = vertex_named(g, name, "a vertex to reset from");
     if (g.is_passive(v))
       throw Error(fmt::format("--reset-from: vertex '{}' is passive; a reset is the tester's move, so only active "
                               "vertices can reset", name));

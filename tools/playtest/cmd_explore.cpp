@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "command.hpp"
+#include "option_checks.hpp"
 #include "common.hpp"
 #include "playtest/error.hpp"
 #include "playtest/explore/explorer.hpp"
@@ -92,7 +93,7 @@ const Registration reg{"explore", 15, [](CLI::App& app) -> std::function<int()> 
   sub->add_option("--param", opts->params, "Set a model parameter, NAME=VALUE (repeatable)");
   sub->add_option("--max-states", opts->max_states, "Stop after this many vertices (default 10000000)");
   sub->add_option("--max-depth", opts->max_depth, "Do not expand vertices this many steps from the initial state");
-  sub->add_option("--time", opts->seconds, "Stop after this many seconds");
+  sub->add_option("--time", opts->seconds, "Stop after this many seconds")->check(non_negative_finite());
   sub->add_option("-o,--output", opts->out, "Write the test graph as graph/1 JSON (- for standard output)");
   sub->add_option("--dot", opts->dot, "Write the test graph as Graphviz DOT (- for standard output)");
   sub->add_option("--names", opts->names, "Vertex names: state (the variables' values) or numbered (s1, s2, s2')")

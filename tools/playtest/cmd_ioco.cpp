@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "command.hpp"
+#include "option_checks.hpp"
 #include "common.hpp"
 #include "playtest/error.hpp"
 #include "playtest/ioco/ioco_check.hpp"
@@ -158,7 +159,9 @@ Registration reg{"ioco", 60, [](CLI::App& app) -> std::function<int()> {
   p->add_option("MODEL", prob->model, "Specification (.aut or lts/1 JSON)")->required();
   p->add_option("--impl", prob->impl, "Simulated implementation (default: the specification itself)");
   add_label_options(p, prob->labels);
-  p->add_option("--trace", prob->traces, "A trace, labels separated by spaces ('null' = 'delta'); repeatable");
+  p->add_option("--sequence", prob->traces, "A trace, labels separated by spaces ('null' = 'delta'); repeatable");
+  // --trace is an output file in run; here it was a label sequence.
+  add_deprecated_alias(p, "--trace", "--sequence", prob->traces);
   add_torx_options(p, prob->torx);
   p->add_flag("--fail-traces", prob->list_fail, "List every Fail trace up to --max-length with its probability");
   p->add_option("--simulate", prob->runs, "Also simulate this many runs of TorxPolicy on the test graph");

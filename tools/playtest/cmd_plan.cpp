@@ -8,30 +8,17 @@
 #include <sstream>
 
 #include "command.hpp"
+#include "option_checks.hpp"
 #include "common.hpp"
 #include "playtest/error.hpp"
 #include "playtest/plan/reactive_planner.hpp"
-#include "playtest/plan/traps.hpp"
+#include "playtest/strategy/traps.hpp"
 #include "traps_option.hpp"
 
 namespace playtest::cli {
 
-std::vector<EdgeId> resolve_traps(const TestGraph& g, const InputOptions& input, const std::vector<std::string>& specs) {
-  std::vector<std::string> declared;
-  bool wants_model = std::find(specs.begin(), specs.end(), "model") != specs.end();
-  if (wants_model && input.path.size() > 5 && input.path.ends_with(".json")) {
-    std::ifstream in(input.path, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    try {
-      declared = declared_traps(ss.str());
-    } catch (Error& e) {
-      Diagnostic d = e.diagnostic();
-      d.where.file = input.path;
-      throw ParseError(std::move(d));
-    }
-  }
-  return select_traps(g, specs, declared);
+std::vector<EdgeId> resolve_traps(const TestGraph& g, const std::vector<std::string>& specs) {
+  return select_traps(g, specs, declared_traps(g));
 }
 
 namespace {
@@ -45,7 +32,7 @@ struct Options {
 
 int run(const Options& o) {
   TestGraph g = load_input(o.input);
-  std::vector<EdgeId> traps = resolve_traps(g, o.input, o.traps);
+  std::vector<EdgeId> traps = resolve_traps(g, o.traps);
   std::vector<EdgeId> seen = o.visited.empty() ? std::vector<EdgeId>{} : select_traps(g, o.visited);
   std::vector<std::uint32_t> visits(g.num_edges(), 0);
   for (EdgeId e : seen) visits[e.index()] = 1;
@@ -119,7 +106,7 @@ const Registration reg{"plan", 63, [](CLI::App& app) {
       ->default_str("all");
   sub->add_option("--visited", o->visited, "Traps already visited (same syntax): the gains are evaluated for them")
       ->delimiter(',');
-  sub->add_option("--c", o->c, "The scaling constant c of rule (3)")->default_val(1.0)->check(CLI::PositiveNumber);
+  sub->add_option("--c", o->c, "The scaling constant c of rule (3)")->default_val(1.0)->check(positive_finite());
   sub->add_flag("--cost", o->cost, "Use edge costs as lengths (Dijkstra) instead of unit lengths");
   sub->add_flag("--json", o->json, "Print the gain functions as JSON");
   return [o] { return run(*o); };

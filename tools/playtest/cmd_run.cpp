@@ -6,15 +6,23 @@
 #include <nlohmann/json.hpp>
 
 #include "command.hpp"
+#include "option_checks.hpp"
 #include "common.hpp"
 #include "torx_option.hpp"
 #include "traps_option.hpp"
 #include "playtest/error.hpp"
+#include "playtest/graph/names.hpp"
+
+#include <cerrno>
+#include <charconv>
+#include <cstdio>
+#include <cstring>
 #include "playtest/run/junit_report.hpp"
 #include "playtest/run/policy_factory.hpp"
 #include "playtest/run/runner.hpp"
 #include "playtest/run/subprocess_adapter.hpp"
 #include "playtest/run/trace_writer.hpp"
+#include "playtest/strategy/traps.hpp"
 
 namespace playtest::cli {
 namespace {
@@ -46,16 +54,6 @@ int exit_code_of(Verdict v) {
   return exit_error;
 }
 
-TestPurpose::Kind purpose_kind(const Options& o) {
-  if (o.purpose == "reach") return TestPurpose::Kind::reach;
-  if (o.purpose == "cover") return TestPurpose::Kind::cover;
-  if (o.purpose == "none") return TestPurpose::Kind::none;
-  if (!o.goals.empty() || o.strategy == "reach" || o.strategy == "win" || o.strategy == "expected")
-    return TestPurpose::Kind::reach;
-  if (o.strategy == "torx") return TestPurpose::Kind::none;  // TorX tests until it stops (seed 004 §3)
-  return TestPurpose::Kind::cover;
-}
-
 nlohmann::json coverage_json(const Coverage& c) {
   return {{"edges_covered", c.edges_covered}, {"edges_total", c.edges_total},
           {"labels_covered", c.labels_covered}, {"labels_total", c.labels_total}};
@@ -64,11 +62,13 @@ nlohmann::json coverage_json(const Coverage& c) {
 int run(const Options& o) {
   TestGraph g = load_input(o.input);
   RunOptions ro;
-  ro.purpose = purpose_from_names(g, purpose_kind(o), o.goals, o.edges);
-  if (!o.traps.empty()) {  // --traps: cover the trap edges (seed 002 test purposes)
-    ro.purpose.kind = TestPurpose::Kind::cover;
-    ro.purpose.edges = resolve_traps(g, o.input, o.traps);
-  }
+  const StrategySpec spec{.kind = parse_strategy_kind(o.strategy),
+                          .purpose = parse_purpose_choice(o.purpose),
+                          .goals = o.goals,
+                          .edges = o.edges,
+                          .traps = o.traps};
+  ro.purpose = spec.resolve(g, declared_traps(g));
+  require_something_to_test(g, ro.purpose);
   ro.max_steps = o.steps;
   ro.time_budget = std::chrono::milliseconds(static_cast<std::int64_t>(o.time_s * 1000.0));
   ro.timeout = std::chrono::milliseconds(o.timeout_ms);
@@ -76,21 +76,21 @@ int run(const Options& o) {
     ro.vertex_timeouts.assign(g.num_vertices(), std::chrono::milliseconds(0));
     for (const std::string& vt : o.vertex_timeouts) {
       auto eq = vt.rfind('=');
-      if (eq == std::string::npos) throw Error(fmt::format("--vertex-timeout '{}': expected VERTEX=MS", vt));
-      auto v = g.find_vertex(vt.substr(0, eq));
-      if (!v) throw Error(fmt::format("--vertex-timeout '{}': no vertex '{}'", vt, vt.substr(0, eq)));
-      try {
-        ro.vertex_timeouts[v->index()] = std::chrono::milliseconds(std::stoul(vt.substr(eq + 1)));
-      } catch (const std::exception&) {
-        throw Error(fmt::format("--vertex-timeout '{}': '{}' is not a number of milliseconds", vt, vt.substr(eq + 1)));
-      }
+      if (eq == std::string::npos) throw UsageError("vertex_timeout", fmt::format("'{}': expected VERTEX=MS", vt));
+      const VertexId v = vertex_named(g, vt.substr(0, eq), "a vertex of --vertex-timeout");
+      const std::string ms = vt.substr(eq + 1);
+      std::uint32_t value = 0;
+      auto [end, ec] = std::from_chars(ms.data(), ms.data() + ms.size(), value);
+      if (ms.empty() || ec != std::errc() || end != ms.data() + ms.size())
+        throw UsageError("vertex_timeout", fmt::format("'{}': '{}' is not a number of milliseconds", vt, ms));
+      ro.vertex_timeouts[v.index()] = std::chrono::milliseconds(value);
     }
   }
   Runner runner(g, ro);  // refuses graphs that cannot drive an online test
   PolicySetup setup{
       .goals = ro.purpose.goals, .edges = ro.purpose.edges, .bound = o.bound, .torx = resolve_torx_options(o.torx)};
   if (o.planner_exact) setup.planner.horizon = setup.planner.tail_traps = 0;
-  auto policy = make_policy(o.strategy, g, setup);
+  auto policy = make_policy(spec.kind, g, setup);
 
   SubprocessOptions so{.command = o.sut};
   so.ack_timeout = std::chrono::milliseconds(o.ack_timeout_ms);
@@ -100,6 +100,11 @@ int run(const Options& o) {
   } else if (!o.sut_stderr.empty() && o.sut_stderr != "inherit") {
     so.stderr_mode = SubprocessOptions::Stderr::file;
     so.stderr_path = o.sut_stderr;
+    if (std::FILE* f = std::fopen(o.sut_stderr.c_str(), "a")) {
+      std::fclose(f);
+    } else {
+      throw UsageError("sut_stderr", fmt::format("cannot open '{}' for appending: {}", o.sut_stderr, std::strerror(errno)));
+    }
   }
   SubprocessAdapter adapter(so);
 
@@ -193,7 +198,7 @@ const Registration reg{"run", 60, [](CLI::App& app) {
       ->delimiter(',');
   sub->add_option("--edge", o->edges, "Edge id or label to cover (repeatable; default: every edge)");
   sub->add_option("--steps", o->steps, "Step budget per run (0: none)")->default_val(1000);
-  sub->add_option("--time", o->time_s, "Wall-clock budget per run in seconds (0: none)")->default_val(0);
+  sub->add_option("--time", o->time_s, "Wall-clock budget per run in seconds (0: none)")->default_val(0)->check(non_negative_finite());
   sub->add_option("--timeout-ms", o->timeout_ms, "Wait for an output at a passive vertex")->default_val(1000);
   sub->add_option("--vertex-timeout", o->vertex_timeouts, "VERTEX=MS: the wait at one passive vertex (repeatable)");
   sub->add_option("--ack-timeout-ms", o->ack_timeout_ms, "Wait for the adapter's ack of a stimulus")->default_val(5000);
@@ -203,7 +208,7 @@ const Registration reg{"run", 60, [](CLI::App& app) {
   sub->add_flag("--planner-exact", o->planner_exact,
                 "planner: the paper's exact gain at any size (no planning horizon; slow on large graphs, "
                 "docs/planning.md)");
-  sub->add_option("--runs", o->runs, "Number of runs (run i uses seed S+i-1)")->default_val(1)->check(CLI::PositiveNumber);
+  sub->add_option("--runs", o->runs, "Number of runs (run i uses seed S+i-1)")->default_val(1)->check(positive_integer());
   sub->add_option("--seed", o->seed, "Seed of the strategy's random choices")->default_val(0);
   sub->add_option("--trace", o->trace, "Write the JSON-lines trace of every step here (flushed per step)");
   sub->add_option("--junit", o->junit, "Write a JUnit XML report here");

@@ -14,6 +14,7 @@
 #include "playtest/run/mutation.hpp"
 #include "playtest/run/policy_factory.hpp"
 #include "playtest/run/simulation.hpp"
+#include "playtest/strategy/traps.hpp"
 
 namespace playtest::cli {
 namespace {
@@ -49,19 +50,15 @@ int run(const Options& o) {
     fmt::print("{:<10} {:>6} {:>9} {:>10} {:>9} {:>5} {:>5} {:>5} {:>5}{}\n", "strategy", "runs", "success", "mean",
                "sd", "pass", "fail", "inc", "err", o.mutants ? "   mutants detected   steps to detect" : "");
   for (const std::string& name : o.strategies) {
-    TestPurpose::Kind kind = TestPurpose::Kind::cover;
-    if (o.purpose == "reach") kind = TestPurpose::Kind::reach;
-    else if (o.purpose == "none") kind = TestPurpose::Kind::none;
-    else if (o.purpose == "auto" && (!o.goals.empty() || name == "reach" || name == "win" || name == "expected"))
-      kind = TestPurpose::Kind::reach;
-    else if (o.purpose == "auto" && name == "torx")
-      kind = TestPurpose::Kind::none;  // TorX tests until it stops (seed 004 §3)
+    const StrategySpec spec{.kind = parse_strategy_kind(name),
+                            .purpose = parse_purpose_choice(o.purpose),
+                            .goals = o.goals,
+                            .edges = o.edges,
+                            .traps = o.traps};
+    const TestPurpose::Kind kind = spec.purpose_kind();
     SimulationOptions so;
-    so.run.purpose = purpose_from_names(g, kind, o.goals, o.edges);
-    if (!o.traps.empty()) {  // --traps: cover the trap edges (seed 002 test purposes)
-      so.run.purpose.kind = TestPurpose::Kind::cover;
-      so.run.purpose.edges = resolve_traps(g, o.input, o.traps);
-    }
+    so.run.purpose = spec.resolve(g, declared_traps(g));
+    require_something_to_test(g, so.run.purpose);
     so.run.max_steps = o.steps;
     so.runs = o.runs;
     so.mutant_runs = o.mutant_runs;
@@ -72,10 +69,10 @@ int run(const Options& o) {
     }
     PolicySetup setup{.goals = so.run.purpose.goals, .edges = so.run.purpose.edges, .bound = o.bound, .torx = torx};
     if (o.planner_exact) setup.planner.horizon = setup.planner.tail_traps = 0;
-    auto policy = make_policy(name, g, setup);
+    auto policy = make_policy(spec.kind, g, setup);
     SimulationStats s = simulate(g, *policy, so, mutants);
     if (o.json) {
-      nlohmann::json j = {{"strategy", name},          {"purpose", kind == TestPurpose::Kind::reach ? "reach" : kind == TestPurpose::Kind::cover ? "cover" : "none"},
+      nlohmann::json j = {{"strategy", name},          {"purpose", std::string(to_string(kind))},
                           {"runs", s.runs},            {"passed", s.passed},
                           {"failed", s.failed},        {"inconclusive", s.inconclusive},
                           {"errors", s.errors},        {"success_rate", s.success_rate},

@@ -9,8 +9,10 @@
 #include <nlohmann/json.hpp>
 
 #include "command.hpp"
+#include "option_checks.hpp"
 #include "common.hpp"
 #include "playtest/error.hpp"
+#include "playtest/graph/names.hpp"
 #include "playtest/io/dot.hpp"
 #include "playtest/solve/bounded_reachability.hpp"
 #include "playtest/solve/expected_cost.hpp"
@@ -40,12 +42,6 @@ struct Row {
   double a = 0, b = 0;  // expected: value; reach: prob, cost; win: winnable (0/1), cost
 };
 
-VertexId find_vertex_or_throw(const TestGraph& g, const std::string& name, const char* option) {
-  auto v = g.find_vertex(name);
-  if (!v) throw Error(fmt::format("{} '{}': no vertex has this id", option, name));
-  return *v;
-}
-
 nlohmann::json number_or_null(double x) { return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr); }
 
 std::string fmt_value(double x) { return std::isfinite(x) ? fmt::format("{:.10g}", x) : std::string("inf"); }
@@ -54,11 +50,15 @@ int run(const Options& o) {
   using clock = std::chrono::steady_clock;
   TestGraph g = load_input(o.input);
   std::vector<VertexId> goals;
-  for (const auto& name : o.goals) goals.push_back(find_vertex_or_throw(g, name, "--goal"));
+  for (const auto& name : o.goals) goals.push_back(vertex_named(g, name, "a goal"));
   if (goals.empty()) goals = g.goals();
   if (goals.empty())
-    throw Error(fmt::format("{}: the graph has no goal vertices; mark some as goals or give --goal ID", o.input.path));
-  const VertexId from = o.from.empty() ? g.initial() : find_vertex_or_throw(g, o.from, "--from");
+    throw InputError(fmt::format("{}: the graph has no goal vertices; mark some as goals or give --goal ID", o.input.path));
+  const VertexId from = o.from.empty() ? g.initial() : vertex_named(g, o.from, "the vertex to report (--from)");
+  if (!(o.epsilon > 0) || !std::isfinite(o.epsilon))
+    throw UsageError("epsilon", fmt::format("must be a positive number, got {}", o.epsilon));
+  bool certified = true;      // every objective but expected is computed exactly
+  std::string not_certified;  // why, when not
 
   const std::uint32_t n = g.num_vertices();
   std::vector<Row> rows(n);
@@ -74,9 +74,22 @@ int run(const Options& o) {
     if (o.method == "pi") eo.method = ExpectedCostMethod::policy_iteration;
     if (o.method == "lp") eo.method = ExpectedCostMethod::linear_programming;
     const auto r = solve_expected_cost(g, goals, eo);
+    certified = r.certified;
+    if (!r.certified)
+      not_certified = (o.method == "vi" || o.method == "lp")
+                          ? fmt::format("method {} gives no certificate; use --method certified", o.method)
+                          : fmt::format("error bound {:.3g} above the tolerance 1e-6, or the iteration limit was hit",
+                                        r.error_bound);
+    // A value that overflowed to infinity at a vertex the solver counts as finite is no answer.
+    std::uint32_t infinite = 0;
+    for (double x : r.value) infinite += !std::isfinite(x);
+    if (infinite != r.num_infinite) {
+      certified = false;
+      not_certified = fmt::format("{} values overflowed the range of double (costs too large)", infinite - r.num_infinite);
+    }
     for (VertexId v : g.vertices()) rows[v.index()] = {r.strategy[v.index()], r.value[v.index()], 0};
     summary["method"] = o.method;
-    summary["certified"] = r.certified;
+    summary["certified"] = certified;
     summary["iterations"] = r.iterations;
     summary["improvements"] = r.improvements;
     summary["evaluations"] = r.evaluations;
@@ -90,7 +103,7 @@ int run(const Options& o) {
     summary_lines.push_back(
         fmt::format("method {}: {}; {} value-iteration sweeps, {} policy evaluations, {} improvements, Bellman "
                     "residual {:.3g}{}",
-                    o.method, r.certified ? "certified optimal" : "not certified", r.iterations, r.evaluations,
+                    o.method, certified ? "certified optimal" : "NOT CERTIFIED", r.iterations, r.evaluations,
                     r.improvements, r.residual,
                     r.error_bound >= 0 ? fmt::format(", relative error bound {:.3g}", r.error_bound) : ""));
     if (o.iterates > 0) {
@@ -126,6 +139,7 @@ int run(const Options& o) {
   }
   const double seconds = std::chrono::duration<double>(clock::now() - t0).count();
   summary["seconds"] = seconds;
+  if (!certified) summary["not_certified"] = not_certified;
   summary["from"] = std::string(g.name(from));
 
   auto edge_text = [&](EdgeId e) {
@@ -186,6 +200,7 @@ int run(const Options& o) {
     fmt::print("\n");
     for (const auto& line : summary_lines) fmt::print("{}\n", line);
     fmt::print("solve time: {:.3f} s\n", seconds);
+    if (!certified) fmt::print("NOT CERTIFIED: {} (exit code 5)\n", not_certified);
     if (!iterates.empty()) {
       fmt::print("value-iteration iterates M^n[{}] (§3, from M^0 = 0):\n", g.name(from));
       for (std::size_t k = 0; k < iterates.size(); ++k) fmt::print("  n={:<4} {:.12g}\n", k + 1, iterates[k]);
@@ -210,7 +225,7 @@ int run(const Options& o) {
     write_dot(g, out.stream(), d);
     out.close();
   }
-  return exit_ok;
+  return certified ? exit_ok : exit_uncertified;
 }
 
 const Registration reg{"solve", 40, [](CLI::App& app) {
@@ -233,7 +248,8 @@ const Registration reg{"solve", 40, [](CLI::App& app) {
       ->check(CLI::IsMember({"certified", "vi", "pi", "lp"}))
       ->default_val("certified");
   sub->add_option("--epsilon", o->epsilon, "expected, vi: stop when the largest relative change is below this")
-      ->default_val(1e-9);
+      ->default_val(1e-9)
+      ->check(positive_finite());
   sub->add_option("--from", o->from, "The vertex whose value the summary reports (default: the initial vertex)");
   sub->add_option("--iterates", o->iterates,
                   "expected: also print the first K value-iteration iterates M^n at --from (§3)")
@@ -241,7 +257,8 @@ const Registration reg{"solve", 40, [](CLI::App& app) {
   sub->add_flag("--json", o->json, "Print one JSON object: objective, summary, vertices");
   sub->add_option("--dot", o->dot, "Also write a Graphviz picture with the strategy highlighted to this file");
   sub->add_option("--limit", o->limit, "Text output: at most this many table rows")->default_val(50);
-  sub->footer("Exit codes: 0 solved, 2 bad input or options.");
+  sub->footer("Exit codes: 0 solved (expected: certified), 2 bad input or options, 5 an answer that is not "
+              "certified (method vi, pi or lp, an error bound above the tolerance, an iteration limit, overflow).");
   return [o] { return run(*o); };
 }};
 

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "command.hpp"
+#include "option_checks.hpp"
 #include "common.hpp"
 #include "playtest/error.hpp"
 #include "playtest/graph/transforms.hpp"
@@ -22,6 +23,8 @@ struct Options {
 };
 
 int run(const Options& o) {
+  if (o.trap_policy != "keep" && o.trap_policy != "fail")
+    throw UsageError("trap_vertices", "must be keep or fail, got '" + o.trap_policy + "'");
   if (!o.reachable && !o.merge && !o.compress)
     throw Error("transform: give at least one of --reachable, --merge, --compress");
   if (o.json && o.out == "-")
@@ -92,11 +95,13 @@ const Registration reg{"transform", 45, [](CLI::App& app) {
                 "probability-weighted mean cost");
   sub->add_flag("--compress", o->compress,
                 "Eliminate passive vertices (seed 001 §2.4): no edge joins two compressed passive vertices");
-  sub->add_option("--traps", o->trap_policy,
+  sub->add_option("--trap-vertices", o->trap_policy,
                   "With --compress, what to do with traps (passive vertices play never leaves): keep leaves the "
                   "passive vertices that can reach one uncompressed, fail is an error")
       ->check(CLI::IsMember({"keep", "fail"}))
       ->default_val("keep");
+  // --traps names purpose edges in plan, run and simulate; here it was the trap-vertex policy.
+  add_deprecated_alias(sub, "--traps", "--trap-vertices", o->trap_policy);
   sub->add_option("-o,--output", o->out, "Output graph/1 file (- for standard output)")->default_val("-");
   sub->add_flag("--json", o->json, "Print a JSON summary of each step (needs -o FILE)");
   sub->footer("Several transforms may be given; they run in the order --reachable, --merge, --compress.\n"

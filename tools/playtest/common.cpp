@@ -73,10 +73,6 @@ void Output::close() {
   if (file_) file_->close();
 }
 
-std::string strategy_list() {
-  std::string s;
-  for (std::string_view n : policy_names()) s += (s.empty() ? "" : ", ") + std::string(n);
-  return s;
-}
+std::string strategy_list() { return strategy_names_list(); }
 
 }  // namespace playtest::cli

@@ -40,6 +40,14 @@ void report(const Error& e) {
 // --max-states; "torx.p_stop" is looked up as --torx-p-stop, then as the last part --p-stop), or "".
 std::string flag_for(const CLI::App* sub, const std::string& parameter) {
   if (sub == nullptr || parameter.empty()) return {};
+  // The deepest parsed subcommand holds the options ("gen random", "ioco torx-prob").
+  auto* cur = const_cast<CLI::App*>(sub);
+  for (;;) {
+    auto kids = cur->get_subcommands([](CLI::App* a) { return a->parsed(); });
+    if (kids.empty()) break;
+    cur = kids.front();
+  }
+  sub = cur;
   auto dashed = [](std::string s) {
     for (char& c : s)
       if (c == '_' || c == '.') c = '-';

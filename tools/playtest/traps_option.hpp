@@ -9,7 +9,7 @@
 
 namespace playtest::cli {
 
-// The trap edges named by `specs` (plan/traps.hpp); "model" reads meta.traps of a graph/1 input.
-std::vector<EdgeId> resolve_traps(const TestGraph& g, const InputOptions& input, const std::vector<std::string>& specs);
+// The trap edges named by `specs` (strategy/traps.hpp); "model" means the model's meta.traps.
+std::vector<EdgeId> resolve_traps(const TestGraph& g, const std::vector<std::string>& specs);
 
 }  // namespace playtest::cli

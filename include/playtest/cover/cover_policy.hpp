@@ -10,7 +10,7 @@
 
 #include "playtest/cover/postman_tour.hpp"
 #include "playtest/cover/tour_segments.hpp"
-#include "playtest/run/policy.hpp"
+#include "playtest/strategy/policy.hpp"
 
 namespace playtest {
 

@@ -28,6 +28,7 @@
 #include <utility>
 #include <vector>
 
+#include "playtest/error.hpp"
 #include "playtest/explore/model.hpp"
 
 namespace playtest {
@@ -223,7 +224,7 @@ class CppModel final : public Model {
   }
   CppModel& add_plain(ActionKind kind, std::string name, std::function<bool(const S&)> guard,
                       std::function<void(S&)> effect, CppActionOptions o) {
-    if (!guard || !effect) throw std::invalid_argument("CppModel: action '" + name + "' needs a guard and an effect");
+    if (!guard || !effect) throw ModelError("CppModel: action '" + name + "' needs a guard and an effect");
     const auto base = static_cast<std::uint32_t>(labels_.size());
     labels_.push_back(std::move(name));
     rules_.push_back(Rule{kind, base, 1, [g = std::move(guard)](const S& s, std::uint32_t) { return g(s); },
@@ -235,7 +236,7 @@ class CppModel final : public Model {
   CppModel& add_param(ActionKind kind, std::string name, std::vector<P> domain,
                       std::function<bool(const S&, const P&)> guard, std::function<void(S&, const P&)> effect,
                       CppActionOptions o) {
-    if (!guard || !effect) throw std::invalid_argument("CppModel: action '" + name + "' needs a guard and an effect");
+    if (!guard || !effect) throw ModelError("CppModel: action '" + name + "' needs a guard and an effect");
     const auto base = static_cast<std::uint32_t>(labels_.size());
     for (const P& p : domain) {
       if constexpr (detail::is_tuple_like<P>::value)

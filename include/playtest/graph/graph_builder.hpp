@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -23,6 +24,7 @@ struct EdgeSpec {
   std::optional<double> weight;       // alternative to prob: positive, normalized per passive vertex
   std::optional<std::string_view> name;  // default "e<insertion index>"
   bool timeout = false;               // the passive vertex's timeout edge
+  bool observe = false;               // an "observe" edge: active -> passive, nothing is sent (ioco)
 };
 
 // What a build error is about, so that a loader can point at the offending place in its input.
@@ -63,6 +65,8 @@ class GraphBuilder {
   void set_initial(VertexId v) { initial_ = v; }
   void set_initial(std::string_view name) { initial_ = vertex_ref(name); }
   void set_reset_cost(std::optional<double> cost) { reset_cost_ = cost; }
+  // The input's top-level "meta" value as compact JSON text, kept opaque (TestGraph::meta_json).
+  void set_meta_json(std::string json) { meta_json_ = std::move(json); }
 
   std::uint32_t num_vertex_refs() const { return names_.size(); }
   std::uint32_t num_edges() const { return static_cast<std::uint32_t>(to_.size()); }
@@ -74,6 +78,19 @@ class GraphBuilder {
 
  private:
   [[noreturn]] void fail(const BuildOptions& o, ElementRef where, std::string message) const;
+  // build(), step by step: each check throws GraphError for the first offending element.
+  std::string vertex_name(VertexId v) const;
+  std::string edge_name(std::uint32_t insertion) const;
+  void check_vertices(const BuildOptions& o);
+  void check_edges(const BuildOptions& o) const;
+  // Edge ids grouped by source (stable counting sort): g's out_offsets, and perm (insertion index
+  // -> edge id) with its inverse.
+  void group_by_source(TestGraph& g, std::vector<std::uint32_t>& perm, std::vector<std::uint32_t>& inv) const;
+  void check_passive_vertices(const BuildOptions& o, const TestGraph& g, const std::vector<std::uint32_t>& inv);
+  // Names the edges without one "e<index>"; returns the number of explicit names.
+  std::uint32_t name_default_edges(const BuildOptions& o);
+  void freeze_vertices(TestGraph& g) const;
+  void freeze_edges(TestGraph& g, const std::vector<std::uint32_t>& perm, std::uint32_t explicit_names);
 
   StringPool names_;
   std::vector<std::uint8_t> vstate_;       // 0 referenced only, else 1 + flags
@@ -90,6 +107,7 @@ class GraphBuilder {
   StringPool labels_, edge_names_;
   VertexId initial_;
   std::optional<double> reset_cost_;
+  std::string meta_json_;
 };
 
 }  // namespace playtest

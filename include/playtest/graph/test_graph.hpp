@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -52,6 +53,11 @@ class TestGraph {
   // the passive state into an active one). At most one per passive vertex.
   bool is_timeout(EdgeId e) const { return (eflags_[e.index()] & edge_timeout) != 0; }
   EdgeId timeout_edge(VertexId v) const;
+  // An "observe" edge (ioco graphs, docs/ioco.md): from an active vertex to a passive one, the
+  // tester's choice to send nothing and wait for an output. The runner never sends its label.
+  bool is_observe(EdgeId e) const { return (eflags_[e.index()] & edge_observe) != 0; }
+  // The observe edge of v, or none.
+  EdgeId observe_edge(VertexId v) const;
 
   VertexKind kind(VertexId v) const { return (vflags_[v.index()] & vertex_passive) ? VertexKind::passive : VertexKind::active; }
   bool is_active(VertexId v) const { return (vflags_[v.index()] & vertex_passive) == 0; }
@@ -72,6 +78,10 @@ class TestGraph {
   bool is_resettable() const { return reset_cost_.has_value(); }
   std::optional<double> reset_cost() const { return reset_cost_; }
 
+  // The top-level "meta" value of the input (graph/1 lets models carry anything there, e.g. the
+  // declared traps meta.traps), as compact JSON text; "" when the input had none.
+  std::string_view meta_json() const { return meta_json_; }
+
   // Raw arrays for hot loops (indexed by EdgeId / VertexId value).
   std::span<const std::uint32_t> out_offsets() const { return out_offsets_; }
   std::span<const VertexId> targets() const { return target_; }
@@ -85,7 +95,7 @@ class TestGraph {
  private:
   friend class GraphBuilder;
   static constexpr std::uint8_t vertex_passive = 1, vertex_goal = 2;
-  static constexpr std::uint8_t edge_timeout = 1;
+  static constexpr std::uint8_t edge_timeout = 1, edge_observe = 2;
 
   std::vector<std::uint8_t> vflags_;
   std::vector<std::uint32_t> out_offsets_{0};
@@ -102,6 +112,7 @@ class TestGraph {
   VertexId initial_;
   std::uint32_t num_goals_ = 0, num_passive_ = 0;
   std::optional<double> reset_cost_;
+  std::string meta_json_;
 };
 
 }  // namespace playtest

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "playtest/run/policy.hpp"
+#include "playtest/strategy/policy.hpp"
 
 namespace playtest::ioco {
 

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "playtest/plan/rank_game.hpp"
-#include "playtest/run/policy.hpp"
+#include "playtest/strategy/policy.hpp"
 
 namespace playtest {
 

@@ -27,7 +27,7 @@
 #include <string>
 #include <vector>
 
-#include "playtest/run/policy.hpp"
+#include "playtest/strategy/policy.hpp"
 
 namespace playtest {
 

@@ -13,7 +13,8 @@
 
 #include "playtest/ioco/torx_policy.hpp"
 #include "playtest/plan/reactive_planner.hpp"
-#include "playtest/run/policy.hpp"
+#include "playtest/strategy/policy.hpp"
+#include "playtest/strategy/strategy_kind.hpp"
 
 namespace playtest {
 
@@ -26,11 +27,12 @@ struct PolicySetup {
   PlannerOptions planner;        // planner: gain evaluation (exact trees, or horizon-cut online search)
 };
 
-// The names make_policy accepts, in the order the CLI lists them.
-std::span<const std::string_view> policy_names();
+// The policy of strategy `kind`; the solver strategies (reach, win, expected) are computed here.
+// Throws UsageError("goals") when the strategy needs goals and neither `setup` nor the graph has
+// any. The policy keeps a reference to `g`.
+std::unique_ptr<Policy> make_policy(StrategyKind kind, const TestGraph& g, const PolicySetup& setup = {});
 
-// Throws Error for an unknown name, or when the strategy needs goals the graph does not have.
-// The policy keeps a reference to `g`.
+// As above, for a strategy name (parse_strategy_kind: UsageError("strategy") for an unknown one).
 std::unique_ptr<Policy> make_policy(std::string_view name, const TestGraph& g, const PolicySetup& setup = {});
 
 }  // namespace playtest

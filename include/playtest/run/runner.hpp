@@ -15,7 +15,8 @@
 
 #include "playtest/graph/test_graph.hpp"
 #include "playtest/run/adapter.hpp"
-#include "playtest/run/policy.hpp"
+#include "playtest/strategy/policy.hpp"
+#include "playtest/strategy/test_purpose.hpp"
 
 namespace playtest {
 
@@ -28,22 +29,6 @@ enum class Verdict : std::uint8_t {
 std::string_view to_string(Verdict v);  // "PASS", "FAIL", "INCONCLUSIVE", "ERROR"
 // The verdict of several runs: FAIL over ERROR over INCONCLUSIVE over PASS.
 Verdict combine(Verdict a, Verdict b);
-
-struct TestPurpose {
-  enum class Kind : std::uint8_t {
-    none,   // no purpose: the run passes when its budget ends without failure
-    reach,  // reach one of `goals` (empty: the graph's goal vertices)
-    cover,  // take every edge of `edges` (empty: every edge of the graph) at least once
-  };
-  Kind kind = Kind::none;
-  std::vector<VertexId> goals;
-  std::vector<EdgeId> edges;
-};
-
-// A purpose from the names users write: vertex names for `goals`, edge ids for `edges` (an edge id or,
-// when no edge has that id, every edge with that label). Throws GraphError naming an unknown one.
-TestPurpose purpose_from_names(const TestGraph& g, TestPurpose::Kind kind, std::span<const std::string> goals,
-                               std::span<const std::string> edges);
 
 struct RunOptions {
   TestPurpose purpose;

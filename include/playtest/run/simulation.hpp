@@ -10,7 +10,7 @@
 #include <string>
 
 #include "playtest/run/mutation.hpp"
-#include "playtest/run/policy.hpp"
+#include "playtest/strategy/policy.hpp"
 #include "playtest/run/runner.hpp"
 #include "playtest/run/simulated_sut.hpp"
 

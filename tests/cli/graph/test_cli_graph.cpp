@@ -110,7 +110,7 @@ TEST(CliGraph, GenWritesValidReproducibleGraphs) {
   EXPECT_EQ(j["scc"]["count"], 1);
   CliResult bad = run_playtest("gen random --vertices 3 --goals 3");
   EXPECT_EQ(bad.code, 2);
-  EXPECT_NE(bad.err.find("goals must be fewer than vertices"), std::string::npos) << bad.err;
+  EXPECT_NE(bad.err.find("option --goals: must be fewer than the vertices"), std::string::npos) << bad.err;
 }
 
 TEST(CliGraph, UsageErrorsExitTwoAndHelpExitsZero) {

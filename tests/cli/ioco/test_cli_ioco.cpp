@@ -84,7 +84,7 @@ TEST(CliIoco, LabelListsOnTheCommandLine) {
 
 TEST(CliIoco, TorxProbabilitiesOfTheCandyExperiment) {
   const Result r = run("ioco torx-prob --json " + ex("candy_spec.aut") + " --impl " + ex("candy_chaos.aut") +
-                       " --max-length 3 --torx-ratio 1:2 --trace 'but null liq' --fail-traces --simulate 20000 --seed 3");
+                       " --max-length 3 --torx-ratio 1:2 --sequence 'but null liq' --fail-traces --simulate 20000 --seed 3");
   ASSERT_EQ(r.code, 0) << r.out;
   const auto doc = nlohmann::json::parse(r.out);
   EXPECT_NEAR(doc["p_input"].get<double>(), 1.0 / 3, 1e-12);
@@ -98,7 +98,7 @@ TEST(CliIoco, TorxProbabilitiesOfTheCandyExperiment) {
   EXPECT_NE(old.out.find("P(FAIL in one run) = 0.592593"), std::string::npos) << old.out;
   const Result bad = run("ioco torx-prob " + ex("candy_spec.aut") + " --torx-p 0.5:0.5");
   EXPECT_EQ(bad.code, 2);
-  EXPECT_NE(bad.out.find("--torx-p: expected 3 numbers separated by ':'"), std::string::npos) << bad.out;
+  EXPECT_NE(bad.out.find("option --torx-p: expected 3 numbers separated by ':'"), std::string::npos) << bad.out;
 }
 
 TEST(CliIoco, AutModelsLoadAsTestGraphs) {

@@ -107,8 +107,10 @@ TEST_F(CliTransform, UsageErrors) {
   EXPECT_EQ(json_stdout.code, 2);
   Outcome missing = run("transform " + (dir_ / "nope.json").string() + " --merge");
   EXPECT_EQ(missing.code, 2);
-  Outcome bad_policy = run("transform " + in + " --compress --traps maybe");
+  Outcome bad_policy = run("transform " + in + " --compress --trap-vertices maybe");
   EXPECT_EQ(bad_policy.code, 2);
+  Outcome bad_old = run("transform " + in + " --compress --traps maybe");  // the deprecated spelling
+  EXPECT_EQ(bad_old.code, 2) << bad_old.err;
   Outcome help = run("transform --help");
   EXPECT_EQ(help.code, 0);
   EXPECT_NE(help.out.find("--compress"), std::string::npos);
@@ -127,7 +129,7 @@ TEST_F(CliTransform, TrapsKeptOrRejected) {
   auto j = nlohmann::json::parse(keep.out);
   EXPECT_EQ(j["steps"][0]["trap_vertices"], nlohmann::json::array({"t"}));
   EXPECT_EQ(load_graph(out).num_vertices(), 4u);
-  Outcome fail = run("transform " + in + " --compress --traps fail -o " + out);
+  Outcome fail = run("transform " + in + " --compress --trap-vertices fail -o " + out);
   EXPECT_EQ(fail.code, 2);
   EXPECT_NE(fail.err.find("trap"), std::string::npos) << fail.err;
 }

@@ -100,6 +100,6 @@ TEST(Generator, DeterministicAndAsAsked) {
   bool differs = false;
   for (EdgeId e : a.edges()) differs |= a.target(e) != c.target(e);
   EXPECT_TRUE(differs);
-  EXPECT_THROW(generate_random_graph({.vertices = 0}), std::invalid_argument);
-  EXPECT_THROW(generate_random_graph({.vertices = 5, .out_degree = 0}), std::invalid_argument);
+  EXPECT_THROW(generate_random_graph({.vertices = 0}), UsageError);
+  EXPECT_THROW(generate_random_graph({.vertices = 5, .out_degree = 0}), UsageError);
 }

@@ -118,7 +118,7 @@ TEST(TorxTheorem32, RatioGivesTheMaximizingProbabilities) {
     if (p > best) best = p, best_p2 = p2;
   }
   EXPECT_NEAR(best_p2, 1.0 / 3, 1.0 / 300);
-  EXPECT_THROW(torx_options_from_ratio(0, 0), std::invalid_argument);
+  EXPECT_THROW(torx_options_from_ratio(0, 0), UsageError);
 }
 
 TEST(TorxOptionsParsing, CommandLineForms) {
@@ -131,7 +131,7 @@ TEST(TorxOptionsParsing, CommandLineForms) {
   EXPECT_THROW(parse_torx_p("0.1:0.3:0.3", 0), Error);  // does not sum to 1
   EXPECT_THROW(parse_torx_p("a:b:c", 0), Error);
   EXPECT_THROW(parse_torx_ratio("1:x", 0.1), Error);
-  EXPECT_THROW(validate({.p_stop = 0, .p_input = 0.5, .p_observe = 0.5, .max_length = 0}), std::invalid_argument);
+  EXPECT_THROW(validate({.p_stop = 0, .p_input = 0.5, .p_observe = 0.5, .max_length = 0}), UsageError);
 }
 
 TEST(TorxPolicyChoices, FrequenciesOfStopInputObserve) {
@@ -140,7 +140,7 @@ TEST(TorxPolicyChoices, FrequenciesOfStopInputObserve) {
   const VertexId p = b.add_vertex("p", VertexKind::passive);
   b.add_edge({.from = a, .to = a, .label = "in1"});
   b.add_edge({.from = a, .to = a, .label = "in2"});
-  b.add_edge({.from = a, .to = p, .label = "observe"});
+  b.add_edge({.from = a, .to = p, .label = "observe", .observe = true});
   b.add_edge({.from = p, .to = a, .label = "out", .prob = 1.0});
   b.set_initial(a);
   const TestGraph g = b.build();

@@ -12,7 +12,7 @@
 #include "playtest/graph/random.hpp"
 #include "playtest/io/graph_json.hpp"
 #include "playtest/plan/reactive_planner.hpp"
-#include "playtest/plan/traps.hpp"
+#include "playtest/strategy/traps.hpp"
 
 namespace playtest {
 namespace {
@@ -26,7 +26,7 @@ std::string example_text() {
 
 struct Example {
   TestGraph g = parse_graph(example_text());
-  std::vector<EdgeId> traps = select_traps(g, std::vector<std::string>{"model"}, declared_traps(example_text()));
+  std::vector<EdgeId> traps = select_traps(g, std::vector<std::string>{"model"}, declared_traps(g));
   EdgeId e(const std::string& name) const { return *g.find_edge(name); }
 };
 

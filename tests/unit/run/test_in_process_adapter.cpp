@@ -86,8 +86,9 @@ TEST(InProcessAdapter, CorrectComponentPassesForEveryStrategy) {
   o.max_steps = 2000;
   o.timeout = std::chrono::milliseconds(10000);  // only a real silence waits this long
   Runner runner(g, o);
-  for (std::string_view name : policy_names()) {
-    auto policy = make_policy(name, g);
+  for (StrategyKind kind : strategy_kinds()) {
+    std::string_view name = to_string(kind);
+    auto policy = make_policy(kind, g);
     JobRunnerAdapter adapter(false);
     for (std::uint64_t seed = 0; seed < 3; ++seed) {
       RunResult r = runner.run(*policy, adapter, nullptr, seed);

@@ -7,13 +7,13 @@
 #include "playtest/error.hpp"
 #include "playtest/graph/generate.hpp"
 #include "playtest/io/graph_json.hpp"
-#include "playtest/run/anti_ant_policy.hpp"
+#include "playtest/strategy/anti_ant_policy.hpp"
 #include "playtest/run/mutation.hpp"
 #include "playtest/run/policy_factory.hpp"
-#include "playtest/run/random_walk_policy.hpp"
+#include "playtest/strategy/random_walk_policy.hpp"
 #include "playtest/run/simulated_sut.hpp"
 #include "playtest/run/simulation.hpp"
-#include "playtest/run/table_policy.hpp"
+#include "playtest/strategy/table_policy.hpp"
 
 namespace playtest {
 namespace {
@@ -82,17 +82,19 @@ TEST(Policies, TableAndBoundedPolicies) {
 TEST(Policies, FactoryKnowsEveryName) {
   TestGraph g = parse_graph(fan_graph);
   std::vector<std::string> names;
-  for (auto n : policy_names()) {
-    auto p = make_policy(n, g);
+  for (StrategyKind k : strategy_kinds()) {
+    auto p = make_policy(k, g);
     ASSERT_NE(p, nullptr);
-    names.emplace_back(n);
+    EXPECT_EQ(p->name(), to_string(k));
+    EXPECT_EQ(parse_strategy_kind(to_string(k)), k);
+    names.emplace_back(to_string(k));
   }
   ASSERT_GE(names.size(), 6u);  // more strategies (planners) may follow these
   names.resize(6);
   EXPECT_EQ(names, (std::vector<std::string>{"random", "anti-ant", "reach", "win", "expected", "cover"}));
-  EXPECT_THROW(make_policy("nope", g), Error);
+  EXPECT_THROW(make_policy("nope", g), UsageError);
   TestGraph no_goals = generate_random_graph({.vertices = 5, .goals = 0, .seed = 1});
-  for (auto n : {"reach", "win", "expected"}) EXPECT_THROW(make_policy(n, no_goals), Error) << n;
+  for (auto n : {"reach", "win", "expected"}) EXPECT_THROW(make_policy(n, no_goals), UsageError) << n;
 }
 
 TEST(Policies, GoalStrategiesReachTheGoalInTheSimulation) {

@@ -7,7 +7,7 @@
 
 #include "playtest/io/graph_json.hpp"
 #include "playtest/run/junit_report.hpp"
-#include "playtest/run/random_walk_policy.hpp"
+#include "playtest/strategy/random_walk_policy.hpp"
 #include "playtest/run/runner.hpp"
 #include "playtest/run/simulated_sut.hpp"
 #include "playtest/run/trace_writer.hpp"

@@ -7,11 +7,11 @@
 #include "playtest/error.hpp"
 #include "playtest/graph/generate.hpp"
 #include "playtest/io/graph_json.hpp"
-#include "playtest/run/anti_ant_policy.hpp"
-#include "playtest/run/random_walk_policy.hpp"
+#include "playtest/strategy/anti_ant_policy.hpp"
+#include "playtest/strategy/random_walk_policy.hpp"
 #include "playtest/run/runner.hpp"
 #include "playtest/run/simulated_sut.hpp"
-#include "playtest/run/table_policy.hpp"
+#include "playtest/strategy/table_policy.hpp"
 
 namespace playtest {
 namespace {

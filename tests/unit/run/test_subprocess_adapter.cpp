@@ -10,7 +10,7 @@
 
 #include "playtest/error.hpp"
 #include "playtest/io/graph_json.hpp"
-#include "playtest/run/random_walk_policy.hpp"
+#include "playtest/strategy/random_walk_policy.hpp"
 #include "playtest/run/runner.hpp"
 #include "playtest/run/subprocess_adapter.hpp"
 

@@ -1,4 +1,4 @@
-#include "playtest/plan/traps.hpp"
+#include "playtest/strategy/traps.hpp"
 
 #include <fmt/format.h>
 
@@ -45,7 +45,7 @@ void select_one(const TestGraph& g, std::string_view spec, std::span<const std::
   }
   if (spec == "model") {
     if (depth > 0) fail("the trap spec 'model' cannot appear in the model's own meta.traps");
-    if (declared.empty()) fail("--traps model: the model declares no traps", {"add \"traps\": [...] to the top-level \"meta\" object"});
+    if (declared.empty()) fail("the trap spec 'model': the model declares no traps", {"add \"traps\": [...] to the top-level \"meta\" object"});
     for (const std::string& d : declared) select_one(g, d, declared, flags, depth + 1);
     return;
   }
@@ -94,12 +94,12 @@ std::vector<EdgeId> select_traps(const TestGraph& g, std::span<const std::string
   return out;
 }
 
-std::vector<std::string> declared_traps(std::string_view text) {
-  nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+std::vector<std::string> declared_traps(const TestGraph& g) {
   std::vector<std::string> out;
-  if (!j.is_object()) return out;
-  auto meta = j.find("meta");
-  if (meta == j.end() || !meta->is_object()) return out;
+  if (g.meta_json().empty()) return out;
+  nlohmann::json j = nlohmann::json::parse(g.meta_json(), nullptr, false);
+  auto meta = &j;
+  if (!meta->is_object()) return out;
   auto traps = meta->find("traps");
   if (traps == meta->end()) return out;
   if (!traps->is_array())
@@ -116,7 +116,7 @@ std::vector<std::string> declared_traps(std::string_view text) {
 std::vector<std::uint8_t> trap_flags(const TestGraph& g, std::span<const EdgeId> traps) {
   std::vector<std::uint8_t> flags(g.num_edges(), traps.empty() ? 1 : 0);
   for (EdgeId e : traps) {
-    if (e.index() >= g.num_edges()) throw std::invalid_argument("trap_flags: edge out of range");
+    if (e.index() >= g.num_edges()) throw InternalError("trap_flags: edge out of range");
     flags[e.index()] = 1;
   }
   return flags;

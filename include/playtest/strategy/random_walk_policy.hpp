@@ -2,7 +2,7 @@
 // The "random choice" baseline of seed 002 §5.1 (Table 4).
 #pragma once
 
-#include "playtest/run/policy.hpp"
+#include "playtest/strategy/policy.hpp"
 
 namespace playtest {
 

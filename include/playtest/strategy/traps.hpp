@@ -25,10 +25,10 @@ bool glob_match(std::string_view pattern, std::string_view text);
 std::vector<EdgeId> select_traps(const TestGraph& g, std::span<const std::string> specs,
                                  std::span<const std::string> declared = {});
 
-// The specs of a graph/1 document's top-level meta.traps array (empty if absent). Throws
-// ParseError when meta.traps is present but is not an array of strings. The text must be valid
-// graph/1 JSON (parse it with parse_graph first for located errors).
-std::vector<std::string> declared_traps(std::string_view graph_json_text);
+// The trap specs the model declares in its top-level meta.traps array (TestGraph::meta_json;
+// empty if absent). Throws ParseError (JSON pointer /meta/traps) when meta.traps is present but is
+// not an array of strings.
+std::vector<std::string> declared_traps(const TestGraph& g);
 
 // Per-edge flags (1 = trap) for `traps`; all ones when `traps` is empty.
 std::vector<std::uint8_t> trap_flags(const TestGraph& g, std::span<const EdgeId> traps);

@@ -3,7 +3,7 @@
 // plan, the baseline the planners are measured against.
 #pragma once
 
-#include "playtest/run/policy.hpp"
+#include "playtest/strategy/policy.hpp"
 
 namespace playtest {
 

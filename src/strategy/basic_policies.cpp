@@ -1,8 +1,8 @@
 #include <limits>
 
-#include "playtest/run/anti_ant_policy.hpp"
-#include "playtest/run/random_walk_policy.hpp"
-#include "playtest/run/table_policy.hpp"
+#include "playtest/strategy/anti_ant_policy.hpp"
+#include "playtest/strategy/random_walk_policy.hpp"
+#include "playtest/strategy/table_policy.hpp"
 
 namespace playtest {
 

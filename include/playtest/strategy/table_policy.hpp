@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "playtest/run/policy.hpp"
+#include "playtest/strategy/policy.hpp"
 
 namespace playtest {
 

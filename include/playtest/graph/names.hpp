@@ -1,0 +1,21 @@
+// Looking up what users name: vertices by id, edges by id or label. One wording for "no such
+// vertex" across the library and the tool; the error names the role the name was given in
+// ("a goal", "the start vertex") and suggests close names.
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "playtest/graph/test_graph.hpp"
+
+namespace playtest {
+
+// The vertex with id `name`; throws GraphError "no vertex 'NAME' in the graph (given as ROLE)" with
+// a note naming up to five vertices whose ids are closest.
+VertexId vertex_named(const TestGraph& g, std::string_view name, std::string_view role);
+
+// The edge with id `name` or, when no edge has that id, every edge labelled `name` (id order);
+// throws GraphError "no edge with id or label 'NAME' in the graph (given as ROLE)".
+std::vector<EdgeId> edges_named(const TestGraph& g, std::string_view name, std::string_view role);
+
+}  // namespace playtest

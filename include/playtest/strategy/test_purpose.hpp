@@ -1,0 +1,63 @@
+// What a test aims at (seed 000 §3: reach a goal; seed 000 §5 and seed 002 §3.3: cover edges, the
+// traps) and how a strategy's request turns into one: StrategySpec names the strategy and the
+// purpose as users write them (vertex ids, edge ids, labels, trap specs); resolve() checks every
+// name against the graph and fills in the strategy's default purpose.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "playtest/graph/test_graph.hpp"
+#include "playtest/strategy/strategy_kind.hpp"
+
+namespace playtest {
+
+struct TestPurpose {
+  enum class Kind : std::uint8_t {
+    none,   // no purpose: the run passes when its budget ends without failure
+    reach,  // reach one of `goals` (empty: the graph's goal vertices)
+    cover,  // take every edge of `edges` (empty: every edge of the graph) at least once
+  };
+  Kind kind = Kind::none;
+  std::vector<VertexId> goals;
+  std::vector<EdgeId> edges;
+};
+std::string_view to_string(TestPurpose::Kind k);  // "none", "reach", "cover"
+
+// The purpose a user asked for; `automatic` lets the strategy decide (StrategySpec::purpose_kind).
+enum class PurposeChoice : std::uint8_t { automatic, reach, cover, none };
+// "auto", "reach", "cover", "none"; throws UsageError("purpose", ...) otherwise.
+PurposeChoice parse_purpose_choice(std::string_view name);
+
+// A purpose from the names users write: vertex ids for `goals`, edge ids for `edges` (an edge id or,
+// when no edge has that id, every edge with that label). Throws GraphError naming an unknown one.
+TestPurpose purpose_from_names(const TestGraph& g, TestPurpose::Kind kind, std::span<const std::string> goals,
+                               std::span<const std::string> edges);
+
+struct StrategySpec {
+  StrategyKind kind = StrategyKind::random;
+  PurposeChoice purpose = PurposeChoice::automatic;
+  std::vector<std::string> goals;  // vertex ids (empty: the graph's goal vertices)
+  std::vector<std::string> edges;  // edge ids or labels to cover (empty: every edge)
+  std::vector<std::string> traps;  // trap specs (strategy/traps.hpp); non-empty: cover exactly these
+
+  // The purpose's kind: the one asked for, else reach when goals are named or the strategy aims at
+  // goals (reach, win, expected), none for torx (it tests until it stops, seed 004 §3), cover for
+  // the others. Traps always mean cover.
+  TestPurpose::Kind purpose_kind() const;
+
+  // The purpose with every name resolved in `g`; `declared_traps` are the model's meta.traps (for
+  // the trap spec "model"). Throws GraphError for an unknown name, UsageError("goals") when the
+  // strategy needs goals and neither the spec nor the graph has any.
+  TestPurpose resolve(const TestGraph& g, std::span<const std::string> declared_traps = {}) const;
+};
+
+// Throws InputError "nothing to test: ..." when a run with `purpose` on `g` could not test anything:
+// the graph has no edges, the initial vertex is active without out-edges, or the purpose is to reach
+// a goal and the initial vertex already is one. (A PASS there would claim a test that never ran.)
+void require_something_to_test(const TestGraph& g, const TestPurpose& purpose);
+
+}  // namespace playtest

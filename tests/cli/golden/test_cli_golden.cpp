@@ -1,0 +1,57 @@
+// Golden-output tests: the whole text a person sees for errors (message, source line and caret)
+// and for the human tables of solve, cover and run, as Spot's parser tests do, so that every
+// wording change shows up in review. Set PLAYTEST_UPDATE_GOLDEN=1 to rewrite the .expected files.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <regex>
+#include <string>
+
+#include "cli_runner.hpp"
+
+using playtest::testing::read_file;
+using playtest::testing::run_playtest;
+
+namespace {
+
+const std::string cases = std::string(PLAYTEST_SOURCE_DIR) + "/tests/cli/golden/cases/";
+
+// Output with the cases' directory replaced by CASES/ and times by T.
+std::string normalized(const std::string& text) {
+  std::string s = text;
+  for (std::size_t at; (at = s.find(cases)) != std::string::npos;) s.replace(at, cases.size(), "CASES/");
+  s = std::regex_replace(s, std::regex(R"(solve time: [0-9.]+ s)"), "solve time: T s");
+  s = std::regex_replace(s, std::regex(R"([0-9]+\.[0-9] ms)"), "T ms");
+  return s;
+}
+
+void check_golden(const std::string& name, const std::string& args, int expected_code) {
+  auto r = run_playtest(args);
+  EXPECT_EQ(r.code, expected_code) << args << "\n" << r.out << r.err;
+  const std::string got = normalized("exit " + std::to_string(r.code) + "\n--- stdout\n" + r.out + "--- stderr\n" + r.err);
+  const std::string path = cases + name + ".expected";
+  if (std::getenv("PLAYTEST_UPDATE_GOLDEN")) {
+    std::ofstream(path, std::ios::binary) << got;
+    return;
+  }
+  EXPECT_EQ(got, read_file(path)) << "golden file " << path << " (PLAYTEST_UPDATE_GOLDEN=1 rewrites it)";
+}
+
+TEST(CliGolden, LocatedErrorWithCaret) { check_golden("bad_cost", "validate " + cases + "bad_cost.json", 2); }
+TEST(CliGolden, JsonSyntaxErrorWithCaret) { check_golden("bad_syntax", "validate " + cases + "bad_syntax.json", 2); }
+TEST(CliGolden, ModelErrorWithNoteAndCaret) { check_golden("bad_model", "validate " + cases + "bad_model.ptm", 2); }
+TEST(CliGolden, UnknownGoal) { check_golden("unknown_goal", "solve " + cases + "figure3.json --goal 3", 2); }
+TEST(CliGolden, SolveExpectedTable) { check_golden("solve_expected", "solve " + cases + "figure3.json", 0); }
+TEST(CliGolden, SolveReachTable) {
+  check_golden("solve_reach", "solve " + cases + "figure3.json --objective reach --bound 4", 0);
+}
+TEST(CliGolden, SolveWinTable) { check_golden("solve_win", "solve " + cases + "figure3.json --objective win", 0); }
+TEST(CliGolden, SolveUncertified) { check_golden("solve_vi", "solve " + cases + "figure3.json --method vi", 5); }
+TEST(CliGolden, CoverSummary) {
+  check_golden("cover_figure1",
+               "cover " + std::string(PLAYTEST_SOURCE_DIR) + "/examples/graphs/seed000-figure1.json --sim-runs 200 --seed 1",
+               0);
+}
+
+}  // namespace
