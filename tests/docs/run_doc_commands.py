@@ -40,7 +40,7 @@ import tempfile
 COMMANDISH = re.compile(r"^\s*(\$ |(playtest|\./\S+|build/\S+|examples/\S+)(\s|$))")
 PLACEHOLDER = re.compile(r"\b[A-Z]{3,}\b|\[--")
 USES_DOT = re.compile(r"(^|[|;&(]\s*|\n\s*)dot\s")
-FENCE = re.compile(r"^(```+|~~~+)\s*([\w-]*)\s*$")
+FENCE = re.compile(r"^( {0,3})(```+|~~~+)\s*([\w-]*)\s*$")  # also inside list items
 SKIP = re.compile(r"^#\s*doc-test:\s*skip\s*\((.+)\)\s*$")
 EXIT = re.compile(r"#.*\bexit(?: code)?\s+(\d+)\b")
 
@@ -55,19 +55,20 @@ class Block:
 
 def blocks_of(path, rel):
     """The fenced blocks of a markdown file; `line` is the fence's 1-based line number."""
-    out, current, start, lang, fence = [], None, 0, "", ""
+    out, current, start, lang, fence, indent = [], None, 0, "", "", 0
     with open(path, encoding="utf-8") as f:
         for number, raw in enumerate(f, 1):
             line = raw.rstrip("\n")
             m = FENCE.match(line)
             if current is None:
                 if m:
-                    current, start, lang, fence = [], number, m.group(2), m.group(1)
-            elif m and m.group(1).startswith(fence[0]) and len(m.group(1)) >= len(fence) and not m.group(2):
+                    current, start, lang, fence, indent = [], number, m.group(3), m.group(2), len(m.group(1))
+            elif m and m.group(2).startswith(fence[0]) and len(m.group(2)) >= len(fence) and not m.group(3):
                 out.append(Block(rel, start, lang, current))
                 current = None
             else:
-                current.append(line)
+                # A fence indented by k spaces (a list item) indents its content by k as well.
+                current.append(line[indent:] if line[:indent] == " " * indent else line.lstrip(" "))
     if current is not None:
         raise SystemExit(f"{rel}:{start}: unterminated code block")
     return out
