@@ -173,6 +173,8 @@ PostmanTour postman_tour(const TestGraph& g, const PostmanOptions& options) {
     --supply[g.source(e).index()];
     ++supply[g.target(e).index()];
   }
+  t.flow_resets = usable_resets;
+  t.flow_potential.assign(n, 0);
   t.multiplicity.assign(m, 0);
   for (EdgeId e : g.edges()) t.multiplicity[e.index()] = coverable[e.index()];
 
@@ -228,7 +230,15 @@ PostmanTour postman_tour(const TestGraph& g, const PostmanOptions& options) {
     }
     const detail::MinCostFlowResult flow = detail::solve_min_cost_flow(net, flow_options(options.flow_solver));
     // The component is strongly connected and costs are >= 0: always feasible and bounded.
-    if (!flow.optimal) throw std::logic_error("postman_tour: the balancing flow problem has no optimum");
+    if (flow.status != detail::MinCostFlowStatus::optimal)
+      throw InternalError(fmt::format("postman_tour: the balancing flow problem is {}",
+                                      flow.status == detail::MinCostFlowStatus::infeasible ? "infeasible" : "unbounded"));
+    // Only the start vertex's component carries arcs; there the potentials differ by at most a
+    // path's cost, so they are kept relative to the start vertex (LEMON's own are offset by up to
+    // its artificial cost, 2^62 in 64-bit arithmetic).
+    for (VertexId v : g.vertices())
+      if (r.fwd[v.index()] && r.bwd[v.index()])
+        t.flow_potential[v.index()] = flow.potential[v.index()] - flow.potential[t.start.index()];
     std::int64_t total_flow = 0, total_supply = 0;
     for (std::size_t a = 0; a < arc_of.size(); ++a) {
       const std::int64_t f = flow.flow[a];

@@ -103,6 +103,16 @@ struct PostmanTour {
   double cost_scale = 1;
   bool exact_costs = true;
   double optimality_gap_bound = 0;
+  // The optimality certificate of the balancing flow (complementary slackness, as LEMON's own
+  // tests check it). The flow runs on the coverable edges and on the resets from `flow_resets`
+  // (the reset arcs with both ends in the start vertex's strongly connected component), each with
+  // the integer cost c = nearbyint(cost * cost_scale); it carries each edge multiplicity - 1 times
+  // and each reset as often as the tour takes it. `flow_potential` holds one value p per vertex
+  // such that every such arc u -> v has reduced cost c + p[u] - p[v] >= 0, and = 0 where the flow
+  // is positive: no cheaper balancing exists, so no cheaper tour (exactly so when exact_costs).
+  // All zero when the covered edges were balanced already (no flow was solved).
+  std::vector<std::int64_t> flow_potential;
+  std::vector<VertexId> flow_resets;  // sorted
 };
 
 // Throws GraphError when the graph has no edges, when no edge can be toured from the start vertex,

@@ -65,13 +65,21 @@ struct LemonNetwork {
     }
   }
 
+  // The solution in input arc order, with LEMON's status mapped (every LEMON solver spells its
+  // ProblemType the same way).
   template <typename Solver>
-  MinCostFlowResult result(const Solver& s, bool optimal) const {
+  MinCostFlowResult result(const Solver& s, typename Solver::ProblemType status) const {
     MinCostFlowResult r;
-    r.optimal = optimal;
-    if (!optimal) return r;
+    switch (status) {
+      case Solver::OPTIMAL: r.status = MinCostFlowStatus::optimal; break;
+      case Solver::INFEASIBLE: r.status = MinCostFlowStatus::infeasible; return r;
+      case Solver::UNBOUNDED: r.status = MinCostFlowStatus::unbounded; return r;
+    }
     r.flow.assign(input_arc.size(), 0);
     for (std::size_t k = 0; k < input_arc.size(); ++k) r.flow[input_arc[k]] = s.flow(g.arcFromId(static_cast<int>(k)));
+    const int n = g.nodeNum();
+    r.potential.resize(static_cast<std::size_t>(n));
+    for (int v = 0; v < n; ++v) r.potential[static_cast<std::size_t>(v)] = s.potential(g.nodeFromId(v));
     r.total_cost = s.template totalCost<std::int64_t>();
     return r;
   }
@@ -116,6 +124,68 @@ std::vector<std::int64_t> distances_from_supply(const FlowNetwork& net) {
   return d;
 }
 
+// LEMON's potentials certify its flow for the bounded problem it was given: an arc carrying the
+// whole supply (the bound) may keep a negative reduced cost. The certificate promised here is the
+// uncapacitated one: every reduced cost >= 0, and 0 where flow > 0. The flow is optimal for the
+// uncapacitated problem too (the bound never cuts off an optimum), so the residual network (each
+// arc forward, and backward where it carries flow) has no negative cycle, and shortest distances
+// from a virtual source (Bellman-Ford with a queue, started from the current potentials) repair
+// the potentials. Rarely needed: only CostScaling's potentials have been seen to need it (on
+// small networks where one arc carries the whole supply).
+void make_uncapacitated_certificate(const FlowNetwork& net, MinCostFlowResult& r) {
+  const std::size_t m = net.source.size();
+  auto reduced = [&](std::size_t a) { return net.cost[a] + r.potential[net.source[a]] - r.potential[net.target[a]]; };
+  bool certified = true;
+  for (std::size_t a = 0; a < m && certified; ++a) certified = reduced(a) >= 0 && (r.flow[a] == 0 || reduced(a) == 0);
+  if (certified) return;
+  const std::uint32_t n = net.num_nodes;
+  struct Residual {
+    std::uint32_t to;
+    std::int64_t cost;  // reduced cost under the current potentials
+  };
+  std::vector<std::uint32_t> first(static_cast<std::size_t>(n) + 1, 0);
+  for (std::size_t a = 0; a < m; ++a) {
+    ++first[net.source[a] + 1];
+    if (r.flow[a] > 0) ++first[net.target[a] + 1];
+  }
+  std::partial_sum(first.begin(), first.end(), first.begin());
+  std::vector<Residual> arcs(first[n]);
+  {
+    std::vector<std::uint32_t> pos(first.begin(), first.end() - 1);
+    for (std::size_t a = 0; a < m; ++a) {
+      arcs[pos[net.source[a]]++] = {net.target[a], reduced(a)};
+      if (r.flow[a] > 0) arcs[pos[net.target[a]]++] = {net.source[a], -reduced(a)};
+    }
+  }
+  std::vector<std::int64_t> dist(n, 0);
+  std::vector<std::uint8_t> queued(n, 1);
+  std::vector<std::uint32_t> queue(n);
+  std::iota(queue.begin(), queue.end(), 0u);
+  std::size_t head = 0;
+  // Without a negative cycle no node is improved more than n times.
+  std::uint64_t budget = (static_cast<std::uint64_t>(n) + 1) * (static_cast<std::uint64_t>(arcs.size()) + 1);
+  while (head < queue.size()) {
+    const std::uint32_t v = queue[head++];
+    queued[v] = 0;
+    for (std::uint32_t k = first[v]; k < first[v + 1]; ++k) {
+      const Residual& e = arcs[k];
+      if (dist[v] + e.cost < dist[e.to]) {
+        if (budget-- == 0) throw std::logic_error("solve_min_cost_flow: the flow has a negative residual cycle");
+        dist[e.to] = dist[v] + e.cost;
+        if (!queued[e.to]) {
+          queued[e.to] = 1;
+          queue.push_back(e.to);
+        }
+      }
+    }
+    if (head > n && head * 2 > queue.size()) {  // keep the queue from growing without bound
+      queue.erase(queue.begin(), queue.begin() + static_cast<std::ptrdiff_t>(head));
+      head = 0;
+    }
+  }
+  for (std::uint32_t v = 0; v < n; ++v) r.potential[v] += dist[v];
+}
+
 template <typename Int>
 MinCostFlowResult solve(const FlowNetwork& net, const MinCostFlowOptions& o) {
   const LemonNetwork<Int> n(net);
@@ -127,7 +197,7 @@ MinCostFlowResult solve(const FlowNetwork& net, const MinCostFlowOptions& o) {
       NS s(n.g);
       s.costMap(n.cost).upperMap(n.upper).supplyMap(n.supply);
       const auto rule = o.algorithm == A::network_simplex_block ? NS::BLOCK_SEARCH : NS::ALTERING_LIST;
-      return n.result(s, s.run(rule) == NS::OPTIMAL);
+      return n.result(s, s.run(rule));
     }
     case A::cost_scaling_partial_augment:
     case A::cost_scaling_push:
@@ -138,13 +208,13 @@ MinCostFlowResult solve(const FlowNetwork& net, const MinCostFlowOptions& o) {
       const auto method = o.algorithm == A::cost_scaling_partial_augment ? CS::PARTIAL_AUGMENT
                           : o.algorithm == A::cost_scaling_push          ? CS::PUSH
                                                                          : CS::AUGMENT;
-      return n.result(s, s.run(method, o.factor > 0 ? o.factor : 16) == CS::OPTIMAL);
+      return n.result(s, s.run(method, o.factor > 0 ? o.factor : 16));
     }
     case A::capacity_scaling: {
       using CS = lemon::CapacityScaling<Digraph, Int, Int>;
       CS s(n.g);
       s.costMap(n.cost).upperMap(n.upper).supplyMap(n.supply);
-      return n.result(s, s.run(o.factor > 0 ? o.factor : 4) == CS::OPTIMAL);
+      return n.result(s, s.run(o.factor > 0 ? o.factor : 4));
     }
   }
   throw std::invalid_argument("solve_min_cost_flow: unknown algorithm");
@@ -173,12 +243,13 @@ MinCostFlowResult solve_min_cost_flow(const FlowNetwork& net, const MinCostFlowO
   if (sum != 0) throw std::invalid_argument("solve_min_cost_flow: the supplies do not sum to 0");
   const FlowNetwork* problem = &net;
   FlowNetwork shifted;
+  std::vector<std::int64_t> shift;
   if (o.shift_costs) {
-    const std::vector<std::int64_t> d = distances_from_supply(net);
+    shift = distances_from_supply(net);
     shifted = FlowNetwork{net.num_nodes, net.source, net.target, net.cost, net.supply};
     max_cost = 0;
     for (std::size_t i = 0; i < m; ++i) {
-      shifted.cost[i] += d[net.source[i]] - d[net.target[i]];
+      shifted.cost[i] += shift[net.source[i]] - shift[net.target[i]];
       max_cost = std::max(max_cost, shifted.cost[i]);
     }
     problem = &shifted;
@@ -197,9 +268,12 @@ MinCostFlowResult solve_min_cost_flow(const FlowNetwork& net, const MinCostFlowO
     throw std::invalid_argument("solve_min_cost_flow: the costs are too large for CostScaling");
   const bool fits_int = static_cast<double>(max_cost) * n1 * alpha < 0x1.0p28 && total_supply < (std::int64_t{1} << 28);
   MinCostFlowResult r = fits_int ? solve<int>(*problem, o) : solve<std::int64_t>(*problem, o);
-  if (r.optimal && o.shift_costs) {
+  if (r.status == MinCostFlowStatus::optimal) make_uncapacitated_certificate(*problem, r);
+  if (r.status == MinCostFlowStatus::optimal && o.shift_costs) {
+    // Shifted costs c + d(u) - d(v) with potentials p: reduced cost c + (d + p)(u) - (d + p)(v).
     r.total_cost = 0;
     for (std::size_t i = 0; i < m; ++i) r.total_cost += r.flow[i] * net.cost[i];
+    for (std::uint32_t v = 0; v < net.num_nodes; ++v) r.potential[v] += shift[v];
   }
   return r;
 }

@@ -39,13 +39,24 @@ struct MinCostFlowOptions {
   bool shift_costs = true;
 };
 
+// LEMON's ProblemType. The bound total-supply on every arc (see min_cost_flow.cpp) makes
+// `unbounded` impossible; `infeasible` means some demand cannot be reached from the supplies.
+enum class MinCostFlowStatus : std::uint8_t { optimal, infeasible, unbounded };
+
 struct MinCostFlowResult {
-  bool optimal = false;            // false: infeasible (never so for a balanced problem on a
-                                   // strongly connected component)
+  MinCostFlowStatus status = MinCostFlowStatus::infeasible;
+  // The primal and dual solutions, both empty unless status == optimal.
   std::vector<std::int64_t> flow;  // per arc, in input order
+  // Per node, LEMON's convention: the reduced cost of arc (u, v) is cost + potential[u] -
+  // potential[v]. They always certify the flow's optimality for the uncapacitated problem
+  // (complementary slackness): every reduced cost >= 0, and = 0 on every arc with flow > 0.
+  // LEMON's own potentials, repaired by a shortest-path pass where the solver's internal arc
+  // bound left a negative reduced cost, in the input's costs (the cost shift below is undone).
+  std::vector<std::int64_t> potential;
   std::int64_t total_cost = 0;
 };
 
+// Solves the network with the chosen algorithm and returns its status, flow and potentials.
 // Throws std::invalid_argument when the arrays disagree in size, an endpoint is out of range, a cost
 // is negative or the supplies do not sum to 0.
 MinCostFlowResult solve_min_cost_flow(const FlowNetwork& net, const MinCostFlowOptions& options = {});

@@ -1,11 +1,13 @@
 // The balancing min-cost flow behind postman_tour: every LEMON solver, with and without the cost
 // shift, on random medium graphs, must reach the same optimal cost as the NetworkSimplex with
-// block search on the plain costs (the solver postman_tour used before), and give a valid tour.
+// block search on the plain costs (the solver postman_tour used before), return potentials that
+// certify it (complementary slackness, as LEMON's own tests check), and give a valid tour.
 #include <gtest/gtest.h>
 
 #include <random>
 
 #include "cover/detail/min_cost_flow.hpp"
+#include "min_cost_flow_check.hpp"
 #include "cover_test_support.hpp"
 #include "playtest/cover/postman_tour.hpp"
 #include "playtest/graph/generate.hpp"
@@ -15,12 +17,18 @@ using namespace playtest;
 using namespace playtest::cover_test;
 using detail::FlowNetwork;
 using detail::MinCostFlowAlgorithm;
+using detail::MinCostFlowStatus;
 
 namespace {
 
 constexpr PostmanFlowSolver all_solvers[] = {PostmanFlowSolver::network_simplex,
                                              PostmanFlowSolver::network_simplex_block_search,
                                              PostmanFlowSolver::cost_scaling, PostmanFlowSolver::capacity_scaling};
+
+constexpr MinCostFlowAlgorithm all_algorithms[] = {
+    MinCostFlowAlgorithm::network_simplex_altering,      MinCostFlowAlgorithm::network_simplex_block,
+    MinCostFlowAlgorithm::cost_scaling_partial_augment, MinCostFlowAlgorithm::cost_scaling_push,
+    MinCostFlowAlgorithm::cost_scaling_augment,         MinCostFlowAlgorithm::capacity_scaling};
 
 // The balancing problem of a strongly connected graph: supply = in-degree - out-degree.
 FlowNetwork balancing_network(const TestGraph& g) {
@@ -37,9 +45,10 @@ FlowNetwork balancing_network(const TestGraph& g) {
   return net;
 }
 
-// Flow conservation: out - in == supply at every node, flows >= 0, and the claimed total cost.
+// Flow conservation: out - in == supply at every node, flows >= 0, the claimed total cost, and the
+// potentials' certificate.
 void expect_feasible(const FlowNetwork& net, const detail::MinCostFlowResult& r) {
-  ASSERT_TRUE(r.optimal);
+  ASSERT_EQ(r.status, MinCostFlowStatus::optimal);
   ASSERT_EQ(r.flow.size(), net.source.size());
   std::vector<std::int64_t> balance(net.num_nodes, 0);
   std::int64_t cost = 0;
@@ -51,9 +60,44 @@ void expect_feasible(const FlowNetwork& net, const detail::MinCostFlowResult& r)
   }
   EXPECT_EQ(balance, net.supply);
   EXPECT_EQ(cost, r.total_cost);
+  EXPECT_EQ(certificate_violation(net, r.flow, r.potential), "");
 }
 
 }  // namespace
+
+TEST(MinCostFlow, CertificateCheckRejectsANonOptimalFlowOrWrongPotentials) {
+  // 0 -> 1 directly (cost 5) or through 2 (1 + 1); one unit from 0 to 1.
+  const FlowNetwork net{.num_nodes = 3, .source = {0, 0, 2}, .target = {1, 2, 1}, .cost = {5, 1, 1}, .supply = {1, -1, 0}};
+  for (MinCostFlowAlgorithm a : all_algorithms) {
+    SCOPED_TRACE(static_cast<int>(a));
+    const auto r = detail::solve_min_cost_flow(net, {.algorithm = a});
+    expect_feasible(net, r);
+    EXPECT_EQ(r.flow, (std::vector<std::int64_t>{0, 1, 1}));
+    EXPECT_EQ(r.total_cost, 2);
+    // The dual objective equals the primal one (strong duality).
+    EXPECT_EQ(-(r.potential[0] * net.supply[0] + r.potential[1] * net.supply[1]), r.total_cost);
+  }
+  const auto r = detail::solve_min_cost_flow(net);
+  // The feasible but dearer flow on the direct arc violates slackness under any potentials that
+  // certify the cheap route, and under the potentials of the optimum in particular.
+  EXPECT_NE(certificate_violation(net, {1, 0, 0}, r.potential), "");
+  std::vector<std::int64_t> wrong = r.potential;
+  wrong[2] += 1;  // 0 -> 2 now has reduced cost 2 while it carries flow
+  EXPECT_NE(certificate_violation(net, r.flow, wrong), "");
+}
+
+TEST(MinCostFlow, ReportsInfeasibleWhenADemandIsUnreachable) {
+  // Node 0 must send to node 1, but the only arc runs 1 -> 0.
+  const FlowNetwork net{.num_nodes = 2, .source = {1}, .target = {0}, .cost = {1}, .supply = {1, -1}};
+  for (MinCostFlowAlgorithm a : all_algorithms)
+    for (bool shift : {false, true}) {
+      SCOPED_TRACE(::testing::Message() << "algorithm " << static_cast<int>(a) << " shift " << shift);
+      const auto r = detail::solve_min_cost_flow(net, {.algorithm = a, .shift_costs = shift});
+      EXPECT_EQ(r.status, MinCostFlowStatus::infeasible);
+      EXPECT_TRUE(r.flow.empty());
+      EXPECT_TRUE(r.potential.empty());
+    }
+}
 
 TEST(MinCostFlow, EverySolverReachesTheOldOptimumOnMediumGraphs) {
   struct Case {
@@ -74,10 +118,7 @@ TEST(MinCostFlow, EverySolverReachesTheOldOptimumOnMediumGraphs) {
     const auto old = detail::solve_min_cost_flow(net, {.algorithm = MinCostFlowAlgorithm::network_simplex_block,
                                                        .shift_costs = false});
     expect_feasible(net, old);
-    for (MinCostFlowAlgorithm a :
-         {MinCostFlowAlgorithm::network_simplex_altering, MinCostFlowAlgorithm::network_simplex_block,
-          MinCostFlowAlgorithm::cost_scaling_partial_augment, MinCostFlowAlgorithm::cost_scaling_push,
-          MinCostFlowAlgorithm::cost_scaling_augment, MinCostFlowAlgorithm::capacity_scaling})
+    for (MinCostFlowAlgorithm a : all_algorithms)
       for (bool shift : {false, true}) {
         SCOPED_TRACE(::testing::Message() << "vertices " << c.vertices << " max cost " << c.max_cost << " algorithm "
                                           << static_cast<int>(a) << " shift " << shift);

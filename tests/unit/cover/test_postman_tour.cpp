@@ -1,6 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <gtest/gtest-spi.h>
+
 #include <algorithm>
+#include <cmath>
 
 #include "cover_test_support.hpp"
 #include "playtest/cover/postman_tour.hpp"
@@ -292,4 +295,104 @@ TEST(PostmanTour, ResetCanBeCheaperThanWalkingBack) {
   // a->b, b->c, c->a (must be covered), a->b, reset from b: 1+1+100+1+2.
   EXPECT_DOUBLE_EQ(t.cost, 105);
   EXPECT_EQ(t.num_resets, 1u);
+}
+
+TEST(PostmanTour, CertificateOfTheDetourHasTightRepeatedArcs) {
+  // CheaperDetourWins' second graph: b -> c -> a is repeated, so both arcs have reduced cost 0 and
+  // the direct b -> a (10) is not tight; the potentials prove that the detour (2) is cheapest.
+  GraphBuilder b;
+  auto a = b.add_vertex("a", VertexKind::active);
+  auto x = b.add_vertex("b", VertexKind::active);
+  auto c = b.add_vertex("c", VertexKind::active);
+  for (const char* n : {"ab", "ab2", "ab3"}) b.add_edge({.from = a, .to = x, .label = n, .cost = 1, .name = n});
+  b.add_edge({.from = x, .to = a, .label = "ba", .cost = 10, .name = "ba"});
+  b.add_edge({.from = x, .to = c, .label = "bc", .cost = 1, .name = "bc"});
+  b.add_edge({.from = c, .to = a, .label = "ca", .cost = 1, .name = "ca"});
+  b.set_initial(a);
+  const TestGraph g = b.build();
+  for (PostmanFlowSolver s : {PostmanFlowSolver::network_simplex, PostmanFlowSolver::network_simplex_block_search,
+                              PostmanFlowSolver::cost_scaling, PostmanFlowSolver::capacity_scaling}) {
+    SCOPED_TRACE(static_cast<int>(s));
+    const PostmanTour t = postman_tour(g, {.flow_solver = s});
+    expect_valid_tour(g, t);  // includes expect_optimality_certificate
+    ASSERT_EQ(t.flow_potential.size(), 3u);
+    const std::int64_t pa = t.flow_potential[a.index()], pb = t.flow_potential[x.index()],
+                       pc = t.flow_potential[c.index()];
+    EXPECT_EQ(pa, 0);           // relative to the start vertex
+    EXPECT_EQ(1 + pb - pc, 0);  // bc is repeated: tight
+    EXPECT_EQ(1 + pc - pa, 0);  // ca is repeated: tight
+    EXPECT_GT(10 + pb - pa, 0);  // ba is not
+    EXPECT_TRUE(t.flow_resets.empty());
+  }
+}
+
+namespace {
+
+// The failure messages the certificate check reports for `t`, intercepted (the test itself
+// does not fail on them).
+std::vector<std::string> certificate_failures(const TestGraph& g, const PostmanTour& t) {
+  ::testing::TestPartResultArray results;
+  {
+    ::testing::ScopedFakeTestPartResultReporter reporter(
+        ::testing::ScopedFakeTestPartResultReporter::INTERCEPT_ONLY_CURRENT_THREAD, &results);
+    expect_optimality_certificate(g, t);
+  }
+  std::vector<std::string> out;
+  for (int i = 0; i < results.size(); ++i) out.emplace_back(results.GetTestPartResult(i).message());
+  return out;
+}
+
+bool mentions(const std::vector<std::string>& messages, const std::string& what) {
+  return std::any_of(messages.begin(), messages.end(),
+                     [&](const std::string& m) { return m.find(what) != std::string::npos; });
+}
+
+}  // namespace
+
+TEST(PostmanTour, CertificateCheckCatchesWrongPotentialsAndResets) {
+  {
+    const TestGraph g = figure1();
+    const PostmanTour t = postman_tour(g);
+    EXPECT_TRUE(certificate_failures(g, t).empty());
+    // The repeated e7 (s4 -> cp) must be tight; lowering cp's potential breaks it.
+    ASSERT_EQ(t.multiplicity[g.find_edge("e7")->index()], 2u);
+    PostmanTour wrong = t;
+    --wrong.flow_potential[g.find_vertex("cp")->index()];
+    EXPECT_TRUE(mentions(certificate_failures(g, wrong), "edge e7 is repeated at reduced cost 1"));
+    // Raising it far makes e7 cost less than nothing.
+    wrong = t;
+    wrong.flow_potential[g.find_vertex("cp")->index()] += 1000;
+    EXPECT_TRUE(mentions(certificate_failures(g, wrong), "edge e7"));
+  }
+  {
+    // Hiding a usable reset arc would leave a cheaper balancing unchecked.
+    const TestGraph g = figure1(1.0);
+    const PostmanTour t = postman_tour(g);
+    EXPECT_TRUE(certificate_failures(g, t).empty());
+    ASSERT_FALSE(t.flow_resets.empty());
+    PostmanTour wrong = t;
+    wrong.flow_resets.pop_back();
+    EXPECT_TRUE(mentions(certificate_failures(g, wrong), "flow_resets"));
+  }
+}
+
+TEST(PostmanTour, CertificateWithResetsAndFractionalCosts) {
+  // ResetCanBeCheaperThanWalkingBack with fractional costs: the reset from b is taken, so tight.
+  GraphBuilder b;
+  auto a = b.add_vertex("a", VertexKind::active);
+  auto x = b.add_vertex("b", VertexKind::active);
+  auto c = b.add_vertex("c", VertexKind::active);
+  b.add_edge({.from = a, .to = x, .label = "ab", .cost = 0.5});
+  b.add_edge({.from = a, .to = x, .label = "ab2", .cost = 0.5});
+  b.add_edge({.from = x, .to = c, .label = "bc", .cost = 0.25});
+  b.add_edge({.from = c, .to = a, .label = "ca", .cost = 100.75});
+  b.set_initial(a);
+  const TestGraph g = b.build();
+  const PostmanTour t = postman_tour(g, {.reset_cost = 2.5});
+  expect_valid_tour(g, t);
+  EXPECT_EQ(t.num_resets, 1u);
+  EXPECT_TRUE(t.exact_costs);
+  EXPECT_EQ(t.flow_resets, (std::vector<VertexId>{x, c}));
+  const double scale = t.cost_scale;
+  EXPECT_EQ(std::nearbyint(2.5 * scale) + static_cast<double>(t.flow_potential[x.index()] - t.flow_potential[a.index()]), 0);
 }
