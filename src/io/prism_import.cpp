@@ -656,7 +656,8 @@ std::vector<RewardFiles> find_reward_files(const std::string& base) {
     f.name = header_name(f.srew.empty() ? f.trew : f.srew);
     if (!f.srew.empty() && !f.trew.empty()) {
       const std::string other = header_name(f.trew);
-      if (other != f.name)
+      if (f.name.empty()) f.name = other;
+      if (!other.empty() && other != f.name)
         throw ParseError(Diagnostic{{f.trew, 0, 0, ""},
                                     fmt::format("names reward structure \"{}\", but {} names \"{}\"", other, f.srew, f.name),
                                     {}});

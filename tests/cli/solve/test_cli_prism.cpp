@@ -19,10 +19,11 @@ namespace {
 const char* tra = "2 2 2\n0 0 1 1 a\n1 0 1 1 a\n";
 const char* lab = "0=\"init\" 1=\"deadlock\" 2=\"goal\"\n0: 0\n1: 2\n";
 
-double value_at(const std::string& json, const std::string& id) {
-  for (const auto& v : nlohmann::json::parse(json).at("vertices"))
-    if (v.at("id") == id) return v.at("value").get<double>();
-  ADD_FAILURE() << "no vertex " << id;
+double value_at(const std::string& json, const std::string& id, const char* key = "value") {
+  const auto j = nlohmann::json::parse(json);
+  for (const auto& v : j.at("vertices"))
+    if (v.at("id") == id) return v.at(key).get<double>();
+  ADD_FAILURE() << "no vertex " << id << " in " << json;
   return -1;
 }
 
@@ -123,7 +124,7 @@ TEST(CliPrism, DtmcExport) {
   EXPECT_DOUBLE_EQ(value_at(r.out, "0"), 4.0);
   r = run_playtest("solve " + dir.file("m.tra") + " --objective reach --bound 1 --json");
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_DOUBLE_EQ(value_at(r.out, "0"), 0.5);
+  EXPECT_DOUBLE_EQ(value_at(r.out, "0", "prob"), 0.5);
   // DTMC transition rewards: "s t r".
   dir.write("m.trew", "3 1\n0 2 10\n");
   r = run_playtest("solve " + dir.file("m.tra") + " --json");
@@ -138,10 +139,10 @@ TEST(CliPrism, MdpBoundCountsTwoMovesPerStep) {
   dir.write("m.lab", "0=\"init\" 1=\"goal\"\n0: 0\n2: 1\n");
   auto r = run_playtest("solve " + dir.file("m.tra") + " --objective reach --bound 3 --json");
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_DOUBLE_EQ(value_at(r.out, "0"), 0.0);
+  EXPECT_DOUBLE_EQ(value_at(r.out, "0", "prob"), 0.0);
   r = run_playtest("solve " + dir.file("m.tra") + " --objective reach --bound 4 --json");
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_DOUBLE_EQ(value_at(r.out, "0"), 1.0);
+  EXPECT_DOUBLE_EQ(value_at(r.out, "0", "prob"), 1.0);
 }
 
 TEST(CliPrism, HostileHeaderIsRefusedBeforeAllocating) {
