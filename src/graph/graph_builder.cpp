@@ -1,5 +1,7 @@
 #include "playtest/graph/graph_builder.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include <cmath>
@@ -191,13 +193,19 @@ TestGraph GraphBuilder::build(const BuildOptions& o, std::vector<EdgeId>* edge_o
   g.out_offsets_.assign(n + 1, 0);
   for (std::uint32_t i = 0; i < m; ++i) ++g.out_offsets_[from_[i].index() + 1];
   for (std::uint32_t v = 0; v < n; ++v) g.out_offsets_[v + 1] += g.out_offsets_[v];
-  std::vector<std::uint32_t> perm(m);  // insertion index -> edge id
-  {
+  // Loaders that add edges grouped by source (the PRISM importer) need no permutation: then
+  // perm and inv stay empty and the arrays are moved, not copied (less time, a lower peak).
+  const bool grouped = std::is_sorted(from_.begin(), from_.end());
+  std::vector<std::uint32_t> perm_store, inv_store;
+  if (!grouped) {
+    perm_store.resize(m);  // insertion index -> edge id
     std::vector<std::uint32_t> next(g.out_offsets_.begin(), g.out_offsets_.end() - 1);
-    for (std::uint32_t i = 0; i < m; ++i) perm[i] = next[from_[i].index()]++;
+    for (std::uint32_t i = 0; i < m; ++i) perm_store[i] = next[from_[i].index()]++;
+    inv_store.resize(m);  // edge id -> insertion index
+    for (std::uint32_t i = 0; i < m; ++i) inv_store[perm_store[i]] = i;
   }
-  std::vector<std::uint32_t> inv(m);  // edge id -> insertion index
-  for (std::uint32_t i = 0; i < m; ++i) inv[perm[i]] = i;
+  auto perm = [&](std::uint32_t i) { return grouped ? i : perm_store[i]; };
+  auto inv = [&](std::uint32_t k) { return grouped ? k : inv_store[k]; };
 
   // Per-vertex checks: passive vertices need edges, consistent prob/weight, sum 1, one timeout.
   for (std::uint32_t v = 0; v < n; ++v) {
@@ -211,7 +219,7 @@ TestGraph GraphBuilder::build(const BuildOptions& o, std::vector<EdgeId>* edge_o
     std::uint32_t timeouts = 0;
     double sum = 0;
     for (std::uint32_t k = b; k < e; ++k) {
-      const std::uint32_t i = inv[k];
+      const std::uint32_t i = inv(k);
       kinds |= eflags_[i] & (flag_has_prob | flag_has_weight);
       if (eflags_[i] & flag_timeout) {
         if (++timeouts > 1)
@@ -224,7 +232,7 @@ TestGraph GraphBuilder::build(const BuildOptions& o, std::vector<EdgeId>* edge_o
       fail(o, {K::vertex, vdecl_[v]}, fmt::format("passive vertex '{}' mixes \"prob\" and \"weight\" on its edges; "
                                                   "use one of them", names_.view(v)));
     if (kinds == flag_has_weight) {
-      for (std::uint32_t k = b; k < e; ++k) prob_[inv[k]] /= sum;
+      for (std::uint32_t k = b; k < e; ++k) prob_[inv(k)] /= sum;
     } else if (std::abs(sum - 1.0) > o.probability_tolerance) {
       fail(o, {K::vertex, vdecl_[v]},
            fmt::format("the probabilities of the edges leaving passive vertex '{}' sum to {:.12g}, not 1",
@@ -262,6 +270,16 @@ TestGraph GraphBuilder::build(const BuildOptions& o, std::vector<EdgeId>* edge_o
   }
   {
     // "e<i>" by hand: millions of edges make a formatting call per edge show in profiles.
+    // Reserved first: growing by doubling would briefly hold the old and the new buffers.
+    std::size_t unnamed = 0, chars = 0;
+    for (std::uint32_t i = 0; i < m; ++i) {
+      if (name_[i] != no_name) continue;
+      ++unnamed;
+      chars += 2 + (i >= 10) + (i >= 100) + (i >= 1000) + (i >= 10000) + (i >= 100000) + (i >= 1000000) +
+               (i >= 10000000) + (i >= 100000000) + (i >= 1000000000u);
+    }
+    for (std::uint32_t id = 0; id < explicit_names; ++id) chars += edge_names_.view(id).size();
+    edge_names_.reserve(std::size_t{explicit_names} + unnamed, chars);
     char buf[16];
     for (std::uint32_t i = 0; i < m; ++i) {
       if (name_[i] != no_name) continue;
@@ -294,8 +312,13 @@ TestGraph GraphBuilder::build(const BuildOptions& o, std::vector<EdgeId>* edge_o
   // Edge data, permuted one array at a time to keep the peak low.
   auto permute = [&](auto& src, auto& dst) {
     using T = typename std::decay_t<decltype(src)>::value_type;
+    if (grouped) {
+      dst = std::move(src);
+      std::decay_t<decltype(src)>().swap(src);
+      return;
+    }
     dst.resize(m);
-    for (std::uint32_t i = 0; i < m; ++i) dst[perm[i]] = static_cast<T>(src[i]);
+    for (std::uint32_t i = 0; i < m; ++i) dst[perm_store[i]] = static_cast<T>(src[i]);
     std::decay_t<decltype(src)>().swap(src);
   };
   permute(from_, g.source_);
@@ -305,15 +328,17 @@ TestGraph GraphBuilder::build(const BuildOptions& o, std::vector<EdgeId>* edge_o
   permute(label_, g.label_);
   permute(name_, g.edge_name_);
   g.eflags_.resize(m);
-  for (std::uint32_t i = 0; i < m; ++i) g.eflags_[perm[i]] = (eflags_[i] & flag_timeout) ? TestGraph::edge_timeout : 0;
+  for (std::uint32_t i = 0; i < m; ++i) g.eflags_[perm(i)] = (eflags_[i] & flag_timeout) ? TestGraph::edge_timeout : 0;
   std::vector<std::uint8_t>().swap(eflags_);
   for (std::uint32_t k = 0; k < m; ++k)
     if (!(g.vflags_[g.source_[k].index()] & TestGraph::vertex_passive)) g.prob_[k] = 0.0;
   g.edge_of_explicit_name_.resize(explicit_names);
   for (std::uint32_t k = 0; k < m; ++k)
     if (g.edge_name_[k] < explicit_names) g.edge_of_explicit_name_[g.edge_name_[k]] = EdgeId{k};
-  g.edge_of_insertion_.resize(m);
-  for (std::uint32_t i = 0; i < m; ++i) g.edge_of_insertion_[i] = EdgeId{perm[i]};
+  if (!grouped) {  // empty: the identity (TestGraph::find_edge)
+    g.edge_of_insertion_.resize(m);
+    for (std::uint32_t i = 0; i < m; ++i) g.edge_of_insertion_[i] = EdgeId{perm(i)};
+  }
 
   // In-edges.
   g.in_offsets_.assign(n + 1, 0);
@@ -325,7 +350,13 @@ TestGraph GraphBuilder::build(const BuildOptions& o, std::vector<EdgeId>* edge_o
     for (std::uint32_t k = 0; k < m; ++k) g.in_edges_[next[g.target_[k].index()]++] = EdgeId{k};
   }
 
-  if (edge_of_insertion) *edge_of_insertion = g.edge_of_insertion_;
+  if (edge_of_insertion) {
+    *edge_of_insertion = g.edge_of_insertion_;
+    if (grouped) {
+      edge_of_insertion->resize(m);
+      for (std::uint32_t i = 0; i < m; ++i) (*edge_of_insertion)[i] = EdgeId{i};
+    }
+  }
   g.vertex_names_ = std::move(names_);
   g.edge_names_ = std::move(edge_names_);
   g.labels_ = std::move(labels_);
