@@ -313,7 +313,11 @@ TestGraph GraphBuilder::build(const BuildOptions& o, std::vector<EdgeId>* edge_o
   auto permute = [&](auto& src, auto& dst) {
     using T = typename std::decay_t<decltype(src)>::value_type;
     if (grouped) {
-      dst = std::move(src);
+      // Move when the builder was reserved to size; else copy, so the graph holds no slack.
+      if (src.capacity() - src.size() <= src.size() / 16)
+        dst = std::move(src);
+      else
+        dst.assign(src.begin(), src.end());
       std::decay_t<decltype(src)>().swap(src);
       return;
     }
