@@ -145,6 +145,13 @@ TEST(CliPrism, MdpBoundCountsTwoMovesPerStep) {
   EXPECT_DOUBLE_EQ(value_at(r.out, "0", "prob"), 1.0);
 }
 
+TEST(CliPrism, ConvertHelpStatesTheMapping) {
+  const auto r = run_playtest("convert --help");
+  ASSERT_EQ(r.code, 0) << r.err;
+  for (const char* s : {"--reward", "--goal-label", "TWO moves", "--bound 2n = Pmax=? [ F<=n", "R{\"r\"}min=? [ F \"goal\" ]"})
+    EXPECT_NE(r.out.find(s), std::string::npos) << s << "\n" << r.out;
+}
+
 TEST(CliPrism, HostileHeaderIsRefusedBeforeAllocating) {
   ScratchDir dir("cli_prism_hostile");
   dir.write("m.tra", "1000000000 1 1\n0 0 0 1\n");
