@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 #include <sys/stat.h>
 
-#include <array>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -20,7 +19,6 @@ namespace playtest {
 namespace {
 
 constexpr std::size_t block_size = std::size_t{1} << 20;  // streaming block; also the longest line
-constexpr std::size_t max_fields = 8;
 
 struct Field {
   std::string_view text;
@@ -131,18 +129,18 @@ class LineReader {
   }
 
   void split(std::string_view line) {
-    count_ = 0;
+    fields_.clear();
     const char* s = line.data();
     const std::size_t n = line.size();
     std::size_t i = 0;
     for (;;) {
       while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r')) ++i;
-      if (i == n) return;
+      if (i == n) break;
       const std::size_t j = i;
       while (i < n && s[i] != ' ' && s[i] != '\t' && s[i] != '\r') ++i;
-      if (count_ < max_fields) fields_[count_] = Field{line.substr(j, i - j), static_cast<std::uint32_t>(j + 1)};
-      ++count_;
+      fields_.push_back(Field{line.substr(j, i - j), static_cast<std::uint32_t>(j + 1)});
     }
+    count_ = fields_.size();
   }
 
   std::string file_;
@@ -154,7 +152,7 @@ class LineReader {
   std::unique_ptr<char[]> buf_;
   std::uint32_t line_ = 0;
   std::uint64_t data_lines_ = 0;
-  std::array<Field, max_fields> fields_{};
+  std::vector<Field> fields_;
   std::size_t count_ = 0;
   std::vector<std::string> comments_;
 };
@@ -474,7 +472,6 @@ Labels read_lab(LineReader& r, std::uint32_t n, const PrismImportOptions& o) {
   std::int64_t goal_index = -1, init_index = -1;
   std::string names;
   for (std::size_t i = 0; i < r.count(); ++i) {
-    if (i >= max_fields) r.fail(0, fmt::format("more than {} labels are not supported", max_fields));
     const std::string_view d = r[i].text;
     const auto eq = d.find('=');
     if (eq == std::string_view::npos || d.size() < eq + 3 || d[eq + 1] != '"' || d.back() != '"')
@@ -515,7 +512,6 @@ Labels read_lab(LineReader& r, std::uint32_t n, const PrismImportOptions& o) {
       }
     };
     if (colon + 1 < head.size()) label(head.substr(colon + 1), r[0].column + static_cast<std::uint32_t>(colon) + 1);
-    if (r.count() > max_fields) r.fail(0, fmt::format("more than {} label indices on one line are not supported", max_fields - 1));
     for (std::size_t i = 1; i < r.count(); ++i) label(r[i].text, r[i].column);
   }
   l.initial = initial < 0 ? 0 : static_cast<std::uint32_t>(initial);

@@ -199,6 +199,15 @@ TEST(PrismIo, Dtmc) {
   EXPECT_DOUBLE_EQ(r.value[0], 0.5 * 10 + 0.5 * 6);
 }
 
+TEST(PrismIo, ManyLabels) {
+  std::string lab;
+  for (int i = 0; i < 20; ++i) lab += std::to_string(i) + "=\"l" + std::to_string(i) + "\" ";
+  lab += "\n0: 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18\n1: 19\n";
+  const TestGraph g = parse_prism("2 2 2\n0 0 1 1\n1 0 1 1\n", lab, "", "m", {.goal_label = "l19", .init_label = "l18"});
+  ASSERT_EQ(g.goals().size(), 1u);
+  EXPECT_EQ(g.goals()[0], VertexId{1});
+}
+
 TEST(PrismIo, GoalLabelMustExist) {
   const char* tra = "2 2 2\n0 0 1 1\n1 0 1 1\n";
   try {
