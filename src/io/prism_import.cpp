@@ -644,6 +644,8 @@ std::string header_name(const std::string& path) {
 std::vector<RewardFiles> find_reward_files(const std::string& base) {
   std::vector<RewardFiles> found;
   auto probe = [&](const std::string& stem, std::uint32_t number) {
+    // BASE1.trew next to BASE1.tra belongs to the model BASE1, not to BASE.
+    if (number > 0 && file_exists(stem + ".tra")) return false;
     RewardFiles f;
     f.number = number;
     if (file_exists(stem + ".srew")) f.srew = stem + ".srew";

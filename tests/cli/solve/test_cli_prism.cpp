@@ -76,6 +76,20 @@ TEST(CliPrism, SeveralRewardStructuresNeedAChoice) {
   EXPECT_NE(r.out.find("\"cost\": 7"), std::string::npos) << r.out;
 }
 
+TEST(CliPrism, NumberedFilesOfAnotherModelAreNotRewards) {
+  // m.tra next to the model m1 (m1.tra, m1.lab, m1.trew): m1.trew is m1's, not a reward of m.
+  ScratchDir dir("cli_prism_sibling");
+  dir.write("m.tra", tra);
+  dir.write("m.lab", lab);
+  dir.write("m.trew", "2 2 1\n0 0 1 5\n");
+  dir.write("m1.tra", tra);
+  dir.write("m1.lab", lab);
+  dir.write("m1.trew", "2 2 1\n0 0 1 8\n");
+  auto r = run_playtest("solve " + dir.file("m.tra") + " --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_DOUBLE_EQ(value_at(r.out, "0"), 5.0);
+}
+
 TEST(CliPrism, UnnamedRewardHeaderIsAComment) {
   // "# Reward structure" without a name has three fields, like a header; before, it was taken
   // for the header and the next comment line was an error.
