@@ -41,8 +41,9 @@ std::optional<EdgeId> TestGraph::find_edge(std::string_view name) const {
     if (c < '0' || c > '9') return std::nullopt;
     k = k * 10 + static_cast<std::uint64_t>(c - '0');
   }
-  if (k >= edge_of_insertion_.size()) return std::nullopt;
-  const EdgeId e = edge_of_insertion_[k];
+  if (k >= num_edges()) return std::nullopt;
+  // An empty edge_of_insertion_ means the builder got the edges grouped by source: the identity.
+  const EdgeId e = edge_of_insertion_.empty() ? EdgeId{static_cast<std::uint32_t>(k)} : edge_of_insertion_[k];
   if (this->name(e) != name) return std::nullopt;
   return e;
 }

@@ -1,11 +1,17 @@
 #include "playtest/io/prism_import.hpp"
 
 #include <fmt/format.h>
+#include <sys/stat.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <fstream>
-#include <sstream>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <tuple>
+#include <unordered_map>
 #include <vector>
 
 #include "playtest/error.hpp"
@@ -15,227 +21,709 @@ namespace playtest {
 
 namespace {
 
-[[noreturn]] void fail_at(const std::string& file, std::uint32_t line, std::string message) {
-  Diagnostic d;
-  d.where.file = file;
-  d.where.line = line;
-  d.message = std::move(message);
-  throw ParseError(std::move(d));
-}
+constexpr std::size_t block_size = std::size_t{1} << 20;  // streaming block; also the longest line
 
-// Splits a text into lines and lines into whitespace-separated fields, keeping line numbers.
-class Lines {
+struct Field {
+  std::string_view text;
+  std::uint32_t column = 0;  // 1-based
+};
+
+// The lines of one file, split into blank-separated fields, from a text in memory or streamed
+// from a file in blocks of 1 MiB (a line may not be longer). Lines whose first field starts with
+// '#' are comments; the ones before the first data line are kept (PRISM's reward headers).
+class LineReader {
  public:
-  Lines(std::string_view text, std::string file) : text_(text), file_(std::move(file)) {}
+  LineReader(std::string_view text, std::string file) : file_(std::move(file)), data_(text), size_(text.size()) {}
 
-  // The next non-empty line's fields; false at the end.
-  bool next(std::vector<std::string_view>& fields) {
-    while (pos_ < text_.size()) {
-      std::size_t end = text_.find('\n', pos_);
-      if (end == std::string_view::npos) end = text_.size();
-      std::string_view line = text_.substr(pos_, end - pos_);
-      pos_ = end + 1;
+  explicit LineReader(const std::string& path) : file_(path) {
+    fp_ = std::fopen(path.c_str(), "rb");
+    if (fp_ == nullptr) throw ParseError(Diagnostic{{path, 0, 0, ""}, "cannot open file", {}});
+    struct stat st{};
+    if (::fstat(::fileno(fp_), &st) == 0 && S_ISREG(st.st_mode)) size_ = static_cast<std::uint64_t>(st.st_size);
+    streaming_ = true;
+    buf_ = std::make_unique<char[]>(block_size);
+  }
+  LineReader(const LineReader&) = delete;
+  LineReader& operator=(const LineReader&) = delete;
+  ~LineReader() {
+    if (fp_ != nullptr) std::fclose(fp_);
+  }
+
+  // The next line with fields that is not a comment; false at the end.
+  bool next() {
+    std::string_view line;
+    while (raw_line(line)) {
       ++line_;
-      fields.clear();
-      std::size_t i = 0;
-      while (i < line.size()) {
-        while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r')) ++i;
-        std::size_t j = i;
-        while (j < line.size() && line[j] != ' ' && line[j] != '\t' && line[j] != '\r') ++j;
-        if (j > i) fields.push_back(line.substr(i, j - i));
-        i = j;
+      split(line);
+      if (count_ == 0) continue;
+      if (fields_[0].text[0] == '#') {
+        if (data_lines_ == 0 && comments_.size() < 8) comments_.emplace_back(line);
+        continue;
       }
-      if (!fields.empty()) return true;
+      ++data_lines_;
+      return true;
     }
     return false;
   }
 
-  [[noreturn]] void fail(std::string message) const {
-    fail_at(file_, line_, std::move(message));
-  }
-
-  std::uint32_t u32(std::string_view f, const char* what) const {
-    std::uint32_t x = 0;
-    auto [p, ec] = std::from_chars(f.data(), f.data() + f.size(), x);
-    if (ec != std::errc() || p != f.data() + f.size()) fail(fmt::format("expected {} (a non-negative integer), got '{}'", what, f));
-    return x;
-  }
-
-  double real(std::string_view f, const char* what) const {
-    double x = 0;
-    auto [p, ec] = std::from_chars(f.data(), f.data() + f.size(), x);
-    if (ec != std::errc() || p != f.data() + f.size() || !std::isfinite(x))
-      fail(fmt::format("expected {} (a number), got '{}'", what, f));
-    return x;
-  }
-
+  std::size_t count() const { return count_; }
+  const Field& operator[](std::size_t i) const { return fields_[i]; }
+  const std::vector<std::string>& comments() const { return comments_; }
+  const std::string& file() const { return file_; }
   std::uint32_t line() const { return line_; }
+  std::uint64_t size() const { return size_; }  // bytes; 0 when unknown (not a regular file)
+
+  [[noreturn]] void fail_at(std::uint32_t line, std::uint32_t column, std::string message) const {
+    throw ParseError(Diagnostic{{file_, line, column, ""}, std::move(message), {}});
+  }
+  [[noreturn]] void fail(std::uint32_t column, std::string message) const { fail_at(line_, column, std::move(message)); }
+  [[noreturn]] void fail(const Field& f, std::string message) const { fail(f.column, std::move(message)); }
+
+  std::uint32_t u32(std::size_t i, const char* what) const {
+    const Field& f = fields_[i];
+    std::uint32_t x = 0;
+    auto [p, ec] = std::from_chars(f.text.data(), f.text.data() + f.text.size(), x);
+    if (ec == std::errc::result_out_of_range) fail(f, fmt::format("{} '{}' is too large (at most {})", what, f.text, 0xfffffffeu));
+    if (ec != std::errc() || p != f.text.data() + f.text.size())
+      fail(f, fmt::format("expected {} (a non-negative integer), got '{}'", what, f.text));
+    if (x == 0xffffffffu) fail(f, fmt::format("{} '{}' is too large (at most {})", what, f.text, 0xfffffffeu));
+    return x;
+  }
+
+  double real(std::size_t i, const char* what) const {
+    const Field& f = fields_[i];
+    double x = 0;
+    auto [p, ec] = std::from_chars(f.text.data(), f.text.data() + f.text.size(), x);
+    if (ec != std::errc() || p != f.text.data() + f.text.size() || !std::isfinite(x))
+      fail(f, fmt::format("expected {} (a finite number), got '{}'", what, f.text));
+    return x;
+  }
 
  private:
-  std::string_view text_;
+  bool raw_line(std::string_view& line) {
+    for (;;) {
+      if (pos_ < data_.size()) {
+        const void* nl = std::memchr(data_.data() + pos_, '\n', data_.size() - pos_);
+        if (nl != nullptr) {
+          const std::size_t end = static_cast<std::size_t>(static_cast<const char*>(nl) - data_.data());
+          line = data_.substr(pos_, end - pos_);
+          pos_ = end + 1;
+          return true;
+        }
+      }
+      if (!streaming_ || eof_) {
+        if (pos_ >= data_.size()) return false;
+        line = data_.substr(pos_);  // the last line has no newline
+        pos_ = data_.size();
+        return true;
+      }
+      // Keep the unfinished line, read the next block behind it.
+      const std::size_t rest = data_.size() - pos_;
+      if (rest == block_size) fail_at(line_ + 1, 0, fmt::format("line is longer than {} bytes", block_size));
+      if (rest > 0 && pos_ > 0) std::memmove(buf_.get(), buf_.get() + pos_, rest);
+      const std::size_t got = std::fread(buf_.get() + rest, 1, block_size - rest, fp_);
+      if (got < block_size - rest) {
+        if (std::ferror(fp_)) fail_at(line_ + 1, 0, "read error");
+        eof_ = true;
+      }
+      data_ = std::string_view(buf_.get(), rest + got);
+      pos_ = 0;
+    }
+  }
+
+  void split(std::string_view line) {
+    fields_.clear();
+    const char* s = line.data();
+    const std::size_t n = line.size();
+    std::size_t i = 0;
+    for (;;) {
+      while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r')) ++i;
+      if (i == n) break;
+      const std::size_t j = i;
+      while (i < n && s[i] != ' ' && s[i] != '\t' && s[i] != '\r') ++i;
+      fields_.push_back(Field{line.substr(j, i - j), static_cast<std::uint32_t>(j + 1)});
+    }
+    count_ = fields_.size();
+  }
+
   std::string file_;
+  std::string_view data_;
   std::size_t pos_ = 0;
+  std::uint64_t size_ = 0;
+  std::FILE* fp_ = nullptr;
+  bool streaming_ = false, eof_ = false;
+  std::unique_ptr<char[]> buf_;
   std::uint32_t line_ = 0;
+  std::uint64_t data_lines_ = 0;
+  std::vector<Field> fields_;
+  std::size_t count_ = 0;
+  std::vector<std::string> comments_;
 };
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) fail_at(path, 0, "cannot open file");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return std::move(ss).str();
+// Interned action names; id 0 is "no action".
+class Actions {
+ public:
+  std::uint32_t id(std::string_view s) {
+    if (s.empty()) return 0;
+    if (s == names_[last_]) return last_;
+    auto it = index_.find(s);
+    if (it == index_.end()) {
+      names_.emplace_back(s);
+      it = index_.emplace(names_.back(), static_cast<std::uint32_t>(names_.size() - 1)).first;
+    }
+    return last_ = it->second;
+  }
+  std::string_view name(std::uint32_t id) const { return names_[id]; }
+
+ private:
+  struct Hash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  std::vector<std::string> names_{std::string()};
+  std::unordered_map<std::string, std::uint32_t, Hash, std::equal_to<>> index_;
+  std::uint32_t last_ = 0;
+};
+
+// The .tra file, read.
+struct Transitions {
+  bool dtmc = false;
+  std::uint32_t n = 0;                  // states
+  std::vector<std::uint32_t> first;     // per state + 1: first choice (MDP) or transition (DTMC)
+  std::vector<std::uint32_t> trans_off; // MDP: per choice + 1, first transition
+  std::vector<std::uint32_t> action;    // MDP: per choice; DTMC: per transition (0 = none)
+  std::vector<std::uint32_t> target;
+  std::vector<double> prob;
+  Actions actions;
+
+  std::uint32_t choices() const { return dtmc ? 0 : static_cast<std::uint32_t>(trans_off.size() - 1); }
+  std::uint32_t transitions() const { return static_cast<std::uint32_t>(target.size()); }
+  // The transitions of state s (DTMC) or choice gc (MDP): [begin, end).
+  std::pair<std::uint32_t, std::uint32_t> range_of_state(std::uint32_t s) const { return {first[s], first[s + 1]}; }
+  std::pair<std::uint32_t, std::uint32_t> range_of_choice(std::uint32_t gc) const {
+    return {trans_off[gc], trans_off[gc + 1]};
+  }
+};
+
+constexpr double probability_tolerance = 1e-6;
+
+Transitions read_tra(LineReader& r) {
+  Transitions m;
+  if (!r.next())
+    r.fail_at(r.line() == 0 ? 1 : r.line(), 0,
+              "the file is empty; expected the header 'states choices transitions' (MDP) or 'states transitions' (DTMC)");
+  const std::uint32_t header_line = r.line();
+  const std::size_t hn = r.count();
+  if (hn == 4)
+    r.fail(r[0], "a header of four numbers is a POMDP export; playtest reads MDPs ('states choices transitions') "
+                 "and DTMCs ('states transitions')");
+  if (hn != 2 && hn != 3)
+    r.fail(r[0], "expected the header 'states choices transitions' (MDP) or 'states transitions' (DTMC)");
+  m.dtmc = hn == 2;
+  m.n = r.u32(0, "the number of states");
+  const std::uint32_t nchoices = m.dtmc ? 0 : r.u32(1, "the number of choices");
+  const std::uint32_t ntrans = r.u32(hn - 1, "the number of transitions");
+  if (m.n == 0) r.fail(r[0], "the model has no states");
+  // Compare the declared counts with what the file can hold before allocating for them: a row
+  // takes at least 6 (DTMC) or 8 (MDP) bytes, a choice has a transition, and every state but one
+  // is the source or the target of some transition.
+  const std::uint64_t min_row = m.dtmc ? 6 : 8;
+  if (r.size() > 0 && ntrans > r.size() / min_row)
+    r.fail(r[hn - 1], fmt::format("the header declares {} transitions, but a file of {} bytes holds at most {}", ntrans,
+                                  r.size(), r.size() / min_row));
+  if (!m.dtmc && nchoices > ntrans)
+    r.fail(r[1], fmt::format("the header declares {} choices but only {} transitions (every choice has one)", nchoices,
+                             ntrans));
+  if (m.n > 2 * std::uint64_t{ntrans} + 1)
+    r.fail(r[0], fmt::format("the header declares {} states, but {} transitions can involve at most {} of them", m.n,
+                             ntrans, 2 * std::uint64_t{ntrans} + 1));
+  if (std::uint64_t{m.n} + nchoices >= 0xffffffffu || std::uint64_t{nchoices} + ntrans >= 0xffffffffu)
+    r.fail(r[0], "the model is too large (more than 2^32 - 2 vertices or edges)");
+  const std::size_t reserve_trans = r.size() > 0 ? ntrans : std::min<std::size_t>(ntrans, 1 << 16);
+  m.first.assign(std::size_t{m.n} + 1, 0);
+  m.target.reserve(reserve_trans);
+  m.prob.reserve(reserve_trans);
+  if (m.dtmc) {
+    m.action.reserve(reserve_trans);
+  } else {
+    m.trans_off.reserve(std::min<std::size_t>(nchoices, reserve_trans) + 1);
+    m.action.reserve(std::min<std::size_t>(nchoices, reserve_trans));
+  }
+
+  std::uint32_t cur_s = 0, cur_c = 0, group_line = 0;
+  bool any = false;
+  double sum = 0;
+  auto close_group = [&] {
+    if (std::abs(sum - 1.0) > probability_tolerance) {
+      if (m.dtmc)
+        r.fail_at(group_line, 0, fmt::format("the probabilities of state {} sum to {:.12g}, not 1", cur_s, sum));
+      r.fail_at(group_line, 0, fmt::format("the probabilities of choice {} of state {} sum to {:.12g}, not 1", cur_c,
+                                           cur_s, sum));
+    }
+  };
+  const std::size_t fields = m.dtmc ? 3 : 4;
+  const char* row_form = m.dtmc ? "expected 'state target probability [action]'"
+                                : "expected 'state choice target probability [action]'";
+  while (r.next()) {
+    if (r.count() != fields && r.count() != fields + 1)
+      r.fail(r.count() > fields + 1 ? r[fields + 1] : r[0], row_form);
+    const std::uint32_t s = r.u32(0, "a state");
+    const std::uint32_t c = m.dtmc ? 0 : r.u32(1, "a choice");
+    const std::size_t ti = fields - 2, pi = fields - 1;
+    const std::uint32_t t = r.u32(ti, "a state");
+    const double p = r.real(pi, "a probability");
+    if (s >= m.n) r.fail(r[0], fmt::format("state {} is out of range (the header declares {} states)", s, m.n));
+    if (t >= m.n) r.fail(r[ti], fmt::format("state {} is out of range (the header declares {} states)", t, m.n));
+    if (!(p > 0 && p <= 1)) r.fail(r[pi], fmt::format("probability {} is not in (0, 1]", r[pi].text));
+    const bool has_action = r.count() == fields + 1;
+    if (m.dtmc) {
+      if (!any || s != cur_s) {
+        if (any && s < cur_s)
+          r.fail(r[0], fmt::format("row for state {} is out of order (rows must be sorted by state)", s));
+        if (any) close_group();
+        for (std::uint32_t x = any ? cur_s + 1 : 0; x <= s; ++x) m.first[x] = m.transitions();
+        cur_s = s;
+        sum = 0;
+        group_line = r.line();
+        any = true;
+      }
+      m.action.push_back(has_action ? m.actions.id(r[fields].text) : 0);
+    } else {
+      if (!any || s != cur_s || c != cur_c) {
+        const bool next_choice = any && s == cur_s && c == cur_c + 1;
+        const bool first_of_state = (!any || s > cur_s) && c == 0;
+        if (!next_choice && !first_of_state)
+          r.fail(r[any && s == cur_s ? 1 : 0],
+                 fmt::format("row for state {} choice {} is out of order (rows must be sorted by state, then choice, "
+                             "with choices numbered 0, 1, ...)", s, c));
+        if (any) close_group();
+        if (m.trans_off.size() == nchoices)
+          r.fail(r[1], fmt::format("more choices than the header declares ({})", nchoices));
+        for (std::uint32_t x = any ? cur_s + 1 : 0; x <= s; ++x) m.first[x] = static_cast<std::uint32_t>(m.trans_off.size());
+        m.trans_off.push_back(m.transitions());
+        m.action.push_back(has_action ? m.actions.id(r[fields].text) : 0);
+        cur_s = s;
+        cur_c = c;
+        sum = 0;
+        group_line = r.line();
+        any = true;
+      } else if (has_action && m.actions.name(m.action.back()) != r[fields].text) {
+        r.fail(r[fields], fmt::format("choice {} of state {} has two action labels '{}' and '{}'", c, s,
+                                      m.actions.name(m.action.back()), r[fields].text));
+      }
+    }
+    if (m.target.size() == ntrans) r.fail(r[0], fmt::format("more transitions than the header declares ({})", ntrans));
+    m.target.push_back(t);
+    m.prob.push_back(p);
+    sum += p;
+  }
+  if (any) close_group();
+  const std::uint32_t end_mark = m.dtmc ? m.transitions() : static_cast<std::uint32_t>(m.trans_off.size());
+  for (std::uint32_t x = any ? cur_s + 1 : 0; x <= m.n; ++x) m.first[x] = end_mark;
+  if (!m.dtmc) m.trans_off.push_back(m.transitions());
+  if (m.choices() != nchoices || m.transitions() != ntrans) {
+    if (m.dtmc)
+      r.fail_at(header_line, 0, fmt::format("the header declares {} transitions, the file has {}", ntrans, m.transitions()));
+    r.fail_at(header_line, 0, fmt::format("the header declares {} choices and {} transitions, the file has {} and {}",
+                                          nchoices, ntrans, m.choices(), m.transitions()));
+  }
+  return m;
+}
+
+// The name in a PRISM 4.x reward header comment '# Reward structure "NAME"', or "".
+std::string reward_name(const std::vector<std::string>& comments) {
+  constexpr std::string_view tag = "Reward structure";
+  for (const std::string& c : comments) {
+    const auto at = c.find(tag);
+    if (at == std::string::npos) continue;
+    const auto q1 = c.find('"', at + tag.size());
+    const auto q2 = q1 == std::string::npos ? q1 : c.find('"', q1 + 1);
+    if (q2 != std::string::npos) return c.substr(q1 + 1, q2 - q1 - 1);
+  }
+  return {};
+}
+
+// Costs derived from the reward files: per state (.srew) and per choice (MDP) or transition (DTMC).
+struct Costs {
+  std::vector<double> state;   // empty: none
+  std::vector<double> choice;  // MDP
+  std::vector<double> trans;   // DTMC
+};
+
+void check_reward(const LineReader& r, std::size_t i, double x) {
+  if (x < 0) r.fail(r[i], fmt::format("reward {} is negative; costs must be >= 0", r[i].text));
+}
+
+void read_srew(LineReader& r, const Transitions& m, Costs& costs) {
+  if (!r.next()) return;  // an empty file: no state rewards
+  if (r.count() != 2) r.fail(r[0], "expected the header 'states rewards' of a state reward file");
+  const std::uint32_t n = r.u32(0, "the number of states");
+  const std::uint32_t rows = r.u32(1, "the number of rewards");
+  const std::uint32_t header_line = r.line();
+  if (n != m.n) r.fail(r[0], fmt::format("the header declares {} states, the .tra file {}", n, m.n));
+  if (rows > m.n) r.fail(r[1], fmt::format("the header declares {} rewards for {} states", rows, m.n));
+  costs.state.assign(m.n, 0.0);
+  std::vector<bool> seen(m.n, false);
+  std::uint32_t count = 0;
+  while (r.next()) {
+    if (r.count() != 2) r.fail(r.count() > 2 ? r[2] : r[0], "expected 'state reward'");
+    const std::uint32_t s = r.u32(0, "a state");
+    const double x = r.real(1, "a reward");
+    if (s >= m.n) r.fail(r[0], fmt::format("state {} is out of range (the header declares {} states)", s, m.n));
+    check_reward(r, 1, x);
+    if (seen[s]) r.fail(r[0], fmt::format("a second reward for state {}", s));
+    seen[s] = true;
+    costs.state[s] = x;
+    ++count;
+  }
+  if (count != rows) r.fail_at(header_line, 0, fmt::format("the header declares {} rewards, the file has {}", rows, count));
+}
+
+void read_trew(LineReader& r, const Transitions& m, Costs& costs) {
+  if (!r.next()) return;
+  const std::uint32_t header_line = r.line();
+  if (r.count() != (m.dtmc ? 2u : 3u))
+    r.fail(r[0], m.dtmc ? "expected the header 'states rewards' of a DTMC's transition reward file"
+                        : "expected the header 'states choices rewards' of an MDP's transition reward file");
+  const std::uint32_t n = r.u32(0, "the number of states");
+  if (n != m.n) r.fail(r[0], fmt::format("the header declares {} states, the .tra file {}", n, m.n));
+  if (!m.dtmc) {
+    const std::uint32_t c = r.u32(1, "the number of choices");
+    if (c != m.choices()) r.fail(r[1], fmt::format("the header declares {} choices, the .tra file {}", c, m.choices()));
+  }
+  const std::size_t ri = r.count() - 1;
+  const std::uint32_t rows = r.u32(ri, "the number of rewards");
+  if (rows > m.transitions())
+    r.fail(r[ri], fmt::format("the header declares {} rewards for {} transitions", rows, m.transitions()));
+  std::vector<bool> seen(m.transitions(), false);
+  if (m.dtmc)
+    costs.trans.assign(m.transitions(), 0.0);
+  else
+    costs.choice.assign(m.choices(), 0.0);
+  const std::size_t fields = m.dtmc ? 3 : 4;
+  std::uint32_t count = 0;
+  // MDP: PRISM writes a choice's reward on each of its transitions. A group of rows for one
+  // choice that covers all its transitions with one value costs exactly that value; otherwise
+  // the choice costs the probability-weighted sum (the expected reward of the step).
+  std::uint32_t group = 0xffffffffu, group_rows = 0;
+  double group_value = 0, group_sum = 0;
+  bool group_uniform = true;
+  auto close_group = [&] {
+    if (group == 0xffffffffu) return;
+    const auto [b, e] = m.range_of_choice(group);
+    if (group_uniform && group_rows == e - b)
+      costs.choice[group] = group_value;
+    else
+      costs.choice[group] += group_sum;
+  };
+  while (r.next()) {
+    if (r.count() != fields)
+      r.fail(r.count() > fields ? r[fields] : r[0],
+             m.dtmc ? "expected 'state target reward'" : "expected 'state choice target reward'");
+    const std::uint32_t s = r.u32(0, "a state");
+    const std::uint32_t c = m.dtmc ? 0 : r.u32(1, "a choice");
+    const std::size_t ti = fields - 2;
+    const std::uint32_t t = r.u32(ti, "a state");
+    const double x = r.real(fields - 1, "a reward");
+    if (s >= m.n) r.fail(r[0], fmt::format("state {} is out of range (the header declares {} states)", s, m.n));
+    check_reward(r, fields - 1, x);
+    std::uint32_t b = 0, e = 0;
+    std::uint32_t gc = 0;
+    if (m.dtmc) {
+      std::tie(b, e) = m.range_of_state(s);
+    } else {
+      const auto [cb, ce] = m.range_of_state(s);
+      if (c >= ce - cb) r.fail(r[1], fmt::format("state {} has no choice {} in the .tra file", s, c));
+      gc = cb + c;
+      std::tie(b, e) = m.range_of_choice(gc);
+    }
+    std::uint32_t k = b;
+    while (k < e && m.target[k] != t) ++k;
+    if (k == e)
+      r.fail(r[ti], m.dtmc ? fmt::format("state {} has no transition to state {} in the .tra file", s, t)
+                           : fmt::format("choice {} of state {} has no transition to state {} in the .tra file", c, s, t));
+    if (seen[k]) r.fail(r[0], fmt::format("a second reward for the transition from state {} to {}", s, t));
+    seen[k] = true;
+    ++count;
+    if (m.dtmc) {
+      costs.trans[k] = x;
+      continue;
+    }
+    if (gc != group) {
+      close_group();
+      group = gc;
+      group_rows = 0;
+      group_value = x;
+      group_sum = 0;
+      group_uniform = true;
+    }
+    ++group_rows;
+    group_uniform = group_uniform && x == group_value;
+    group_sum += m.prob[k] * x;
+  }
+  close_group();
+  if (count != rows) r.fail_at(header_line, 0, fmt::format("the header declares {} rewards, the file has {}", rows, count));
+}
+
+struct Labels {
+  std::vector<std::uint8_t> goal;
+  std::uint32_t initial = 0;
+};
+
+Labels read_lab(LineReader& r, std::uint32_t n, const PrismImportOptions& o) {
+  if (!r.next()) r.fail_at(r.line() == 0 ? 1 : r.line(), 0, "the file is empty; expected label declarations like 0=\"init\"");
+  std::int64_t goal_index = -1, init_index = -1;
+  std::string names;
+  for (std::size_t i = 0; i < r.count(); ++i) {
+    const std::string_view d = r[i].text;
+    const auto eq = d.find('=');
+    if (eq == std::string_view::npos || d.size() < eq + 3 || d[eq + 1] != '"' || d.back() != '"')
+      r.fail(r[i], fmt::format("expected label declarations like 0=\"init\", got '{}'", d));
+    std::uint32_t idx = 0;
+    auto [p, ec] = std::from_chars(d.data(), d.data() + eq, idx);
+    if (ec != std::errc() || p != d.data() + eq) r.fail(r[i], fmt::format("expected a label index before '=', got '{}'", d));
+    const std::string_view name = d.substr(eq + 2, d.size() - eq - 3);
+    if (name == o.goal_label) goal_index = idx;
+    if (name == o.init_label) init_index = idx;
+    names += fmt::format("{}\"{}\"", names.empty() ? "" : ", ", name);
+  }
+  if (goal_index < 0)
+    throw UsageError("goal_label", fmt::format("{} declares no label \"{}\" (its labels: {})", r.file(), o.goal_label, names));
+  Labels l;
+  l.goal.assign(n, 0);
+  std::int64_t initial = -1;
+  while (r.next()) {
+    std::string_view head = r[0].text;
+    const auto colon = head.find(':');
+    if (colon == std::string_view::npos || colon == 0) r.fail(r[0], "expected 'state: label indices'");
+    std::uint32_t s = 0;
+    auto [p, ec] = std::from_chars(head.data(), head.data() + colon, s);
+    if (ec != std::errc() || p != head.data() + colon)
+      r.fail(r[0], fmt::format("expected a state number before ':', got '{}'", head));
+    if (s >= n) r.fail(r[0], fmt::format("state {} is out of range (the .tra file declares {} states)", s, n));
+    auto label = [&](std::string_view text, std::uint32_t column) {
+      std::uint32_t idx = 0;
+      auto [q, e2] = std::from_chars(text.data(), text.data() + text.size(), idx);
+      if (e2 != std::errc() || q != text.data() + text.size())
+        r.fail(column, fmt::format("expected a label index (a non-negative integer), got '{}'", text));
+      if (idx == goal_index) l.goal[s] = 1;
+      if (idx == init_index) {
+        if (initial >= 0 && initial != s)
+          r.fail(column, fmt::format("states {} and {} are both labelled \"{}\"; playtest needs one initial state",
+                                     initial, s, o.init_label));
+        initial = s;
+      }
+    };
+    if (colon + 1 < head.size()) label(head.substr(colon + 1), r[0].column + static_cast<std::uint32_t>(colon) + 1);
+    for (std::size_t i = 1; i < r.count(); ++i) label(r[i].text, r[i].column);
+  }
+  l.initial = initial < 0 ? 0 : static_cast<std::uint32_t>(initial);
+  return l;
+}
+
+// Appends the decimal digits of x to the end of buf (which has room for 10), returns the start.
+char* digits(char* end, std::uint32_t x) {
+  do *--end = static_cast<char>('0' + x % 10);
+  while ((x /= 10) != 0);
+  return end;
+}
+
+TestGraph build_graph(Transitions& m, Costs& costs, const Labels& labels, const std::string& tra_name) {
+  const std::uint32_t n = m.n;
+  const std::uint32_t nc = m.choices();
+  const std::uint32_t nt = m.transitions();
+  auto state_cost = [&](std::uint32_t s) { return costs.state.empty() ? 0.0 : costs.state[s]; };
+  GraphBuilder b;
+  char buf[32];
+  char* const end = buf + sizeof buf;
+  auto name_of = [&](char* p) { return std::string_view(p, static_cast<std::size_t>(end - p)); };
+  if (m.dtmc) {
+    b.reserve(n, nt);
+    for (std::uint32_t s = 0; s < n; ++s) {
+      const auto [tb, te] = m.range_of_state(s);
+      b.add_unique_vertex(name_of(digits(end, s)), tb < te ? VertexKind::passive : VertexKind::active,
+                          labels.goal[s] != 0);
+    }
+    b.set_initial(VertexId{labels.initial});
+    for (std::uint32_t s = 0; s < n; ++s) {
+      const auto [tb, te] = m.range_of_state(s);
+      for (std::uint32_t k = tb; k < te; ++k)
+        b.add_edge({.from = VertexId{s},
+                    .to = VertexId{m.target[k]},
+                    .label = m.action[k] != 0 ? m.actions.name(m.action[k]) : std::string_view("?"),
+                    .cost = (costs.trans.empty() ? 0.0 : costs.trans[k]) + state_cost(s),
+                    .weight = m.prob[k]});
+    }
+  } else {
+    b.reserve(std::size_t{n} + nc, std::size_t{nc} + nt);
+    for (std::uint32_t s = 0; s < n; ++s)
+      b.add_unique_vertex(name_of(digits(end, s)), VertexKind::active, labels.goal[s] != 0);
+    for (std::uint32_t s = 0; s < n; ++s) {
+      const auto [cb, ce] = m.range_of_state(s);
+      for (std::uint32_t gc = cb; gc < ce; ++gc) {
+        char* p = digits(end, gc - cb);
+        *--p = '.';
+        b.add_unique_vertex(name_of(digits(p, s)), VertexKind::passive);
+      }
+    }
+    b.set_initial(VertexId{labels.initial});
+    for (std::uint32_t s = 0; s < n; ++s) {
+      const auto [cb, ce] = m.range_of_state(s);
+      for (std::uint32_t gc = cb; gc < ce; ++gc) {
+        std::string_view label;
+        if (m.action[gc] != 0) {
+          label = m.actions.name(m.action[gc]);
+        } else {
+          char* p = digits(end, gc - cb);
+          *--p = 'c';
+          label = name_of(p);
+        }
+        b.add_edge({.from = VertexId{s},
+                    .to = VertexId{n + gc},
+                    .label = label,
+                    .cost = (costs.choice.empty() ? 0.0 : costs.choice[gc]) + state_cost(s)});
+      }
+    }
+    for (std::uint32_t gc = 0; gc < nc; ++gc) {
+      const auto [tb, te] = m.range_of_choice(gc);
+      for (std::uint32_t k = tb; k < te; ++k)
+        b.add_edge({.from = VertexId{n + gc}, .to = VertexId{m.target[k]}, .label = "?", .cost = 0, .weight = m.prob[k]});
+    }
+  }
+  // The builder has everything: free the model before build() allocates the graph.
+  m = Transitions{};
+  costs = Costs{};
+  BuildOptions bo;
+  bo.locate = [&](ElementRef) { return SourceLocation{tra_name, 0, 0, ""}; };
+  bo.probability_tolerance = probability_tolerance;
+  return b.build(bo);
 }
 
 }  // namespace
 
-TestGraph parse_prism(std::string_view tra_text, std::string_view lab_text, std::string_view trew_text,
-                      const std::string& base, const PrismImportOptions& o) {
-  std::vector<std::string_view> f;
-  // .tra: "states choices transitions", then "s c t p [action]".
-  Lines tra(tra_text, base + ".tra");
-  if (!tra.next(f) || f.size() != 3) tra.fail("expected the header 'states choices transitions'");
-  const std::uint32_t n = tra.u32(f[0], "the number of states");
-  const std::uint32_t nchoices = tra.u32(f[1], "the number of choices");
-  const std::uint32_t ntrans = tra.u32(f[2], "the number of transitions");
-  if (n == 0) tra.fail("the model has no states");
-  std::vector<std::uint32_t> choice_of_state(n + 1, 0);  // first global choice of each state
-  std::vector<std::uint32_t> trans_off;                  // per global choice
-  std::vector<std::string> action;                       // per global choice ("" when none)
-  std::vector<std::uint32_t> target;
-  std::vector<double> prob;
-  std::vector<std::uint32_t> line_of_choice;
-  trans_off.reserve(nchoices + 1);
-  target.reserve(ntrans);
-  prob.reserve(ntrans);
-  std::uint32_t cur_s = 0, cur_c = 0;
-  bool any = false;
-  auto close_choice = [&](Lines&) {
-    double sum = 0;
-    for (std::uint32_t k = trans_off.back(); k < target.size(); ++k) sum += prob[k];
-    if (std::abs(sum - 1.0) > 1e-6)
-      fail_at(base + ".tra", line_of_choice.back(), fmt::format("the probabilities of choice {} of state {} sum to {:.12g}, not 1", cur_c, cur_s, sum));
-  };
-  while (tra.next(f)) {
-    if (f.size() != 4 && f.size() != 5) tra.fail("expected 'state choice target probability [action]'");
-    const std::uint32_t s = tra.u32(f[0], "a state"), c = tra.u32(f[1], "a choice"), t = tra.u32(f[2], "a state");
-    const double p = tra.real(f[3], "a probability");
-    if (s >= n || t >= n) tra.fail(fmt::format("state {} is out of range (the header says {} states)", s >= n ? s : t, n));
-    if (!(p > 0 && p <= 1)) tra.fail(fmt::format("probability {} is not in (0, 1]", p));
-    const bool same = any && s == cur_s && c == cur_c;
-    if (!same) {
-      const bool next_choice = any && s == cur_s && c == cur_c + 1;
-      const bool first_of_state = (!any || s > cur_s) && c == 0;
-      if (!next_choice && !first_of_state)
-        tra.fail(fmt::format("row for state {} choice {} is out of order (rows must be sorted by state, then "
-                             "choice, with choices numbered 0, 1, ...)", s, c));
-      if (any) close_choice(tra);
-      for (std::uint32_t x = (any ? cur_s + 1 : 0); x <= s; ++x) choice_of_state[x] = static_cast<std::uint32_t>(trans_off.size());
-      trans_off.push_back(static_cast<std::uint32_t>(target.size()));
-      action.emplace_back(f.size() == 5 ? f[4] : std::string_view{});
-      line_of_choice.push_back(tra.line());
-      cur_s = s;
-      cur_c = c;
-      any = true;
-    } else if (f.size() == 5 && action.back() != f[4]) {
-      tra.fail(fmt::format("choice {} of state {} has two action labels '{}' and '{}'", c, s, action.back(), f[4]));
-    }
-    target.push_back(t);
-    prob.push_back(p);
+TestGraph parse_prism(const PrismText& text, const std::string& base, const PrismImportOptions& o) {
+  LineReader tra(text.tra, base + ".tra");
+  Transitions m = read_tra(tra);
+  Costs costs;
+  if (!text.srew.empty()) {
+    LineReader r(text.srew, base + ".srew");
+    read_srew(r, m, costs);
   }
-  if (any) close_choice(tra);
-  for (std::uint32_t x = any ? cur_s + 1 : 0; x <= n; ++x) choice_of_state[x] = static_cast<std::uint32_t>(trans_off.size());
-  trans_off.push_back(static_cast<std::uint32_t>(target.size()));
-  const std::uint32_t total_choices = static_cast<std::uint32_t>(trans_off.size() - 1);
-  if (total_choices != nchoices || target.size() != ntrans)
-    tra.fail(fmt::format("the header announces {} choices and {} transitions, the file has {} and {}", nchoices, ntrans,
-                         total_choices, target.size()));
-
-  // .trew: "states choices rows", then "s c t r"; a choice costs its expected reward.
-  std::vector<double> reward(total_choices, 0.0);
-  if (!trew_text.empty()) {
-    Lines trew(trew_text, base + ".trew");
-    if (!trew.next(f) || f.size() != 3) trew.fail("expected the header 'states choices rewards'");
-    while (trew.next(f)) {
-      if (f.size() != 4) trew.fail("expected 'state choice target reward'");
-      const std::uint32_t s = trew.u32(f[0], "a state"), c = trew.u32(f[1], "a choice"), t = trew.u32(f[2], "a state");
-      const double r = trew.real(f[3], "a reward");
-      if (s >= n || c >= choice_of_state[s + 1] - choice_of_state[s])
-        trew.fail(fmt::format("state {} has no choice {} in the .tra file", s, c));
-      if (r < 0) trew.fail(fmt::format("reward {} is negative; costs must be >= 0", r));
-      const std::uint32_t gc = choice_of_state[s] + c;
-      bool found = false;
-      for (std::uint32_t k = trans_off[gc]; k < trans_off[gc + 1]; ++k)
-        if (target[k] == t) {
-          reward[gc] += prob[k] * r;
-          found = true;
-          break;
-        }
-      if (!found) trew.fail(fmt::format("choice {} of state {} has no transition to state {}", c, s, t));
-    }
+  if (!text.trew.empty()) {
+    LineReader r(text.trew, base + ".trew");
+    read_trew(r, m, costs);
   }
-
-  // .lab: '0="init" 1="deadlock" 2="goal"', then "s: i j ...".
-  Lines lab(lab_text, base + ".lab");
-  std::vector<std::uint8_t> goal(n, 0);
-  std::int64_t initial = -1;
-  if (lab.next(f)) {
-    std::int64_t goal_index = -1, init_index = -1;
-    for (std::string_view d : f) {
-      const auto eq = d.find('=');
-      if (eq == std::string_view::npos || d.size() < eq + 3 || d[eq + 1] != '"' || d.back() != '"')
-        lab.fail(fmt::format("expected label declarations like 0=\"init\", got '{}'", d));
-      const std::uint32_t idx = lab.u32(d.substr(0, eq), "a label index");
-      const std::string_view name = d.substr(eq + 2, d.size() - eq - 3);
-      if (name == o.goal_label) goal_index = idx;
-      if (name == o.init_label) init_index = idx;
-    }
-    while (lab.next(f)) {
-      if (f[0].empty() || f[0].back() != ':') lab.fail("expected 'state: label indices'");
-      const std::uint32_t s = lab.u32(f[0].substr(0, f[0].size() - 1), "a state");
-      if (s >= n) lab.fail(fmt::format("state {} is out of range", s));
-      for (std::size_t i = 1; i < f.size(); ++i) {
-        const std::uint32_t idx = lab.u32(f[i], "a label index");
-        if (idx == goal_index) goal[s] = 1;
-        if (idx == init_index && initial < 0) initial = s;
-      }
-    }
-  }
-
-  GraphBuilder b;
-  b.reserve(static_cast<std::size_t>(n) + total_choices, static_cast<std::size_t>(total_choices) + target.size());
-  for (std::uint32_t s = 0; s < n; ++s) b.add_vertex(fmt::format("{}", s), VertexKind::active, goal[s] != 0);
-  std::vector<VertexId> cv(total_choices);
-  for (std::uint32_t s = 0; s < n; ++s)
-    for (std::uint32_t gc = choice_of_state[s]; gc < choice_of_state[s + 1]; ++gc)
-      cv[gc] = b.add_vertex(fmt::format("{}.{}", s, gc - choice_of_state[s]), VertexKind::passive);
-  b.set_initial(VertexId{static_cast<std::uint32_t>(initial < 0 ? 0 : initial)});
-  std::string label;
-  for (std::uint32_t s = 0; s < n; ++s) {
-    for (std::uint32_t gc = choice_of_state[s]; gc < choice_of_state[s + 1]; ++gc) {
-      label = action[gc].empty() ? fmt::format("c{}", gc - choice_of_state[s]) : action[gc];
-      b.add_edge({.from = VertexId{s}, .to = cv[gc], .label = label, .cost = reward[gc]});
-    }
-  }
-  for (std::uint32_t gc = 0; gc < total_choices; ++gc)
-    for (std::uint32_t k = trans_off[gc]; k < trans_off[gc + 1]; ++k)
-      b.add_edge({.from = cv[gc], .to = VertexId{target[k]}, .label = "?", .cost = 0, .weight = prob[k]});
-  const std::string tra_name = base + ".tra";
-  BuildOptions bo;
-  bo.locate = [&](ElementRef r) {
-    SourceLocation loc{tra_name, 0, 0, ""};
-    if (r.kind == ElementRef::Kind::vertex && r.index >= n && r.index - n < total_choices)
-      loc.line = line_of_choice[r.index - n];
-    return loc;
-  };
-  return b.build(bo);
+  LineReader lab(text.lab, base + ".lab");
+  const Labels labels = read_lab(lab, m.n, o);
+  return build_graph(m, costs, labels, base + ".tra");
 }
 
-TestGraph load_prism(const std::string& base, const PrismImportOptions& options) {
-  const std::string tra = read_file(base + ".tra");
-  const std::string lab = read_file(base + ".lab");
-  std::string trew;
-  if (std::ifstream(base + ".trew").good()) trew = read_file(base + ".trew");
-  return parse_prism(tra, lab, trew, base, options);
+TestGraph parse_prism(std::string_view tra, std::string_view lab, std::string_view trew, const std::string& base,
+                      const PrismImportOptions& options) {
+  return parse_prism(PrismText{.tra = tra, .lab = lab, .srew = {}, .trew = trew}, base, options);
+}
+
+namespace {
+
+bool file_exists(const std::string& path) {
+  struct stat st{};
+  return ::stat(path.c_str(), &st) == 0 && !S_ISDIR(st.st_mode);
+}
+
+// One reward structure of an export: its files ("" when absent), number and name.
+struct RewardFiles {
+  std::string srew, trew;
+  std::uint32_t number = 0;  // 1-based; 0 for the files without a number (BASE.srew, BASE.trew)
+  std::string name;
+};
+
+std::string header_name(const std::string& path) {
+  if (path.empty()) return {};
+  LineReader r(path);
+  r.next();
+  return reward_name(r.comments());
+}
+
+std::vector<RewardFiles> find_reward_files(const std::string& base) {
+  std::vector<RewardFiles> found;
+  auto probe = [&](const std::string& stem, std::uint32_t number) {
+    // BASE1.trew next to BASE1.tra belongs to the model BASE1, not to BASE.
+    if (number > 0 && file_exists(stem + ".tra")) return false;
+    RewardFiles f;
+    f.number = number;
+    if (file_exists(stem + ".srew")) f.srew = stem + ".srew";
+    if (file_exists(stem + ".trew")) f.trew = stem + ".trew";
+    if (f.srew.empty() && f.trew.empty()) return false;
+    f.name = header_name(f.srew.empty() ? f.trew : f.srew);
+    if (!f.srew.empty() && !f.trew.empty()) {
+      const std::string other = header_name(f.trew);
+      if (f.name.empty()) f.name = other;
+      if (!other.empty() && other != f.name)
+        throw ParseError(Diagnostic{{f.trew, 0, 0, ""},
+                                    fmt::format("names reward structure \"{}\", but {} names \"{}\"", other, f.srew, f.name),
+                                    {}});
+    }
+    found.push_back(std::move(f));
+    return true;
+  };
+  const bool plain = probe(base, 0);
+  for (std::uint32_t i = 1; probe(base + std::to_string(i), i); ++i) {
+  }
+  if (plain && found.size() > 1)
+    throw ParseError(Diagnostic{{base + (found[0].srew.empty() ? ".trew" : ".srew"), 0, 0, ""},
+                                fmt::format("both {} and numbered reward files ({}1.*) exist; remove the stale ones",
+                                            found[0].srew.empty() ? found[0].trew : found[0].srew, base),
+                                {}});
+  return found;
+}
+
+std::string describe(const std::vector<RewardFiles>& all) {
+  std::string s;
+  for (const auto& f : all)
+    s += fmt::format("{}{}{}", s.empty() ? "" : ", ", f.number, f.name.empty() ? "" : fmt::format(" \"{}\"", f.name));
+  return s;
+}
+
+const RewardFiles* choose_reward(const std::vector<RewardFiles>& all, const std::string& base, const std::string& want) {
+  if (want.empty()) {
+    if (all.size() <= 1) return all.empty() ? nullptr : &all[0];
+    throw UsageError("reward", fmt::format("{} has {} reward structures ({}); choose one by number or name",
+                                           base, all.size(), describe(all)));
+  }
+  if (all.empty())
+    throw UsageError("reward", fmt::format("{} has no reward files ({}.srew, {}.trew, {}1.srew, ...)", base, base, base, base));
+  std::uint32_t number = 0;
+  auto [p, ec] = std::from_chars(want.data(), want.data() + want.size(), number);
+  const bool numeric = ec == std::errc() && p == want.data() + want.size();
+  for (const auto& f : all) {
+    if (f.name == want) return &f;
+    if (numeric && (f.number == number || (f.number == 0 && number == 1))) return &f;
+  }
+  throw UsageError("reward", fmt::format("{} has no reward structure '{}' (it has: {})", base, want, describe(all)));
+}
+
+}  // namespace
+
+TestGraph load_prism(const std::string& base, const PrismImportOptions& o) {
+  const std::vector<RewardFiles> rewards = find_reward_files(base);
+  const RewardFiles* chosen = choose_reward(rewards, base, o.reward);
+  Transitions m;
+  {
+    LineReader tra(base + ".tra");
+    m = read_tra(tra);
+  }
+  Costs costs;
+  if (chosen != nullptr && !chosen->srew.empty()) {
+    LineReader r(chosen->srew);
+    read_srew(r, m, costs);
+  }
+  if (chosen != nullptr && !chosen->trew.empty()) {
+    LineReader r(chosen->trew);
+    read_trew(r, m, costs);
+  }
+  LineReader lab(base + ".lab");
+  const Labels labels = read_lab(lab, m.n, o);
+  return build_graph(m, costs, labels, base + ".tra");
 }
 
 }  // namespace playtest

@@ -67,9 +67,16 @@ const Registration reg{"convert", 35, [](CLI::App& app) {
       ->check(CLI::IsMember({"graph", "dot", "prism"}));
   sub->add_option("-o,--output", o->out, "Output file, or BASE for prism (- for standard output)")->default_val("-");
   sub->add_option("--goal", o->goals, "prism: a goal vertex id for the \"goal\" label (default: the file's goals)");
-  sub->footer("PRISM: prism -importmodel BASE.tra,lab,trew -mdp -pf 'Rmin=? [ F \"goal\" ]' compares with\n"
-              "playtest solve --objective expected; 'Pmax=? [ F<=n \"goal\" ]' with --objective reach --bound n.\n"
-              "Inputs ending in .tra are read as PRISM explicit MDPs (BASE.tra, BASE.lab, BASE.trew).");
+  sub->footer(
+      "PRISM explicit models (docs/formats.md). Export: prism -importmodel BASE.tra,lab,trew -mdp, then\n"
+      "  'Rmin=? [ F \"goal\" ]' equals solve --objective expected; 'Pmax=? [ F<=n \"goal\" ]' equals\n"
+      "  solve --objective reach --bound n (one MDP step per edge of the graph).\n"
+      "Import: inputs ending in .tra are PRISM exports (MDP or DTMC) with BASE.lab and the reward files\n"
+      "  BASE.srew/.trew (several structures: BASE1.*, BASE2.*; pick one with --reward N|NAME). Goal: the\n"
+      "  states labelled --goal-label (default goal). State rewards are added to every move out of the\n"
+      "  state. Each MDP step is TWO moves (s -> s.c -> t), a DTMC step one, so for an imported MDP\n"
+      "  solve --objective expected      = R{\"r\"}min=? [ F \"goal\" ]   (DTMC: R{\"r\"}=? [ F \"goal\" ])\n"
+      "  solve --objective reach --bound 2n = Pmax=? [ F<=n \"goal\" ]   (DTMC: --bound n = P=? [ F<=n \"goal\" ])");
   return [o] { return run(*o); };
 }};
 

@@ -40,6 +40,7 @@ int run(const Options& o) {
   if (!o.impl.empty()) {
     InputOptions in = o.input;
     in.path = o.impl;
+    if (!(in.path.size() > 4 && in.path.ends_with(".tra"))) in.reward.clear(), in.goal_label.clear();
     impl = load_input(in);
   }
   const ioco::TorxOptions torx = resolve_torx_options(o.torx);

@@ -18,6 +18,11 @@ void add_input_options(CLI::App* sub, InputOptions& opts) {
   sub->add_option("--outputs", opts.outputs, "LTS models: labels that are outputs (comma-separated)")->delimiter(',');
   // Model programs (.ptm, docs/language.md) are explored into a test graph.
   sub->add_option("--param", opts.params, "Model programs (.ptm): set a model parameter, NAME=VALUE (repeatable)");
+  // PRISM explicit exports (.tra, docs/formats.md).
+  sub->add_option("--reward", opts.reward,
+                  "PRISM .tra: the reward structure to read as costs, by number (BASE<N>.srew/.trew) or by name; "
+                  "required when the export has several");
+  sub->add_option("--goal-label", opts.goal_label, "PRISM .tra: the label of the goal states (default: goal)");
 }
 
 bool is_model_program(const std::string& path) {
@@ -51,8 +56,15 @@ TestGraph load_input(const InputOptions& opts) {
     return std::move(r.graph);
   }
   // A PRISM explicit MDP (docs/formats.md): BASE.tra names BASE.lab and BASE.trew too.
-  if (opts.path.size() > 4 && opts.path.compare(opts.path.size() - 4, 4, ".tra") == 0)
-    return load_prism(opts.path.substr(0, opts.path.size() - 4));
+  if (opts.path.size() > 4 && opts.path.compare(opts.path.size() - 4, 4, ".tra") == 0) {
+    PrismImportOptions prism;
+    prism.reward = opts.reward;
+    if (!opts.goal_label.empty()) prism.goal_label = opts.goal_label;
+    return load_prism(opts.path.substr(0, opts.path.size() - 4), prism);
+  }
+  if (!opts.reward.empty()) throw UsageError("reward", "applies to PRISM explicit models (FILE ending in .tra) only");
+  if (!opts.goal_label.empty())
+    throw UsageError("goal_label", "applies to PRISM explicit models (FILE ending in .tra) only");
   if (is_lts_file(opts.path)) {
     const ioco::Lts lts = ioco::load_lts(opts.path, {.inputs = opts.inputs, .outputs = opts.outputs});
     return ioco::build_ioco_graph(lts).graph;

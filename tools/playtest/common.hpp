@@ -22,6 +22,8 @@ struct InputOptions {
   std::vector<std::string> inputs;   // .aut: labels that are inputs (stimuli)
   std::vector<std::string> outputs;  // .aut: labels that are outputs (observations)
   std::vector<std::string> params;   // model programs: NAME=VALUE
+  std::string reward;                // PRISM .tra: the reward structure (number or name)
+  std::string goal_label;            // PRISM .tra: the label of the goal states ("" = "goal")
 };
 
 // Adds the positional FILE argument ("-" for standard input) and the options that go with it.

@@ -106,7 +106,7 @@ class TestGraph {
   std::vector<LabelId> label_;
   std::vector<std::uint32_t> edge_name_;  // EdgeId -> id in edge_names_
   std::vector<EdgeId> edge_of_explicit_name_;  // id in edge_names_ (explicit names only) -> EdgeId
-  std::vector<EdgeId> edge_of_insertion_;      // insertion index -> EdgeId
+  std::vector<EdgeId> edge_of_insertion_;      // insertion index -> EdgeId; empty: the identity
   std::vector<std::uint8_t> eflags_;
   StringPool vertex_names_, edge_names_, labels_;
   VertexId initial_;
