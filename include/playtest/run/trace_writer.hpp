@@ -6,6 +6,7 @@
 #include <iosfwd>
 #include <string>
 
+#include "playtest/run/campaign.hpp"
 #include "playtest/run/runner.hpp"
 
 namespace playtest {
@@ -15,15 +16,19 @@ namespace playtest {
 //   {"event":"step","run":1,"step":1,"time_ms":0.1,"kind":"stimulus","vertex":"idle","label":"submit",
 //    "edge":"e0","to":"busy"}          (edge/to absent for unexpected, silence; label absent for reset)
 //   {"event":"end","run":1,"verdict":"PASS","steps":12,"message":"..."}
-class JsonlTraceWriter final : public RunObserver {
+//   (with "interrupted":true,"signal":"SIGTERM" when a stop request ended the run)
+class JsonlTraceWriter final : public CampaignObserver {
  public:
-  explicit JsonlTraceWriter(std::ostream& out) : out_(out) {}
+  // `strategy` is written in every begin event of a campaign (on_run_begin).
+  explicit JsonlTraceWriter(std::ostream& out, std::string strategy = {}) : out_(out), strategy_(std::move(strategy)) {}
   void begin_run(std::uint32_t run, std::uint64_t seed, std::string_view strategy);
+  void on_run_begin(std::uint32_t run, std::uint64_t seed) override { begin_run(run, seed, strategy_); }
   void on_step(const TestGraph& g, const TraceStep& step) override;
   void on_end(const TestGraph& g, const RunResult& result) override;
 
  private:
   std::ostream& out_;
+  std::string strategy_;
   std::uint32_t run_ = 1;
 };
 
