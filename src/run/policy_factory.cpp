@@ -54,4 +54,37 @@ std::unique_ptr<Policy> make_policy(std::string_view name, const TestGraph& g, c
   return make_policy(parse_strategy_kind(name), g, setup);
 }
 
+std::function<std::unique_ptr<Policy>()> policy_maker(StrategyKind kind, const TestGraph& g,
+                                                       const PolicySetup& setup) {
+  std::vector<VertexId> goals = setup.goals.empty() ? g.goals() : setup.goals;
+  if (needs_goals(kind) && goals.empty())
+    throw UsageError("goals", fmt::format("strategy '{}' needs goal vertices, and the graph has none", to_string(kind)));
+  switch (kind) {
+    case StrategyKind::reach: {
+      const std::uint32_t bound = setup.bound ? setup.bound : 2 * g.num_vertices() + 2;
+      auto result = std::make_shared<const BoundedReachResult>(
+          solve_bounded_reachability(g, goals, BoundedReachOptions{.bound = bound}));
+      return [result, bound]() -> std::unique_ptr<Policy> {
+        return std::make_unique<BoundedPolicy>(
+            "reach", [result](VertexId v, std::uint32_t k) { return result->choice(v, std::min(k, result->bound())); },
+            bound);
+      };
+    }
+    case StrategyKind::win:
+    case StrategyKind::expected: {
+      auto strategy = std::make_shared<const std::vector<EdgeId>>(
+          kind == StrategyKind::win ? solve_sure_winning(g, goals).strategy : solve_expected_cost(g, goals).strategy);
+      const std::string name(to_string(kind));
+      return [strategy, name]() -> std::unique_ptr<Policy> { return std::make_unique<TablePolicy>(name, *strategy); };
+    }
+    case StrategyKind::cover: {
+      auto tour = std::make_shared<const PostmanTour>(postman_tour(g, CoverOptions{}.tour));
+      return [&g, tour]() -> std::unique_ptr<Policy> { return std::make_unique<CoverPolicy>(g, *tour); };
+    }
+    default:
+      make_policy(kind, g, setup);  // the errors come now, not in a worker
+      return [kind, &g, setup]() { return make_policy(kind, g, setup); };
+  }
+}
+
 }  // namespace playtest

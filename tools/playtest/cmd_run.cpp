@@ -8,6 +8,7 @@
 #include "option_checks.hpp"
 #include "playtest/run/campaign.hpp"
 #include "playtest/run/junit_report.hpp"
+#include "playtest/run/policy_factory.hpp"
 #include "playtest/run/run_output.hpp"
 #include "playtest/run/subprocess_adapter.hpp"
 #include "playtest/run/trace_writer.hpp"
@@ -20,15 +21,15 @@ namespace {
 struct Options {
   InputOptions input;
   StrategyOptions strategy;
-  std::string sut, trace, junit, sut_stderr;
+  std::string sut, trace, trace_dir, junit, sut_stderr, shard = "1/1";
   std::vector<std::string> vertex_timeouts;
   std::uint64_t steps = 1000, seed = 0;
   double time_s = 0;
-  std::uint32_t timeout_ms = 1000, ack_timeout_ms = 5000, ready_timeout_ms = 5000, runs = 1;
-  bool json = false, quiet = false;
+  std::uint32_t timeout_ms = 1000, ack_timeout_ms = 5000, ready_timeout_ms = 5000, runs = 1, jobs = 1;
+  bool json = false, quiet = false, fail_fast = false;
 };
 
-int run(const Options& o) {
+int run(const Options& o, const CLI::App& sub) {
   const TestGraph g = load_input(o.input);
   const std::string& name = o.strategy.strategies.front();
   const StrategySpec spec = strategy_spec(o.strategy, name);
@@ -41,35 +42,44 @@ int run(const Options& o) {
                 .stop = &stop};
   require_something_to_test(g, ro.purpose);
   const Runner runner(g, ro);  // refuses graphs that cannot drive an online test
-  auto policy = make_policy(spec.kind, g, policy_setup(o.strategy, ro.purpose));
+  const CampaignOptions co{
+      .runs = o.runs, .seed = o.seed, .jobs = o.jobs, .shard = parse_shard(o.shard), .fail_fast = o.fail_fast};
   SubprocessOptions so{.command = o.sut,
                        .ready_timeout = std::chrono::milliseconds(o.ready_timeout_ms),
-                       .ack_timeout = std::chrono::milliseconds(o.ack_timeout_ms),
-                       .stop = &stop};
+                       .ack_timeout = std::chrono::milliseconds(o.ack_timeout_ms)};
   set_stderr(so, o.sut_stderr);
-  SubprocessAdapter adapter(so);
+  const CampaignWorkers workers{.policy = policy_maker(spec.kind, g, policy_setup(o.strategy, ro.purpose)),
+                                .adapter = subprocess_adapters(so)};
   std::optional<Output> trace_out;
   std::optional<JsonlTraceWriter> trace;
+  std::optional<JsonlTraceDirWriter> trace_dir;
   if (!o.trace.empty()) trace.emplace(trace_out.emplace(o.trace).stream(), name);
+  if (!o.trace_dir.empty()) trace_dir.emplace(o.trace_dir, name);
+  CampaignObserver* observer = trace ? static_cast<CampaignObserver*>(&*trace) : trace_dir ? &*trace_dir : nullptr;
 
   // From here on a signal stops the campaign; what was observed is written all the same.
   const InterruptScope interrupts(stop);
-  const CampaignResult c =
-      run_campaign(runner, *policy, adapter, {.runs = o.runs, .seed = o.seed}, trace ? &*trace : nullptr);
+  const CampaignResult c = run_campaign(runner, workers, co, observer);
   if (trace_out) trace_out->close();
+  if (trace_dir) trace_dir->close();
   if (!o.junit.empty()) {
     Output junit(o.junit);
-    write_junit(junit.stream(), g, c.runs,
-                {.suite = "playtest run " + o.input.path, .classname = "playtest." + name, .strategy = name});
+    write_junit(junit.stream(), junit_suite(g, c, {.suite = "playtest run " + o.input.path,
+                                                   .classname = "playtest." + name, .strategy = name}));
     junit.close();
   }
   const int code = c.interrupted ? interrupted_exit_code(stop) : exit_code_of(c.verdict);
+  const RunOutputOptions out{
+      .per_run = !o.quiet,
+      .replay_command = replay_command_line(sub, {"--runs", "--seed", "--jobs", "--shard", "--fail-fast", "--trace",
+                                                  "--trace-dir", "--junit", "--json", "--quiet"},
+                                            "--seed {seed} --runs 1")};
   if (o.json) {
-    nlohmann::json j = campaign_json(runner, c, name);
+    nlohmann::json j = campaign_json(runner, c, name, out);
     j["exit_code"] = code;
     print_json(j);
   } else {
-    write_campaign_text(std::cout, runner, c, {.per_run = !o.quiet});
+    write_campaign_text(std::cout, runner, c, out);
   }
   return code;
 }
@@ -96,17 +106,33 @@ const Registration reg{
           ->default_val(5000);
       sub->add_option("--ready-timeout-ms", o->ready_timeout_ms, "Wait for the adapter's ready (start, reset)")
           ->default_val(5000);
-      sub->add_option("--runs", o->runs, "Number of runs (run i uses seed S+i-1)")
+      sub->add_option("--runs", o->runs, "Number of runs of the campaign (run i uses seed S+i-1)")
           ->default_val(1)
           ->check(positive_integer());
+      sub->add_option("--jobs", o->jobs,
+                      "Runs played at once, each job by its own adapter process: {job} in --sut and PLAYTEST_JOB "
+                      "in its environment are the job's number, 1..N (results do not depend on N)")
+          ->default_val(1)
+          ->check(positive_integer());
+      sub->add_option("--shard", o->shard,
+                      "K/M: play only shard K of M, the runs i with (i-1) mod M = K-1 (seeds as in the whole "
+                      "campaign); put the shards' outputs together with playtest merge")
+          ->default_val("1/1");
+      sub->add_flag("--fail-fast", o->fail_fast,
+                    "Stop at the first FAIL: start no further run, stop the runs in progress after it (reported "
+                    "as not completed)");
       add_seed_option(sub, o->seed, "Seed of the strategy's random choices (run i uses seed S+i-1)");
-      sub->add_option("--trace", o->trace, "Write the JSON-lines trace of every step here (flushed per step)");
+      auto* trace = sub->add_option("--trace", o->trace,
+                                    "Write the JSON-lines trace of every run here, in run order (with --jobs, a run's "
+                                    "steps are held back until the runs before it are written)");
+      sub->add_option("--trace-dir", o->trace_dir, "Write the trace of run i to DIR/run-<i>.jsonl instead")
+          ->excludes(trace);
       sub->add_option("--junit", o->junit, "Write a JUnit XML report here");
       sub->add_option("--sut-stderr", o->sut_stderr,
                       "The adapter's stderr: inherit (default), discard, or a FILE (appended)");
       sub->add_flag("--json", o->json, "Print the result as JSON");
       sub->add_flag("--quiet", o->quiet, "Print only the coverage and the verdict");
-      return [o] { return run(*o); };
+      return [o, sub] { return run(*o, *sub); };
     }};
 
 }  // namespace

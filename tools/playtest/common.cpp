@@ -1,5 +1,6 @@
 #include "common.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <optional>
 
@@ -176,6 +177,38 @@ void Output::close() {
   stream().flush();
   if (!stream()) throw Error(Diagnostic{{path_, 0, 0, ""}, "write error", {}});
   if (file_) file_->close();
+}
+
+namespace {
+
+std::string shell_word(const std::string& w) {
+  const bool plain = !w.empty() && std::all_of(w.begin(), w.end(), [](unsigned char c) {
+    return std::isalnum(c) || std::string_view("_@%+=:,./-{}").find(static_cast<char>(c)) != std::string_view::npos;
+  });
+  if (plain) return w;
+  std::string q = "'";
+  for (char c : w) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+}  // namespace
+
+std::string replay_command_line(const CLI::App& sub, const std::vector<std::string>& drop, const std::string& extra) {
+  std::string cmd = "playtest " + sub.get_name();
+  std::string positional;
+  for (const CLI::Option* opt : sub.get_options()) {
+    if (opt->count() == 0) continue;
+    const std::string name = opt->get_name();
+    if (std::find(drop.begin(), drop.end(), name) != drop.end()) continue;
+    if (opt->get_positional()) {
+      for (const std::string& v : opt->results()) positional += " " + shell_word(v);
+    } else if (opt->get_expected_min() == 0) {  // a flag
+      cmd += " " + name;
+    } else {
+      for (const std::string& v : opt->results()) cmd += " " + name + " " + shell_word(v);
+    }
+  }
+  return cmd + positional + (extra.empty() ? "" : " " + extra);
 }
 
 std::string strategy_list() { return strategy_names_list(); }

@@ -66,6 +66,11 @@ void add_seed_option(CLI::App* sub, std::uint64_t& seed, const std::string& what
 // The strategy names (run/policy_factory.hpp), comma-separated, for --help texts.
 std::string strategy_list();
 
+// The command line that replays one run of the running subcommand `sub` as the user gave it (its
+// parse results): "playtest NAME", every option given except those named in `drop`, then `extra`
+// (e.g. "--seed {seed} --runs 1"); words are quoted for a POSIX shell.
+std::string replay_command_line(const CLI::App& sub, const std::vector<std::string>& drop, const std::string& extra);
+
 // An output stream for `path` ("-" = standard output); throws playtest::Error if it cannot be opened.
 class Output {
  public:
