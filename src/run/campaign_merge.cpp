@@ -132,6 +132,7 @@ void read_simulate_json(CampaignPart& p) {
   r.uint32(j, "mutant_runs", "");
   r.uint(j, "steps", "");
   p.shard = r.shard(j, "");
+  r.optional(j, "", {}, {"model", "implementation"}, {});
   if (j.contains("mutants")) {
     if (!j["mutants"].is_array()) r.fail("/mutants", "\"mutants\" must be an array");
     for (std::size_t i = 0; i < j["mutants"].size(); ++i) {
@@ -475,15 +476,17 @@ StrategyComparison merge_simulations(const std::vector<const CampaignPart*>& par
   c.max_steps = first["steps"].get<std::uint64_t>();
   c.runs = first["runs"].get<std::uint32_t>();
   c.mutant_runs = first["mutant_runs"].get<std::uint32_t>();
+  c.model = first.value("model", std::string());
+  c.implementation = first.value("implementation", std::string());
   if (first.contains("mutants") && first["mutants"].is_array())
     for (const auto& m : first["mutants"])
       c.mutants.push_back({m.value("kind", std::string()), m.value("description", std::string())});
   for (const CampaignPart* p : parts) {
     const nlohmann::json& d = p->document;
-    if (d["steps"] != first["steps"] || d["mutant_runs"] != first["mutant_runs"] ||
-        d.value("mutants", nlohmann::json()) != first.value("mutants", nlohmann::json()))
-      mismatch(fmt::format("{} and {} are not shards of the same simulation (steps, mutant runs or mutants differ)",
-                           parts.front()->source, p->source));
+    for (const char* key : {"steps", "mutant_runs", "mutants", "model", "implementation"})
+      if (d.value(key, nlohmann::json()) != first.value(key, nlohmann::json()))
+        mismatch(fmt::format("{} and {} are not shards of the same simulation: their \"{}\" differ",
+                             parts.front()->source, p->source, key));
   }
   const nlohmann::json& rows = first["strategies"];
   for (std::size_t i = 0; i < rows.size(); ++i) {

@@ -230,6 +230,8 @@ nlohmann::json comparison_json(const StrategyComparison& c) {
                       {"mutant_runs", c.mutant_runs},
                       {"strategies", std::move(rows)}};
   if (!c.shard.is_whole()) j["shard"] = to_string(c.shard);
+  if (!c.model.empty()) j["model"] = c.model;
+  if (!c.implementation.empty()) j["implementation"] = c.implementation;
   if (!c.mutants.empty()) {
     j["mutants"] = nlohmann::json::array();
     for (std::size_t m = 0; m < c.mutants.size(); ++m)

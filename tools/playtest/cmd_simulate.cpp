@@ -27,8 +27,13 @@ int run(const Options& o) {
   const TestGraph g = load_input(o.input, &format);
   std::optional<TestGraph> impl;
   if (!o.impl.empty()) impl = load_input(o.input.with_path(o.impl));
-  StrategyComparison c{
-      .seed = o.seed, .max_steps = o.steps, .runs = o.runs, .mutant_runs = o.mutant_runs, .shard = parse_shard(o.shard)};
+  StrategyComparison c{.seed = o.seed,
+                       .max_steps = o.steps,
+                       .runs = o.runs,
+                       .mutant_runs = o.mutant_runs,
+                       .shard = parse_shard(o.shard),
+                       .model = o.input.path,
+                       .implementation = o.impl};
   std::vector<Mutant> mutants;
   if (o.mutants) mutants = make_mutants(g, o.mutant_count, o.seed);
   for (const Mutant& m : mutants) c.mutants.push_back({std::string(to_string(m.kind)), m.description});
@@ -48,10 +53,7 @@ int run(const Options& o) {
     c.rows.push_back({name, so.run.purpose, simulate(g, policies, so, mutants), describe_purpose(g, so.run.purpose)});
   }
   if (o.json) {
-    nlohmann::json j = comparison_json(c);
-    j["model"] = o.input.path;
-    if (impl) j["implementation"] = o.impl;
-    print_json(j);
+    print_json(comparison_json(c));
   } else {
     write_comparison_text(std::cout, c);
   }

@@ -78,6 +78,7 @@ struct StrategyComparison {
   std::uint64_t seed = 0, max_steps = 0;
   std::uint32_t runs = 0, mutant_runs = 0;  // asked for per strategy (the whole campaign)
   Shard shard;
+  std::string model, implementation;  // the inputs' names as given, shown when not empty
 };
 
 // "reach goal 'off'", "reach one of 3 goals", "cover all 20 edges", "cover 4 of 20 edges", "none".
