@@ -83,9 +83,10 @@ int main(int argc, char** argv) {
     const RunResult r = runner.run(policy, adapter, nullptr, 1);
     const double wall = std::chrono::duration<double>(Clock::now() - t0).count();
     const double cpu = cpu_seconds() - cpu0;
-    std::printf("run of %llu steps (%s): %.0f steps/s, wall %.2f us/step, playtest CPU %.2f us/step = %.2f x the "
-                "round trip\n",
-                static_cast<unsigned long long>(r.steps), std::string(to_string(r.verdict)).c_str(), r.steps / wall,
-                wall * 1e6 / r.steps, cpu * 1e6 / r.steps, cpu * 1e6 / r.steps / best_rtt);
+    std::printf(
+        "run of %llu steps (%s): %.0f steps/s, wall %.2f us/step, playtest CPU %.2f us/step = %.2f x the "
+        "round trip\n",
+        static_cast<unsigned long long>(r.steps), std::string(to_string(r.verdict)).c_str(), r.steps / wall,
+        wall * 1e6 / r.steps, cpu * 1e6 / r.steps, cpu * 1e6 / r.steps / best_rtt);
   }
 }

@@ -37,8 +37,10 @@ int main(int argc, char** argv) {
       buf.erase(0, nl + 1);
       if (line == "end") return 0;
       if (sleep_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(sleep_ms));
-      if (line.rfind("stimulus", 0) == 0) say("ack\noutput pong\n");
-      else if (line == "reset") say("ready\n");
+      if (line.rfind("stimulus", 0) == 0)
+        say("ack\noutput pong\n");
+      else if (line == "reset")
+        say("ready\n");
     }
   }
 }

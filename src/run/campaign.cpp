@@ -14,7 +14,8 @@
 namespace playtest {
 
 std::uint32_t CampaignResult::runs_not_completed() const {
-  return static_cast<std::uint32_t>(std::count_if(runs.begin(), runs.end(), [](const RunResult& r) { return r.interrupted; }));
+  return static_cast<std::uint32_t>(
+      std::count_if(runs.begin(), runs.end(), [](const RunResult& r) { return r.interrupted; }));
 }
 
 namespace {
@@ -77,8 +78,8 @@ class Campaign {
   struct Slot {
     enum class State : std::uint8_t { pending, running, done };
     State state = State::pending;
-    bool live = false;             // its begin was reported: its steps go to the observer as they come
-    std::vector<TraceStep> held;   // its steps so far, while an earlier run is being reported
+    bool live = false;            // its begin was reported: its steps go to the observer as they come
+    std::vector<TraceStep> held;  // its steps so far, while an earlier run is being reported
     std::optional<RunResult> result;
   };
   static constexpr std::size_t none = static_cast<std::size_t>(-1);
@@ -133,8 +134,8 @@ class Campaign {
       for (std::size_t pos; (pos = take_run(w)) != none;) {
         const std::uint32_t run = order_[pos];
         Forward forward(*this, pos);
-        RunResult r = w.runner->run(*w.policy, *w.adapter, observer_ ? &forward : nullptr,
-                                    campaign_seed(options_.seed, run));
+        RunResult r =
+            w.runner->run(*w.policy, *w.adapter, observer_ ? &forward : nullptr, campaign_seed(options_.seed, run));
         finish_run(w, pos, std::move(r));
       }
     } catch (...) {

@@ -17,10 +17,14 @@ namespace playtest {
 
 std::string_view to_string(CampaignPartKind k) {
   switch (k) {
-    case CampaignPartKind::trace: return "trace";
-    case CampaignPartKind::junit: return "JUnit";
-    case CampaignPartKind::run_json: return "run --json";
-    case CampaignPartKind::simulate_json: return "simulate --json";
+    case CampaignPartKind::trace:
+      return "trace";
+    case CampaignPartKind::junit:
+      return "JUnit";
+    case CampaignPartKind::run_json:
+      return "run --json";
+    case CampaignPartKind::simulate_json:
+      return "simulate --json";
   }
   return "?";
 }
@@ -145,18 +149,20 @@ void read_simulate_json(CampaignPart& p) {
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const std::string where = fmt::format("/strategies/{}", i);
     p.strategy += (i ? "," : "") + r.str(rows[i], "strategy", where);
-    for (const char* key : {"runs", "passed", "failed", "inconclusive", "errors", "purpose_met", "steps_sum",
-                            "steps_sq_sum"})
+    for (const char* key :
+         {"runs", "passed", "failed", "inconclusive", "errors", "purpose_met", "steps_sum", "steps_sq_sum"})
       r.uint(rows[i], key, where);
     r.str(rows[i], "purpose", where);
     r.str(rows[i], "purpose_description", where);
     if (rows[i].contains("mutants")) {
       const nlohmann::json& m = rows[i]["mutants"];
-      for (const char* key : {"count", "runs", "runs_failed", "steps_to_detect_sum"}) r.uint(m, key, where + "/mutants");
+      for (const char* key : {"count", "runs", "runs_failed", "steps_to_detect_sum"})
+        r.uint(m, key, where + "/mutants");
       const nlohmann::json& d = r.at(m, "detected_mutants", where + "/mutants");
       if (!d.is_array()) r.fail(where + "/mutants/detected_mutants", "must be an array");
       for (const auto& x : d)
-        if (!x.is_number_unsigned() || x.get<std::uint64_t>() == 0 || x.get<std::uint64_t>() > m["count"].get<std::uint64_t>())
+        if (!x.is_number_unsigned() || x.get<std::uint64_t>() == 0 ||
+            x.get<std::uint64_t>() > m["count"].get<std::uint64_t>())
           r.fail(where + "/mutants/detected_mutants", "must list mutant numbers");
     }
   }
@@ -184,7 +190,8 @@ void read_trace(CampaignPart& p, std::string_view text) {
       if (event != "campaign")
         refuse(p.source, line_no, 1, "",
                "a trace of playtest run starts with its campaign event ({\"event\":\"campaign\",...}); this one "
-               "starts with '" + event + "'");
+               "starts with '" +
+                   event + "'");
       p.document = j;
       p.strategy = r.str(j, "strategy", "");
       p.seed = r.uint(j, "seed", "");
@@ -333,8 +340,10 @@ class JunitReader {
           !parse_uint(nm.substr(open + 7, nm.size() - open - 8), tc.seed))
         return stop(fmt::format("a <testcase> named '{}' where playtest writes 'run N (seed S)'", nm));
       if (c != nullptr) {
-        if (suite.cases.empty()) suite.classname = c;
-        else if (suite.classname != c) return stop("test cases of different classnames");
+        if (suite.cases.empty())
+          suite.classname = c;
+        else if (suite.classname != c)
+          return stop("test cases of different classnames");
       }
       if (t != nullptr) {
         std::size_t used = 0;
@@ -538,7 +547,10 @@ StrategyComparison merge_simulations(const std::vector<const CampaignPart*>& par
 
 nlohmann::json coverage_json(std::uint64_t edges, std::uint64_t edges_total, std::uint64_t labels,
                              std::uint64_t labels_total) {
-  return {{"edges_covered", edges}, {"edges_total", edges_total}, {"labels_covered", labels}, {"labels_total", labels_total}};
+  return {{"edges_covered", edges},
+          {"edges_total", edges_total},
+          {"labels_covered", labels},
+          {"labels_total", labels_total}};
 }
 
 // The whole campaign's run --json from the shards' (what run_output's campaign_json writes).
@@ -728,8 +740,8 @@ MergedCampaign merge_parts(std::vector<CampaignPart> parts) {
     for (const auto& [other, other_runs] : runs_by_kind)
       for (std::uint32_t r : runs)
         if (!other_runs.count(r))
-          mismatch(fmt::format("run {} is in the {} inputs but not in the {} inputs", r, to_string(kind),
-                               to_string(other)));
+          mismatch(
+              fmt::format("run {} is in the {} inputs but not in the {} inputs", r, to_string(kind), to_string(other)));
   if (m.simulate) {
     m.comparison = merge_simulations(by_kind[CampaignPartKind::simulate_json]);
     return m;
@@ -801,8 +813,8 @@ void write_merged_text(std::ostream& out, const MergedCampaign& m) {
   const nlohmann::json& j = m.summary;
   std::vector<const nlohmann::json*> failed;
   for (const auto& r : j["runs"]) {
-    std::string line = fmt::format("run {} (seed {}): {}", r["run"].get<std::uint32_t>(), r["seed"].get<std::uint64_t>(),
-                                   r["verdict"].get<std::string>());
+    std::string line = fmt::format("run {} (seed {}): {}", r["run"].get<std::uint32_t>(),
+                                   r["seed"].get<std::uint64_t>(), r["verdict"].get<std::string>());
     if (r.contains("steps"))
       line += fmt::format(" after {} steps, {} resets", r["steps"].get<std::uint64_t>(),
                           r.value("resets", std::uint64_t{0}));
@@ -815,8 +827,8 @@ void write_merged_text(std::ostream& out, const MergedCampaign& m) {
   if (!failed.empty()) {
     out << fmt::format("failed runs: {} of {}\n", failed.size(), j["runs"].size());
     for (const nlohmann::json* r : failed)
-      out << fmt::format("  run {} (seed {}): {}{}\n", (*r)["run"].get<std::uint32_t>(), (*r)["seed"].get<std::uint64_t>(),
-                         (*r)["verdict"].get<std::string>(),
+      out << fmt::format("  run {} (seed {}): {}{}\n", (*r)["run"].get<std::uint32_t>(),
+                         (*r)["seed"].get<std::uint64_t>(), (*r)["verdict"].get<std::string>(),
                          r->contains("replay") ? ": " + (*r)["replay"].get<std::string>() : std::string());
   }
   if (j.contains("coverage")) {
@@ -833,7 +845,8 @@ void write_merged_text(std::ostream& out, const MergedCampaign& m) {
                                                                        : std::string("a stop request"),
                        j["runs"].size(), j["runs_requested"].get<std::uint64_t>());
   if (j.contains("failed_fast"))
-    out << fmt::format("stopped at the first FAIL (run {}, fail-fast) in its shard\n", j["failed_fast"].get<std::uint32_t>());
+    out << fmt::format("stopped at the first FAIL (run {}, fail-fast) in its shard\n",
+                       j["failed_fast"].get<std::uint32_t>());
   out << fmt::format("verdict: {}\n", j["verdict"].get<std::string>());
 }
 

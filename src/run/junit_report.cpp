@@ -14,11 +14,21 @@ std::string xml_escape(std::string_view s) {
   for (std::size_t i = 0; i < s.size(); ++i) {
     unsigned char c = static_cast<unsigned char>(s[i]);
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
       default:
         if ((c < 0x20 && c != '\n' && c != '\t' && c != '\r') || c == 0x7f) {
           out += fmt::format("\\x{:02x}", c);
@@ -46,15 +56,15 @@ JunitSuite junit_suite(const TestGraph& g, std::span<const RunResult> runs, cons
   if (!info.strategy.empty()) suite.properties.emplace_back("strategy", info.strategy);
   for (std::size_t i = 0; i < runs.size(); ++i) {
     const RunResult& r = runs[i];
-    suite.cases.push_back({.run = r.run != 0 ? r.run : static_cast<std::uint32_t>(i + 1),
-                           .seed = r.seed,
-                           .time_s = r.elapsed_ms / 1000.0,
-                           .verdict = r.verdict,
-                           .message = r.message,
-                           .detail = fmt::format("{}\ncoverage: {}/{} edges, {}/{} labels\ntrace:\n{}", r.message,
-                                                 r.coverage.edges_covered, r.coverage.edges_total,
-                                                 r.coverage.labels_covered, r.coverage.labels_total,
-                                                 format_trace(g, r))});
+    suite.cases.push_back(
+        {.run = r.run != 0 ? r.run : static_cast<std::uint32_t>(i + 1),
+         .seed = r.seed,
+         .time_s = r.elapsed_ms / 1000.0,
+         .verdict = r.verdict,
+         .message = r.message,
+         .detail = fmt::format("{}\ncoverage: {}/{} edges, {}/{} labels\ntrace:\n{}", r.message,
+                               r.coverage.edges_covered, r.coverage.edges_total, r.coverage.labels_covered,
+                               r.coverage.labels_total, format_trace(g, r))});
   }
   return suite;
 }
@@ -78,10 +88,11 @@ void write_junit(std::ostream& out, const JunitSuite& suite) {
   }
   const std::size_t tests = suite.cases.size();
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  out << fmt::format("<testsuites tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{:.3f}\">\n",
-                     tests, failures, errors, skipped, total);
-  out << fmt::format("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{:.3f}\">\n",
-                     xml_escape(suite.name), tests, failures, errors, skipped, total);
+  out << fmt::format("<testsuites tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{:.3f}\">\n", tests,
+                     failures, errors, skipped, total);
+  out << fmt::format(
+      "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{:.3f}\">\n",
+      xml_escape(suite.name), tests, failures, errors, skipped, total);
   if (!suite.properties.empty()) {
     out << "    <properties>";
     for (const auto& [name, value] : suite.properties)
@@ -93,7 +104,9 @@ void write_junit(std::ostream& out, const JunitSuite& suite) {
                        xml_escape(suite.classname), c.time_s);
     const std::string body = xml_escape(c.detail);
     switch (c.verdict) {
-      case Verdict::pass: out << "/>\n"; break;
+      case Verdict::pass:
+        out << "/>\n";
+        break;
       case Verdict::fail:
         out << fmt::format(">\n      <failure type=\"FAIL\" message=\"{}\">{}</failure>\n    </testcase>\n",
                            xml_escape(c.message), body);
@@ -103,8 +116,9 @@ void write_junit(std::ostream& out, const JunitSuite& suite) {
                            xml_escape(c.message), body);
         break;
       case Verdict::inconclusive:
-        out << fmt::format(">\n      <skipped message=\"INCONCLUSIVE: {}\"/>\n      <system-out>{}</system-out>\n    </testcase>\n",
-                           xml_escape(c.message), body);
+        out << fmt::format(
+            ">\n      <skipped message=\"INCONCLUSIVE: {}\"/>\n      <system-out>{}</system-out>\n    </testcase>\n",
+            xml_escape(c.message), body);
         break;
     }
   }

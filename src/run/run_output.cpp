@@ -80,7 +80,7 @@ void write_campaign_text(std::ostream& out, const Runner& runner, const Campaign
   std::vector<const RunResult*> failed;
   for (const RunResult& r : c.runs)
     if ((r.verdict == Verdict::fail || r.verdict == Verdict::error) && !r.interrupted) failed.push_back(&r);
-  if (!failed.empty()) {
+  if (!failed.empty() && (c.runs.size() > 1 || !o.per_run)) {
     out << fmt::format("failed runs: {} of {}\n", failed.size(), c.runs.size());
     for (const RunResult* r : failed) {
       out << fmt::format("  run {} (seed {}): {}", r->run, r->seed, to_string(r->verdict));

@@ -98,10 +98,18 @@ SimulationStats simulate_with(const TestGraph& model, std::vector<Policy*> polic
     }
     ++s.runs;
     switch (r.verdict) {
-      case Verdict::pass: ++s.passed; break;
-      case Verdict::fail: ++s.failed; break;
-      case Verdict::inconclusive: ++s.inconclusive; break;
-      case Verdict::error: ++s.errors; break;
+      case Verdict::pass:
+        ++s.passed;
+        break;
+      case Verdict::fail:
+        ++s.failed;
+        break;
+      case Verdict::inconclusive:
+        ++s.inconclusive;
+        break;
+      case Verdict::error:
+        ++s.errors;
+        break;
     }
     if (r.purpose_met) {
       s.steps_to_purpose.push_back(r.steps);
@@ -235,9 +243,8 @@ nlohmann::json comparison_json(const StrategyComparison& c) {
   if (!c.mutants.empty()) {
     j["mutants"] = nlohmann::json::array();
     for (std::size_t m = 0; m < c.mutants.size(); ++m)
-      j["mutants"].push_back({{"index", m + 1},
-                              {"kind", c.mutants[m].kind},
-                              {"description", c.mutants[m].description}});
+      j["mutants"].push_back(
+          {{"index", m + 1}, {"kind", c.mutants[m].kind}, {"description", c.mutants[m].description}});
   }
   return j;
 }

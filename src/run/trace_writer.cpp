@@ -14,9 +14,12 @@ namespace playtest {
 
 void JsonlTraceWriter::on_campaign_begin(const TestGraph& g, const CampaignOptions& o) {
   const Coverage totals = coverage_of(g, {});
-  nlohmann::json j = {{"event", "campaign"},          {"runs", o.runs},
-                      {"seed", o.seed},               {"strategy", strategy_},
-                      {"edges", totals.edges_total},  {"labels", totals.labels_total}};
+  nlohmann::json j = {{"event", "campaign"},
+                      {"runs", o.runs},
+                      {"seed", o.seed},
+                      {"strategy", strategy_},
+                      {"edges", totals.edges_total},
+                      {"labels", totals.labels_total}};
   if (!o.shard.is_whole()) j["shard"] = to_string(o.shard);
   out_ << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
   out_.flush();
@@ -59,7 +62,8 @@ JsonlTraceDirWriter::JsonlTraceDirWriter(std::string dir, std::string strategy)
   std::error_code ec;
   std::filesystem::create_directories(dir_, ec);
   if (ec || !std::filesystem::is_directory(dir_))
-    throw Error(Diagnostic{{dir_, 0, 0, ""}, "cannot create the trace directory" + (ec ? ": " + ec.message() : ""), {}});
+    throw Error(
+        Diagnostic{{dir_, 0, 0, ""}, "cannot create the trace directory" + (ec ? ": " + ec.message() : ""), {}});
 }
 
 JsonlTraceDirWriter::~JsonlTraceDirWriter() = default;

@@ -21,7 +21,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       const CampaignPart again = read_campaign_part(out.str(), "again");
       if (again.junit.cases.size() != p.junit.cases.size()) __builtin_trap();
       for (std::size_t i = 0; i < p.junit.cases.size(); ++i)
-        if (again.junit.cases[i].run != p.junit.cases[i].run || again.junit.cases[i].verdict != p.junit.cases[i].verdict)
+        if (again.junit.cases[i].run != p.junit.cases[i].run ||
+            again.junit.cases[i].verdict != p.junit.cases[i].verdict)
           __builtin_trap();
     }
     std::vector<CampaignPart> parts;

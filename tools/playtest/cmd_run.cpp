@@ -64,15 +64,18 @@ int run(const Options& o, const CLI::App& sub) {
   if (trace_dir) trace_dir->close();
   if (!o.junit.empty()) {
     Output junit(o.junit);
-    write_junit(junit.stream(), junit_suite(g, c, {.suite = "playtest run " + o.input.path,
-                                                   .classname = "playtest." + name, .strategy = name}));
+    write_junit(
+        junit.stream(),
+        junit_suite(g, c,
+                    {.suite = "playtest run " + o.input.path, .classname = "playtest." + name, .strategy = name}));
     junit.close();
   }
   const int code = c.interrupted ? interrupted_exit_code(stop) : exit_code_of(c.verdict);
   const RunOutputOptions out{
       .per_run = !o.quiet,
-      .replay_command = replay_command_line(sub, {"--runs", "--seed", "--jobs", "--shard", "--fail-fast", "--trace",
-                                                  "--trace-dir", "--junit", "--json", "--quiet"},
+      .replay_command = replay_command_line(sub,
+                                            {"--runs", "--seed", "--jobs", "--shard", "--fail-fast", "--trace",
+                                             "--trace-dir", "--junit", "--json", "--quiet"},
                                             "--seed {seed} --runs 1")};
   if (o.json) {
     nlohmann::json j = campaign_json(runner, c, name, out);

@@ -22,10 +22,10 @@
 namespace playtest {
 
 struct CampaignOptions {
-  std::uint32_t runs = 1;   // runs of the whole campaign (all shards)
-  std::uint64_t seed = 0;   // run i (1-based) plays with campaign_seed(seed, i)
-  std::uint32_t jobs = 1;   // workers playing runs at the same time
-  Shard shard;              // play only the runs of this shard
+  std::uint32_t runs = 1;  // runs of the whole campaign (all shards)
+  std::uint64_t seed = 0;  // run i (1-based) plays with campaign_seed(seed, i)
+  std::uint32_t jobs = 1;  // workers playing runs at the same time
+  Shard shard;             // play only the runs of this shard
   // At the first FAIL, start no further run and stop the runs in progress that come after it (in
   // run order); the runs before it are played to the end, so they are those of a single job.
   bool fail_fast = false;

@@ -30,9 +30,9 @@ struct TraceRun {
   std::uint32_t run = 0;
   std::uint64_t seed = 0;
   std::vector<std::string> lines;
-  nlohmann::json end;                 // the end event (null when the trace stops before it)
-  std::vector<std::string> edges;     // the edges its steps followed (names, in step order)
-  std::vector<std::string> labels;    // their labels
+  nlohmann::json end;               // the end event (null when the trace stops before it)
+  std::vector<std::string> edges;   // the edges its steps followed (names, in step order)
+  std::vector<std::string> labels;  // their labels
 };
 
 // One input of a merge: which campaign (and shard) it belongs to, and what it holds.
@@ -43,8 +43,8 @@ struct CampaignPart {
   std::uint64_t seed = 0;
   std::uint32_t runs = 0;  // of the whole campaign
   Shard shard;
-  nlohmann::json document;     // run/simulate --json: the output; trace: its campaign event
-  JunitSuite junit;            // JUnit
+  nlohmann::json document;           // run/simulate --json: the output; trace: its campaign event
+  JunitSuite junit;                  // JUnit
   std::vector<TraceRun> trace_runs;  // trace
 };
 
@@ -53,16 +53,16 @@ struct CampaignPart {
 CampaignPart read_campaign_part(std::string_view text, std::string source);
 
 struct MergedCampaign {
-  bool simulate = false;                   // simulate --json parts: `comparison` holds the result
+  bool simulate = false;  // simulate --json parts: `comparison` holds the result
   std::optional<StrategyComparison> comparison;
   // run parts: what `run --json` prints for the whole campaign (without "exit_code"), built from the
   // run --json parts when there are any, else from the traces, else from the JUnit files (which
   // hold no coverage).
   nlohmann::json summary;
   Verdict verdict = Verdict::pass;
-  bool interrupted = false;  // a shard was stopped by a signal
-  int signal = 0;            // its signal number (0: none or unknown)
-  std::optional<JunitSuite> junit;         // when JUnit files were given
+  bool interrupted = false;                       // a shard was stopped by a signal
+  int signal = 0;                                 // its signal number (0: none or unknown)
+  std::optional<JunitSuite> junit;                // when JUnit files were given
   std::optional<std::vector<std::string>> trace;  // the merged trace's lines, when traces were given
 };
 

@@ -45,8 +45,7 @@ JunitSuite junit_suite(const TestGraph& g, std::span<const RunResult> runs, cons
 JunitSuite junit_suite(const TestGraph& g, const CampaignResult& c, const JunitInfo& info);
 
 void write_junit(std::ostream& out, const JunitSuite& suite);
-inline void write_junit(std::ostream& out, const TestGraph& g, std::span<const RunResult> runs,
-                        const JunitInfo& info) {
+inline void write_junit(std::ostream& out, const TestGraph& g, std::span<const RunResult> runs, const JunitInfo& info) {
   write_junit(out, junit_suite(g, runs, info));
 }
 

@@ -19,9 +19,7 @@ struct Shard {
   // Whether run `run` (1-based) belongs to this shard.
   bool contains(std::uint64_t run) const { return (run - 1) % count == index - 1; }
   // How many of the runs 1..total belong to this shard.
-  std::uint32_t runs_of(std::uint32_t total) const {
-    return total >= index ? (total - index) / count + 1 : 0;
-  }
+  std::uint32_t runs_of(std::uint32_t total) const { return total >= index ? (total - index) / count + 1 : 0; }
   friend bool operator==(const Shard&, const Shard&) = default;
 };
 

@@ -49,9 +49,9 @@ struct SimulationStats {
   double mean_steps_to_detect = 0;  // over the failing mutant runs
   double detected_fraction() const { return mutants ? double(mutants_detected) / mutants : 0.0; }
   // Exact sums behind the means (integers, so shards add up to the whole campaign's numbers).
-  std::uint32_t purpose_met = 0;                      // runs that met the purpose
-  std::uint64_t steps_sum = 0, steps_sq_sum = 0;      // of their steps, and of their squares
-  std::uint64_t steps_to_detect_sum = 0;              // steps of the failing mutant runs
+  std::uint32_t purpose_met = 0;                  // runs that met the purpose
+  std::uint64_t steps_sum = 0, steps_sq_sum = 0;  // of their steps, and of their squares
+  std::uint64_t steps_to_detect_sum = 0;          // steps of the failing mutant runs
   // The steps of each run that met the purpose, in run order (the distribution behind mean and sd).
   std::vector<std::uint64_t> steps_to_purpose;
   // Per mutant (same order as given): 1 if one of its runs FAILed.

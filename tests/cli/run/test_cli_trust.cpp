@@ -162,17 +162,17 @@ TEST(CliRunInterrupted, JsonSaysInterrupted) {
 TEST(CliRunInterrupted, SigtermStopsEveryJob) {
   ScratchDir d("run_sigterm_jobs");
   const std::string model = d.write("pp.json", ping_pong);
-  const std::string adapter = d.write("hang.sh", "echo $$ > " + d.file("adapter.$PLAYTEST_JOB.tmp") +
-                                                     " && mv " + d.file("adapter.$PLAYTEST_JOB.tmp") + " " +
-                                                     d.file("adapter.$PLAYTEST_JOB.pid") +
-                                                     "\n"
-                                                     "echo ready\n"
-                                                     "read cmd arg\n"
-                                                     "echo ack\n"
-                                                     "sleep 600 & echo $! > " +
-                                                     d.file("background.$PLAYTEST_JOB.pid") +
-                                                     "\n"
-                                                     "sleep 600\n");
+  const std::string adapter =
+      d.write("hang.sh", "echo $$ > " + d.file("adapter.$PLAYTEST_JOB.tmp") + " && mv " +
+                             d.file("adapter.$PLAYTEST_JOB.tmp") + " " + d.file("adapter.$PLAYTEST_JOB.pid") +
+                             "\n"
+                             "echo ready\n"
+                             "read cmd arg\n"
+                             "echo ack\n"
+                             "sleep 600 & echo $! > " +
+                             d.file("background.$PLAYTEST_JOB.pid") +
+                             "\n"
+                             "sleep 600\n");
   const std::string cmd = std::string(PLAYTEST_BINARY) + " run " + model + " --sut 'sh " + adapter +
                           "' --steps 100 --timeout-ms 600000 --runs 10 --jobs 4 --trace " + d.file("t.jsonl") +
                           " --junit " + d.file("j.xml") + " >" + d.file("out.txt") + " 2>" + d.file("err.txt");

@@ -29,7 +29,9 @@
 namespace playtest {
 namespace {
 
-TestGraph workers_model() { return parse_graph(read_source_text(std::string(PLAYTEST_SOURCE_DIR) + "/examples/sut/workers.json")); }
+TestGraph workers_model() {
+  return parse_graph(read_source_text(std::string(PLAYTEST_SOURCE_DIR) + "/examples/sut/workers.json"));
+}
 
 // A simulated system that starts every run from the same seed: its answers depend only on what the
 // tester did in this run, so a run's result depends only on the tester's seed, whichever worker
@@ -111,7 +113,8 @@ void expect_same_runs(const CampaignResult& a, const CampaignResult& b) {
     EXPECT_EQ(a.runs[i].steps, b.runs[i].steps);
     EXPECT_EQ(a.runs[i].edge_visits, b.runs[i].edge_visits);
     ASSERT_EQ(a.runs[i].trace.size(), b.runs[i].trace.size());
-    for (std::size_t s = 0; s < a.runs[i].trace.size(); ++s) EXPECT_EQ(a.runs[i].trace[s].edge, b.runs[i].trace[s].edge);
+    for (std::size_t s = 0; s < a.runs[i].trace.size(); ++s)
+      EXPECT_EQ(a.runs[i].trace[s].edge, b.runs[i].trace[s].edge);
   }
 }
 
@@ -146,7 +149,8 @@ TEST(Campaign, JobsGiveTheResultsAndTheEventsOfOneJob) {
     for (const TestGraph* sut : {&g, &mutants.front().graph}) {
       SCOPED_TRACE(std::string(to_string(kind)));
       Recorder one, four;
-      const CampaignResult a = run_campaign(runner, workers_for(g, *sut, kind), {.runs = 12, .seed = 5, .jobs = 1}, &one);
+      const CampaignResult a =
+          run_campaign(runner, workers_for(g, *sut, kind), {.runs = 12, .seed = 5, .jobs = 1}, &one);
       const CampaignResult b =
           run_campaign(runner, workers_for(g, *sut, kind, 300), {.runs = 12, .seed = 5, .jobs = 4}, &four);
       expect_same_runs(a, b);
@@ -178,7 +182,8 @@ TEST(Campaign, ShardsPartitionTheCampaignWithItsSeeds) {
       joined.runs.push_back(r);
     }
   }
-  std::sort(joined.runs.begin(), joined.runs.end(), [](const RunResult& a, const RunResult& b) { return a.run < b.run; });
+  std::sort(joined.runs.begin(), joined.runs.end(),
+            [](const RunResult& a, const RunResult& b) { return a.run < b.run; });
   expect_same_runs(whole, joined);
   EXPECT_THROW(run_campaign(runner, workers_for(g, sut, StrategyKind::random), {.runs = 2, .shard = {3, 3}}),
                UsageError);
@@ -193,15 +198,16 @@ TEST(Campaign, FailFastKeepsTheRunsUpToTheFirstFailure) {
   const Runner runner(g, reach_off(g));
   bool tested = false;
   for (const Mutant& m : mutants) {
-    const CampaignResult all = run_campaign(runner, workers_for(g, m.graph, StrategyKind::random), {.runs = 16, .seed = 1});
+    const CampaignResult all =
+        run_campaign(runner, workers_for(g, m.graph, StrategyKind::random), {.runs = 16, .seed = 1});
     std::uint32_t first = 0;
     for (const RunResult& r : all.runs)
       if (r.verdict == Verdict::fail && first == 0) first = r.run;
     if (first < 2 || first > 12) continue;
     tested = true;
     SCOPED_TRACE(m.description + ", first FAIL at run " + std::to_string(first));
-    const CampaignResult one = run_campaign(runner, workers_for(g, m.graph, StrategyKind::random),
-                                            {.runs = 16, .seed = 1, .fail_fast = true});
+    const CampaignResult one =
+        run_campaign(runner, workers_for(g, m.graph, StrategyKind::random), {.runs = 16, .seed = 1, .fail_fast = true});
     ASSERT_EQ(one.runs.size(), first);
     EXPECT_EQ(one.failed_fast, first);
     EXPECT_EQ(one.verdict, Verdict::fail);
@@ -386,7 +392,8 @@ TEST(Simulate, ThreadsGiveTheSameNumbersAndShardsAddUp) {
 TEST(Merge, JunitReadsBackAsWritten) {
   JunitSuite suite{.name = "playtest run m<1>.json", .classname = "playtest.random"};
   suite.properties = {{"strategy", "random"}, {"seed", "3"}, {"runs", "4"}, {"shard", "1/2"}};
-  suite.cases.push_back({.run = 1, .seed = 3, .time_s = 0.25, .verdict = Verdict::pass, .message = "ok", .detail = "ok"});
+  suite.cases.push_back(
+      {.run = 1, .seed = 3, .time_s = 0.25, .verdict = Verdict::pass, .message = "ok", .detail = "ok"});
   suite.cases.push_back({.run = 3,
                          .seed = 5,
                          .time_s = 1.5,
@@ -441,9 +448,9 @@ TEST(Merge, RefusesWhatDoesNotBelongTogether) {
   EXPECT_EQ(message({{"a", junit("1/2", 1, {1, 2})}, {"b", junit("2/2", 1, {4})}}),
             "a: run 2 is not a run of shard 1/2 of a campaign of 4 runs");
   // Not XML playtest writes: located errors.
-  for (const char* bad : {"<testsuites><testsuite name='x'><testcase name='first'/></testsuite></testsuites>",
-                          "<testsuites><testsuite>", "<!DOCTYPE x [<!ENTITY a 'b'>]><testsuites/>", "{\"a\": 1}",
-                          "hello", "  "})
+  for (const char* bad :
+       {"<testsuites><testsuite name='x'><testcase name='first'/></testsuite></testsuites>", "<testsuites><testsuite>",
+        "<!DOCTYPE x [<!ENTITY a 'b'>]><testsuites/>", "{\"a\": 1}", "hello", "  "})
     EXPECT_THROW(read_campaign_part(bad, "bad"), ParseError) << bad;
   try {
     read_campaign_part("<testsuites>\n<testsuite name='x'>\n<testcase name='run x'/>", "j.xml");
