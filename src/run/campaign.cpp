@@ -23,8 +23,10 @@ namespace {
 // The state of one campaign shared by its workers; every member below the mutex is guarded by it.
 class Campaign {
  public:
+  // `own_runner` false (one job whose adapter watches the runner's own StopSignal): the worker plays
+  // with `runner` itself rather than a copy bound to a StopSignal of its own.
   Campaign(const Runner& runner, const CampaignWorkers& workers, const CampaignOptions& options,
-           CampaignObserver* observer)
+           CampaignObserver* observer, bool own_runner = true)
       : g_(runner.graph()), options_(options), observer_(observer), global_stop_(runner.options().stop) {
     for (std::uint32_t i = 1; i <= options.runs; ++i)
       if (options.shard.contains(i)) order_.push_back(i);
@@ -32,9 +34,14 @@ class Campaign {
     const std::size_t jobs = std::min<std::size_t>(options.jobs, order_.size());
     for (std::size_t j = 0; j < jobs; ++j) {
       auto w = std::make_unique<Worker>();
-      RunOptions ro = runner.options();
-      ro.stop = &w->stop;
-      w->runner.emplace(g_, std::move(ro));
+      if (own_runner) {
+        RunOptions ro = runner.options();
+        ro.stop = &w->stop;
+        w->own_runner.emplace(g_, std::move(ro));
+        w->runner = &*w->own_runner;
+      } else {
+        w->runner = &runner;
+      }
       w->policy = workers.policy();
       w->adapter = workers.adapter(static_cast<std::uint32_t>(j + 1), w->stop);
       if (!w->policy || !w->adapter) throw InternalError("run_campaign: a worker factory returned nothing");
@@ -68,7 +75,8 @@ class Campaign {
  private:
   struct Worker {
     StopSignal stop;
-    std::optional<Runner> runner;
+    std::optional<Runner> own_runner;
+    const Runner* runner = nullptr;
     std::unique_ptr<Policy> policy;
     std::unique_ptr<Adapter> adapter;
     std::thread thread;
@@ -228,8 +236,9 @@ class Campaign {
 
 }  // namespace
 
-CampaignResult run_campaign(const Runner& runner, const CampaignWorkers& workers, const CampaignOptions& options,
-                            CampaignObserver* observer) {
+namespace {
+
+void check_options(const CampaignOptions& options) {
   if (options.runs == 0) throw UsageError("runs", "must be at least 1");
   if (options.jobs == 0) throw UsageError("jobs", "must be at least 1");
   const Shard& s = options.shard;
@@ -238,8 +247,54 @@ CampaignResult run_campaign(const Runner& runner, const CampaignWorkers& workers
   if (s.runs_of(options.runs) == 0)
     throw UsageError("shard", fmt::format("shard {} of a campaign of {} run{} holds no run: use at most {} shards",
                                           to_string(s), options.runs, options.runs == 1 ? "" : "s", options.runs));
+}
+
+// A policy and an adapter that belong to the caller, lent to the one worker.
+class LentPolicy final : public Policy {
+ public:
+  explicit LentPolicy(Policy& p) : p_(p) {}
+  std::string_view name() const override { return p_.name(); }
+  void begin_run(const RunView& view, Rng& rng) override { p_.begin_run(view, rng); }
+  Decision choose(const RunView& view, Rng& rng) override { return p_.choose(view, rng); }
+  void observe(EdgeId taken, const RunView& view) override { p_.observe(taken, view); }
+  bool stop_at_passive(const RunView& view) override { return p_.stop_at_passive(view); }
+
+ private:
+  Policy& p_;
+};
+
+class LentAdapter final : public Adapter {
+ public:
+  explicit LentAdapter(Adapter& a) : a_(a) {}
+  void start() override { a_.start(); }
+  AdapterEvent stimulate(std::string_view label) override { return a_.stimulate(label); }
+  AdapterEvent next_event(Clock::time_point deadline) override { return a_.next_event(deadline); }
+  void reset() override { a_.reset(); }
+  void finish() noexcept override { a_.finish(); }
+
+ private:
+  Adapter& a_;
+};
+
+}  // namespace
+
+CampaignResult run_campaign(const Runner& runner, const CampaignWorkers& workers, const CampaignOptions& options,
+                            CampaignObserver* observer) {
+  check_options(options);
   if (!workers.policy || !workers.adapter) throw InternalError("run_campaign: a worker factory is missing");
   Campaign c(runner, workers, options, observer);
+  return c.run();
+}
+
+CampaignResult run_campaign(const Runner& runner, Policy& policy, Adapter& adapter, const CampaignOptions& options,
+                            CampaignObserver* observer) {
+  check_options(options);
+  if (options.jobs != 1)
+    throw UsageError("jobs", "one policy and one adapter play one job: give CampaignWorkers for several");
+  const CampaignWorkers lent{
+      .policy = [&policy] { return std::make_unique<LentPolicy>(policy); },
+      .adapter = [&adapter](std::uint32_t, const StopSignal&) { return std::make_unique<LentAdapter>(adapter); }};
+  Campaign c(runner, lent, options, observer, false);
   return c.run();
 }
 

@@ -90,4 +90,9 @@ struct CampaignResult {
 CampaignResult run_campaign(const Runner& runner, const CampaignWorkers& workers, const CampaignOptions& options,
                             CampaignObserver* observer = nullptr);
 
+// One job with the caller's policy and adapter (options.jobs must be 1, else UsageError("jobs")):
+// the adapter watches whatever StopSignal it was given, normally the runner's (RunOptions::stop).
+CampaignResult run_campaign(const Runner& runner, Policy& policy, Adapter& adapter, const CampaignOptions& options,
+                            CampaignObserver* observer = nullptr);
+
 }  // namespace playtest

@@ -166,6 +166,21 @@ TEST(Campaign, JobsGiveTheResultsAndTheEventsOfOneJob) {
   }
 }
 
+TEST(Campaign, OnePolicyAndAdapterOfTheCallerPlayOneJob) {
+  const TestGraph g = workers_model();
+  const std::vector<Mutant> mutants = make_mutants(g, 6, 3);
+  const Runner runner(g, reach_off(g));
+  auto policy = make_policy(StrategyKind::random, g);
+  ReseededSut sut(mutants.front().graph, 7);
+  Recorder lent, made;
+  const CampaignResult a = run_campaign(runner, *policy, sut, {.runs = 8, .seed = 5}, &lent);
+  const CampaignResult b =
+      run_campaign(runner, workers_for(g, mutants.front().graph, StrategyKind::random), {.runs = 8, .seed = 5}, &made);
+  expect_same_runs(a, b);
+  EXPECT_EQ(lent.events, made.events);
+  EXPECT_THROW(run_campaign(runner, *policy, sut, {.runs = 8, .jobs = 2}), UsageError);
+}
+
 TEST(Campaign, ShardsPartitionTheCampaignWithItsSeeds) {
   const TestGraph g = workers_model();
   const std::vector<Mutant> mutants = make_mutants(g, 4, 9);
