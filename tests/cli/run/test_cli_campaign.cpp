@@ -26,10 +26,25 @@ const char* ab_model = R"({"playtest": "graph/1", "initial": "idle",
 
 // Deterministic: its answers depend only on the stimuli of the run. With BUGGY=1 it answers x to a
 // second b in a row (a FAIL that some seeds find and others do not). It notes "$PLAYTEST_JOB $1"
-// (the command passes {job} as $1) in jobs.txt at each start.
+// (the command passes {job} as $1) in jobs.txt at each start. With BARRIER=N its first start in each
+// job waits (up to 4 s) until N jobs have started one: so N adapters run at once, whatever the
+// timing, when playtest runs N jobs in parallel (and never when it runs them one after another).
 std::string adapter_script(const ScratchDir& d) {
   return "echo \"$PLAYTEST_JOB $1\" >> " + d.file("jobs.txt") +
          "\n"
+         "if [ -n \"$BARRIER\" ] && [ ! -e " +
+         d.file("started.$PLAYTEST_JOB") +
+         " ]; then\n"
+         "  touch " +
+         d.file("started.$PLAYTEST_JOB") +
+         "\n"
+         "  i=0\n"
+         "  while [ \"$(ls " +
+         d.file("") +
+         " | grep -c '^started')\" -lt \"$BARRIER\" ] && [ $i -lt 40 ]; do\n"
+         "    sleep 0.1; i=$((i + 1))\n"
+         "  done\n"
+         "fi\n"
          "echo ready\n"
          "last=\n"
          "while read -r cmd arg; do\n"
@@ -103,7 +118,7 @@ TEST(CliCampaign, FourJobsGiveTheResultsOfOne) {
   EXPECT_GT(passes, 0);
   EXPECT_EQ(untimed_trace(read_file(s.d.file("t1.jsonl"))), untimed_trace(read_file(s.d.file("t4.jsonl"))));
   EXPECT_EQ(untimed_junit(read_file(s.d.file("j1.xml"))), untimed_junit(read_file(s.d.file("j4.xml"))));
-  // Four adapter processes, each told its job number both ways.
+  // Four adapter processes at once (the barrier), each told its job number both ways.
   std::istringstream jobs(read_file(s.d.file("jobs.txt")));
   std::set<std::string> seen;
   int starts = 0;
