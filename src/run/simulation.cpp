@@ -33,6 +33,7 @@ SimulationStats simulate(const TestGraph& model, Policy& policy, const Simulatio
     }
     if (r.purpose_met) {
       ++met;
+      s.steps_to_purpose.push_back(r.steps);
       sum += double(r.steps);
       sum2 += double(r.steps) * double(r.steps);
     }
@@ -46,6 +47,7 @@ SimulationStats simulate(const TestGraph& model, Policy& policy, const Simulatio
   for (std::size_t m = 0; m < mutants.size(); ++m) {
     ++s.mutants;
     bool detected = false;
+    s.failed_runs_per_mutant.push_back(0);
     for (std::uint32_t i = 0; i < options.mutant_runs; ++i) {
       SimulatedSut sut(mutants[m].graph, derive_seed(options.seed, (m + 1) * 1000003ull + i, 1), options.sut);
       RunResult r = runner.run(policy, sut, nullptr, derive_seed(options.seed, i, 0));
@@ -53,6 +55,7 @@ SimulationStats simulate(const TestGraph& model, Policy& policy, const Simulatio
       if (r.verdict == Verdict::fail) {
         detected = true;
         ++s.mutant_runs_failed;
+        ++s.failed_runs_per_mutant.back();
         detect_sum += double(r.steps);
       }
     }

@@ -8,9 +8,12 @@
 
 namespace playtest {
 
-void JsonlTraceWriter::begin_run(std::uint32_t run, std::uint64_t seed, std::string_view strategy) {
+void JsonlTraceWriter::begin_run(std::uint32_t run, std::uint64_t seed, std::string_view strategy,
+                                 std::string_view model, std::string_view replay) {
   run_ = run;
   nlohmann::json j = {{"event", "begin"}, {"run", run}, {"seed", seed}, {"strategy", std::string(strategy)}};
+  if (!model.empty()) j["model"] = std::string(model);
+  if (!replay.empty()) j["replay"] = std::string(replay);
   out_ << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
   out_.flush();
 }
@@ -26,13 +29,19 @@ void JsonlTraceWriter::on_step(const TestGraph& g, const TraceStep& s) {
   out_.flush();
 }
 
-void JsonlTraceWriter::on_end(const TestGraph&, const RunResult& r) {
+void JsonlTraceWriter::on_end(const TestGraph& g, const RunResult& r) {
   nlohmann::json j = {{"event", "end"},
                       {"run", run_},
                       {"verdict", std::string(to_string(r.verdict))},
                       {"steps", r.steps},
                       {"resets", r.resets},
+                      {"elapsed_ms", std::round(r.elapsed_ms * 1000.0) / 1000.0},
+                      {"purpose_met", r.purpose_met},
                       {"message", r.message}};
+  if (r.verdict == Verdict::fail)
+    j["failure"] = {{"vertex", std::string(g.name(r.fail_vertex))},
+                    {"allowed", r.allowed},
+                    {"observed", r.observed.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.observed)}};
   out_ << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
   out_.flush();
 }

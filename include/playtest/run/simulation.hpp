@@ -8,6 +8,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "playtest/run/mutation.hpp"
 #include "playtest/strategy/policy.hpp"
@@ -37,6 +38,10 @@ struct SimulationStats {
   std::uint32_t mutants = 0, mutants_detected = 0;  // a mutant is detected when one of its runs FAILs
   std::uint32_t mutant_runs = 0, mutant_runs_failed = 0;
   double mean_steps_to_detect = 0;  // over the failing mutant runs
+  // The distribution behind the means: the steps of each run that met the purpose (in run order),
+  // and per mutant (in the order given) how many of its runs FAILed.
+  std::vector<std::uint64_t> steps_to_purpose;
+  std::vector<std::uint32_t> failed_runs_per_mutant;
   double detected_fraction() const { return mutants ? double(mutants_detected) / mutants : 0.0; }
 };
 

@@ -11,14 +11,19 @@
 namespace playtest {
 
 // Line formats (docs/testing.md):
-//   {"event":"begin","run":1,"seed":42,"strategy":"random"}
+//   {"event":"begin","run":1,"seed":42,"strategy":"random","model":"m.json","replay":"playtest run ..."}
+//                                    (model and replay only when given)
 //   {"event":"step","run":1,"step":1,"time_ms":0.1,"kind":"stimulus","vertex":"idle","label":"submit",
 //    "edge":"e0","to":"busy"}          (edge/to absent for unexpected, silence; label absent for reset)
-//   {"event":"end","run":1,"verdict":"PASS","steps":12,"message":"..."}
+//   {"event":"end","run":1,"verdict":"FAIL","steps":12,"resets":0,"elapsed_ms":3.2,"purpose_met":false,
+//    "message":"...","failure":{"vertex":"v","allowed":["a"],"observed":"b"}}   (failure for FAIL only;
+//                                    observed null for silence)
 class JsonlTraceWriter final : public RunObserver {
  public:
   explicit JsonlTraceWriter(std::ostream& out) : out_(out) {}
-  void begin_run(std::uint32_t run, std::uint64_t seed, std::string_view strategy);
+  // `model` (the model file) and `replay` (a command that replays this run) are written when not empty.
+  void begin_run(std::uint32_t run, std::uint64_t seed, std::string_view strategy, std::string_view model = {},
+                 std::string_view replay = {});
   void on_step(const TestGraph& g, const TraceStep& step) override;
   void on_end(const TestGraph& g, const RunResult& result) override;
 
