@@ -522,7 +522,6 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
                          join_limited(allowed, 12));
       got = r.observed ? fmt::format("sent '{}'", *r.observed) : std::string("stayed silent");
       tail = ".";
-      if (!r.message.empty()) tail += " " + r.message;
     } else if (r.verdict == Verdict::error) {
       head = fmt::format("After {} steps the test could not go on: {}", r.steps, r.message);
     } else {

@@ -44,9 +44,7 @@ int run(const Options& o) {
     rep.model = &*g;
     rep.model_name = o.model.path;
   }
-  rep.title = !o.title.empty() ? o.title
-              : !o.model.path.empty() ? "playtest: " + o.model.path
-                                      : "playtest: " + o.traces.front();
+  rep.title = !o.title.empty() ? o.title : !o.model.path.empty() ? o.model.path : o.traces.front();
   Output out(o.out);
   const report::ReportSummary s = report::write_html_report(out.stream(), rep);
   out.close();
