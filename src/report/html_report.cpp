@@ -7,6 +7,7 @@
 #include <deque>
 #include <kainjow/mustache.hpp>
 #include <map>
+#include <set>
 #include <ostream>
 #include <sstream>
 
@@ -46,9 +47,13 @@ std::string ms_text(double ms) {
   return fmt::format("{:.1f} min", ms / 60000);
 }
 
-std::string run_name(const RunRecord& r, bool with_source) {
+// "run 2 (fail.jsonl)": the trace's file name, its path only when two traces share a file name.
+std::string run_name(const RunRecord& r, bool with_source, bool full_path = false) {
   std::string s = fmt::format("run {}", r.run);
-  if (with_source && !r.source.empty()) s += fmt::format(" ({})", r.source);
+  if (with_source && !r.source.empty()) {
+    const auto slash = r.source.rfind('/');
+    s += fmt::format(" ({})", full_path || slash == std::string::npos ? r.source : r.source.substr(slash + 1));
+  }
   return s;
 }
 
@@ -412,8 +417,13 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
     }
   }
   std::map<std::string, std::uint32_t> sources;
-  for (const RunRecord& r : rep.runs) ++sources[r.source];
+  std::set<std::string> file_names;
+  for (const RunRecord& r : rep.runs) {
+    ++sources[r.source];
+    file_names.insert(r.source.substr(r.source.rfind('/') + 1));
+  }
   const bool with_source = sources.size() > 1;
+  const bool full_path = file_names.size() < sources.size();
 
   // The overall verdict: FAIL over ERROR over INCONCLUSIVE over PASS; a run without a verdict is an ERROR.
   std::optional<Verdict> overall;
@@ -474,7 +484,7 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
     const std::string anchor = fmt::format("run-{}", i + 1);
     Data row;
     row.set("anchor", anchor);
-    row.set("name", run_name(r, with_source));
+    row.set("name", run_name(r, with_source, full_path));
     row.set("verdict", verdict_name(r.verdict));
     row.set("verdict_class", verdict_class(r.verdict));
     row.set("steps", fmt::format("{}", r.steps));
@@ -496,7 +506,7 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
     if (!detailed) {
       Data other;
       other.set("anchor", anchor);
-      other.set("name", run_name(r, with_source));
+      other.set("name", run_name(r, with_source, full_path));
       other.set("verdict", verdict_name(r.verdict));
       other.set("verdict_class", verdict_class(r.verdict));
       other.set("steps", fmt::format("{}", r.trace.size()));
@@ -508,7 +518,7 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
     Data f;
     const std::string prefix = fmt::format("f{}_", i + 1);
     f.set("anchor", anchor);
-    f.set("name", run_name(r, true));
+    f.set("name", run_name(r, true, full_path));
     f.set("verdict", verdict_name(r.verdict));
     f.set("verdict_class", verdict_class(r.verdict));
     f.set("has_replay", !r.replay.empty());
@@ -623,7 +633,7 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
     f.set("caption", pic.svg.empty() ? std::string() : caption);
     f.set("steps_html", steps_html(r, g, res, picture_prefix, begin, o));
     failures.push_back(f);
-    toc.push_back(toc_item(anchor, fmt::format("{} {}", verdict_name(r.verdict), run_name(r, with_source))));
+    toc.push_back(toc_item(anchor, fmt::format("{} {}", verdict_name(r.verdict), run_name(r, with_source, full_path))));
   }
   page.set("has_runs", !rep.runs.empty());
   page.set("runs", runs);
@@ -730,11 +740,15 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
   if (rep.simulation) {
     const StrategyComparison& sc = *rep.simulation;
     Data s;
-    std::uint32_t runs_each = sc.strategies.empty() ? 0 : sc.strategies.front().runs;
+    std::uint32_t runs_each = sc.strategies.empty() ? 0 : sc.strategies.front().stats.runs;
     s.set("runs_text", fmt::format("{} run{}", runs_each, runs_each == 1 ? "" : "s"));
     s.set("seed", fmt::format("{}", sc.seed));
     s.set("max_steps", sc.max_steps ? fmt::format("{}", sc.max_steps) : std::string("unlimited"));
-    s.set("purpose", sc.purpose);
+    std::vector<std::string> purposes;
+    for (const StrategyRun& sr : sc.strategies)
+      if (std::find(purposes.begin(), purposes.end(), sr.purpose) == purposes.end()) purposes.push_back(sr.purpose);
+    s.set("one_purpose", purposes.size() == 1);
+    s.set("purpose", purposes.size() == 1 ? purposes[0] : std::string());
     const bool has_mutants = !sc.mutants.empty();
     s.set("has_mutants", has_mutants);
     Data rows = list();
@@ -743,9 +757,10 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
     const char* palette[] = {"#1f6feb", "#bf3989", "#1a7f37", "#9a6700", "#8250df", "#0a7ea4", "#cf222e", "#57606a"};
     bool any_sample = false;
     for (std::size_t k = 0; k < sc.strategies.size(); ++k) {
-      const SimulationStats& st = sc.strategies[k];
+      const SimulationStats& st = sc.strategies[k].stats;
       Data row;
       row.set("strategy", st.strategy);
+      row.set("row_purpose", sc.strategies[k].purpose);
       row.set("runs", fmt::format("{}", st.runs));
       row.set("success", fmt::format("{:.1f}%", 100.0 * st.success_rate));
       row.set("mean", st.success_rate > 0 ? fmt::format("{:.2f}", st.mean_steps) : std::string("–"));
@@ -771,18 +786,20 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
     s.set("has_histograms", any_sample);
     s.set("histograms", any_sample ? svg_histograms(hist) : std::string());
     bool table = has_mutants;
-    for (const SimulationStats& st : sc.strategies) table = table && st.failed_runs_per_mutant.size() == sc.mutants.size();
+    for (const StrategyRun& sr : sc.strategies)
+      table = table && sr.stats.failed_runs_per_mutant.size() == sc.mutants.size();
     s.set("has_mutant_table", table);
     if (table) {
       Data heads = list();
-      for (const SimulationStats& st : sc.strategies) heads.push_back(Data("head", st.strategy));
+      for (const StrategyRun& sr : sc.strategies) heads.push_back(Data("head", sr.stats.strategy));
       s.set("mutant_heads", heads);
       Data mrows = list();
       for (std::size_t m = 0; m < sc.mutants.size(); ++m) {
         Data mr;
         mr.set("description", sc.mutants[m]);
         Data cells = list();
-        for (const SimulationStats& st : sc.strategies) {
+        for (const StrategyRun& sr : sc.strategies) {
+          const SimulationStats& st = sr.stats;
           Data c;
           const std::uint32_t failed = st.failed_runs_per_mutant[m];
           const std::uint32_t per = st.mutants ? st.mutant_runs / st.mutants : 0;

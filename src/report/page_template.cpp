@@ -45,7 +45,7 @@ td.num, th.num { text-align:right; font-variant-numeric:tabular-nums; white-spac
 table.runs td.why { max-width:520px; }
 tr.replay td { border-bottom:1px solid var(--line); padding-top:0; }
 tr.main td { border-bottom:none; }
-code.cmd { display:inline-block; background:var(--soft); border:1px solid var(--line); border-radius:4px; padding:1px 6px; user-select:all; word-break:break-all; }
+code.cmd { background:var(--soft); border:1px solid var(--line); border-radius:4px; padding:1px 6px; user-select:all; overflow-wrap:anywhere; line-height:1.8; -webkit-box-decoration-break:clone; box-decoration-break:clone; }
 .replay-line { margin:8px 0; }
 .explain { font-size:15px; }
 .explain .got { color:var(--fail); font-weight:600; }
@@ -53,7 +53,7 @@ code.cmd { display:inline-block; background:var(--soft); border:1px solid var(--
 .split > figure { flex:1 1 520px; min-width:320px; }
 .split > .steps { flex:1 1 520px; max-height:78vh; overflow:auto; border:1px solid var(--line); border-radius:6px; }
 figure { margin:8px 0; }
-figure.picture { border:1px solid var(--line); border-radius:6px; padding:8px; overflow:auto; max-height:85vh; background:#fff; }
+figure.picture { border:1px solid var(--line); border-radius:6px; padding:8px; overflow:auto; max-height:80vh; background:#fff; }
 figure.picture svg { max-width:100%; height:auto; display:block; margin:0 auto; cursor:zoom-in; }
 figure.picture.full svg { max-width:none; cursor:zoom-out; }
 figcaption { color:var(--muted); font-size:12.5px; margin-top:6px; }
@@ -147,11 +147,11 @@ footer { color:var(--muted); font-size:12px; padding:18px 0 30px; }
 {{#simulation}}
 <section id="simulate">
 <h2>Strategies compared</h2>
-<p>Every strategy played {{runs_text}} against the same simulated systems (seed {{seed}}, at most {{max_steps}} steps per run), measured on the purpose <b>{{purpose}}</b>.</p>
+<p>Every strategy played {{runs_text}} against the same simulated systems (seed {{seed}}, at most {{max_steps}} steps per run){{#one_purpose}}, measured on the purpose <b>{{purpose}}</b>{{/one_purpose}}{{^one_purpose}}; each row says which purpose it was measured on{{/one_purpose}}.</p>
 <table class="strategies">
-<thead><tr><th>strategy</th><th class="num">runs</th><th class="num">success</th><th class="num">mean steps</th><th class="num">sd</th><th class="num">PASS</th><th class="num">FAIL</th><th class="num">INC</th><th class="num">ERR</th>{{#has_mutants}}<th class="num">mutants detected</th><th class="num">steps to detect</th>{{/has_mutants}}</tr></thead>
+<thead><tr><th>strategy</th><th>purpose</th><th class="num">runs</th><th class="num">success</th><th class="num">mean steps</th><th class="num">sd</th><th class="num">PASS</th><th class="num">FAIL</th><th class="num">INC</th><th class="num">ERR</th>{{#has_mutants}}<th class="num">mutants detected</th><th class="num">steps to detect</th>{{/has_mutants}}</tr></thead>
 <tbody>
-{{#rows}}<tr><td><b>{{strategy}}</b></td><td class="num">{{runs}}</td><td class="num">{{success}}</td><td class="num">{{mean}}</td><td class="num">{{sd}}</td><td class="num">{{passed}}</td><td class="num">{{failed}}</td><td class="num">{{inconclusive}}</td><td class="num">{{errors}}</td>{{#has_mutants}}<td class="num">{{detected}}</td><td class="num">{{detect_steps}}</td>{{/has_mutants}}</tr>
+{{#rows}}<tr><td><b>{{strategy}}</b></td><td>{{row_purpose}}</td><td class="num">{{runs}}</td><td class="num">{{success}}</td><td class="num">{{mean}}</td><td class="num">{{sd}}</td><td class="num">{{passed}}</td><td class="num">{{failed}}</td><td class="num">{{inconclusive}}</td><td class="num">{{errors}}</td>{{#has_mutants}}<td class="num">{{detected}}</td><td class="num">{{detect_steps}}</td>{{/has_mutants}}</tr>
 {{/rows}}
 </tbody>
 </table>

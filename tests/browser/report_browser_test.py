@@ -167,18 +167,24 @@ def main():
         selftest(chromium, out)
         return 0
     src = pathlib.Path(a.source_dir)
-    pt = a.playtest
+    # The programs by the paths a user in the source tree types (build/release/playtest), so that
+    # the replay commands in the report read as they would for them.
+    def local(path):
+        rel = os.path.relpath(path, src)
+        return rel if not rel.startswith("..") else path
+    pt = local(a.playtest)
     common = ["--strategy", "expected", "--goal", "off", "--steps", "3000", "--timeout-ms", "10000", "--seed", "1"]
     # Paths as a user in the source tree types them; the traces and the report go to the artifacts.
-    run([pt, "run", "examples/sut/workers.json", "--sut", a.sut, *common, "--runs", "2",
+    run([pt, "run", "examples/sut/workers.json", "--sut", local(a.sut), *common, "--runs", "2",
          "--trace", str(out / "pass.jsonl")], 0, src)
-    run([pt, "run", "examples/sut/workers.json", "--sut", a.buggy_sut, *common, "--vertex-timeout", "last0=200",
+    run([pt, "run", "examples/sut/workers.json", "--sut", local(a.buggy_sut), *common, "--vertex-timeout", "last0=200",
          "--trace", str(out / "fail.jsonl")], 1, src)
     html = out / "report.html"
     rel = [os.path.relpath(out / t, src) for t in ("pass.jsonl", "fail.jsonl")]
     run([pt, "report", *rel, "--model", "examples/sut/workers.json", "-o", str(html)], 0, src)
 
     big_model = out / "big.json"
+    pt = a.playtest
     run([pt, "gen", "random", "--vertices", "20000", "--out-degree", "3", "--seed", "3", "-o", str(big_model)], 0, out)
     write_big_trace(big_model, out / "big.jsonl")
     big_html = out / "big-report.html"

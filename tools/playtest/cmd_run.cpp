@@ -17,6 +17,7 @@
 #include <charconv>
 #include <cstdio>
 #include <cstring>
+#include "playtest/report/html_report.hpp"
 #include "playtest/run/junit_report.hpp"
 #include "playtest/run/policy_factory.hpp"
 #include "playtest/run/runner.hpp"
@@ -38,7 +39,7 @@ struct Options {
   std::uint32_t timeout_ms = 1000, ack_timeout_ms = 5000, ready_timeout_ms = 5000;
   std::uint32_t runs = 1, bound = 0;
   std::uint64_t seed = 0;
-  std::string trace, junit, sut_stderr;
+  std::string trace, junit, sut_stderr, report;
   bool json = false, quiet = false;
   TorxCliOptions torx;
   bool planner_exact = false;
@@ -117,9 +118,14 @@ int run(const Options& o) {
   std::vector<RunResult> results;
   std::vector<std::uint32_t> visits(g.num_edges(), 0);
   Verdict overall = Verdict::pass;
+  // The command that replays run i: this one with its seed and one run, writing no files.
+  auto replay = [](std::uint64_t seed) {
+    return replay_command({"--seed", "--runs", "--trace", "--junit", "--report"}, {"--json", "--quiet"},
+                          {"--seed", std::to_string(seed), "--runs", "1"});
+  };
   for (std::uint32_t i = 0; i < o.runs; ++i) {
     std::uint64_t seed = o.seed + i;
-    if (trace) trace->begin_run(i + 1, seed, o.strategy);
+    if (trace) trace->begin_run(i + 1, seed, o.strategy, o.input.path, replay(seed));
     RunResult r = runner.run(*policy, adapter, trace.get(), seed);
     for (std::size_t e = 0; e < visits.size(); ++e) visits[e] += r.edge_visits[e];
     overall = i == 0 ? r.verdict : combine(overall, r.verdict);
@@ -145,6 +151,16 @@ int run(const Options& o) {
                 JunitInfo{.suite = "playtest run " + o.input.path, .classname = "playtest." + o.strategy,
                           .strategy = o.strategy});
     junit.close();
+  }
+  if (!o.report.empty()) {
+    report::Report rep{.title = "playtest run " + o.input.path, .tool_version = PLAYTEST_VERSION, .model = &g,
+                       .model_name = o.input.path};
+    for (std::size_t i = 0; i < results.size(); ++i)
+      rep.runs.push_back(report::run_record(g, results[i], static_cast<std::uint32_t>(i + 1),
+                                            {.strategy = o.strategy, .model = o.input.path, .replay = replay(results[i].seed)}));
+    Output out(o.report);
+    report::write_html_report(out.stream(), rep);
+    out.close();
   }
   Coverage total = coverage_of(g, visits);
   if (o.json) {
@@ -212,6 +228,9 @@ const Registration reg{"run", 60, [](CLI::App& app) {
   sub->add_option("--seed", o->seed, "Seed of the strategy's random choices")->default_val(0);
   sub->add_option("--trace", o->trace, "Write the JSON-lines trace of every step here (flushed per step)");
   sub->add_option("--junit", o->junit, "Write a JUnit XML report here");
+  sub->add_option("--report", o->report,
+                  "Write a self-contained HTML report here: verdicts, replay commands, the model with coverage, "
+                  "the path to each failure (docs/testing.md)");
   sub->add_option("--sut-stderr", o->sut_stderr, "The adapter's stderr: inherit (default), discard, or a FILE (appended)");
   sub->add_flag("--json", o->json, "Print the result as JSON");
   sub->add_flag("--quiet", o->quiet, "Print only the coverage and the verdict");

@@ -26,15 +26,17 @@
 
 namespace playtest::report {
 
-// simulate: strategies measured on one purpose against the same simulated systems.
+// simulate: strategies measured against the same simulated systems.
+struct StrategyRun {
+  SimulationStats stats;  // steps_to_purpose gives the distribution plot, failed_runs_per_mutant the
+                          // mutant table (either may be empty: that part is left out)
+  std::string purpose;    // what this row was measured on, e.g. "reach off", "cover 16 edges"
+};
 struct StrategyComparison {
-  std::string purpose;  // what every row was measured on, e.g. "reach off", "cover 16 edges"
   std::uint64_t seed = 0;
   std::uint64_t max_steps = 0;
-  // One per strategy; steps_to_purpose gives the distribution plot, mutant_runs_failed the mutant
-  // table (both may be empty: the plot or the table is then left out).
-  std::vector<SimulationStats> strategies;
-  std::vector<std::string> mutants;  // descriptions, in the order of SimulationStats::mutant_runs_failed
+  std::vector<StrategyRun> strategies;
+  std::vector<std::string> mutants;  // descriptions, in the order of failed_runs_per_mutant
 };
 
 // cover: the tour, the bound of seed 000 Proposition 2 and the simulated convergence.

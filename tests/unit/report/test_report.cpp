@@ -441,17 +441,20 @@ TEST(HtmlReport, StrategiesSideBySideWithMutantsNamed) {
   std::vector<Mutant> mutants = make_mutants(g, 4, 1);
   mutants[0].description = hostile;
   RandomWalkPolicy random;
-  StrategyComparison sc{.purpose = "reach off", .seed = 1, .max_steps = 300};
-  sc.strategies.push_back(simulate(g, random, so, mutants));
-  sc.strategies.push_back(simulate(g, random, so, mutants));
-  sc.strategies.back().strategy = "second";
+  StrategyComparison sc{.seed = 1, .max_steps = 300};
+  sc.strategies.push_back({simulate(g, random, so, mutants), "reach off"});
+  sc.strategies.push_back({simulate(g, random, so, mutants), "reach off"});
+  sc.strategies.back().stats.strategy = "second";
   for (const Mutant& m : mutants) sc.mutants.push_back(m.description);
-  ASSERT_EQ(sc.strategies[0].steps_to_purpose.size(),
-            static_cast<std::size_t>(std::llround(sc.strategies[0].success_rate * so.runs)));
-  ASSERT_EQ(sc.strategies[0].failed_runs_per_mutant.size(), mutants.size());
+  const SimulationStats& first = sc.strategies[0].stats;
+  ASSERT_EQ(first.steps_to_purpose.size(), static_cast<std::size_t>(std::llround(first.success_rate * so.runs)));
+  ASSERT_EQ(first.failed_runs_per_mutant.size(), mutants.size());
+  std::uint32_t failed = 0;
+  for (std::uint32_t f : first.failed_runs_per_mutant) failed += f;
+  EXPECT_EQ(failed, first.mutant_runs_failed);
   const std::string html = html_of({.title = "sim", .model = &g, .simulation = sc});
   EXPECT_NE(html.find("measured on the purpose <b>reach off</b>"), std::string::npos);
-  EXPECT_NE(html.find("<td><b>random</b></td>"), std::string::npos);
+  EXPECT_NE(html.find("<td><b>random</b></td><td>reach off</td>"), std::string::npos);
   EXPECT_NE(html.find("<td><b>second</b></td>"), std::string::npos);
   EXPECT_NE(html.find("class=\"row-name\" text-anchor=\"end\">second</text>"), std::string::npos);
   EXPECT_EQ(count(html, "class=\"mean\""), 2u);
