@@ -438,7 +438,19 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
   const std::uint32_t total = summary.runs;
   std::string headline;
   if (total == 0) {
-    headline = "no test runs in this report";
+    // No runs: say what the report holds instead.
+    std::vector<std::string> parts;
+    if (rep.simulation)
+      parts.push_back(fmt::format("{} strateg{} compared on simulated runs{}", rep.simulation->strategies.size(),
+                                  rep.simulation->strategies.size() == 1 ? "y" : "ies",
+                                  rep.simulation->mutants.empty()
+                                      ? std::string()
+                                      : fmt::format(" and {} mutants", rep.simulation->mutants.size())));
+    if (rep.cover)
+      parts.push_back(fmt::format("an edge-coverage tour of {} steps in {} segments", rep.cover->tour.steps.size(),
+                                  rep.cover->segments.count()));
+    if (rep.solve) parts.push_back(fmt::format("the {} strategy", rep.solve->objective));
+    headline = parts.empty() ? std::string("no test runs in this report") : join_limited(parts, 3);
   } else if (overall == Verdict::pass) {
     headline = total == 1 ? "the run passed" : fmt::format("all {} runs passed", total);
   } else {
@@ -449,7 +461,8 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
     if (unfinished) parts.push_back(fmt::format("{} without a verdict", unfinished));
     headline = fmt::format("{} run{}: {}", total, total == 1 ? "" : "s", join_limited(parts, 10));
   }
-  page.set("overall", total ? std::string(to_string(*overall)) : std::string("NO RUNS"));
+  page.set("has_overall", total > 0);
+  page.set("overall", total ? std::string(to_string(*overall)) : std::string());
   page.set("overall_class", total ? lower(to_string(*overall)) : std::string("none"));
   page.set("headline", headline);
 
@@ -642,8 +655,9 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
   page.set("other_runs", others);
 
   // The model with coverage.
-  page.set("has_model", g != nullptr);
-  if (g) {
+  // The model section belongs to runs; simulate, cover and solve draw the model in their own sections.
+  page.set("has_model", g != nullptr && total > 0);
+  if (g && total > 0) {
     page.set("model_summary", fmt::format("{}: {} vertices ({} active, {} choice points, {} goals), {} edges, {} labels; "
                                           "initial vertex '{}'.",
                                           rep.model_name.empty() ? std::string("The model") : rep.model_name,
@@ -895,6 +909,39 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
       seg_rows.push_back(row);
     }
     c.set("segment_rows", seg_rows);
+    // The tour on the model: edges taken more than once bold, with how often.
+    std::string cover_svg, cover_message;
+    if (!g) {
+      cover_message = "No model was given, so the tour cannot be drawn.";
+    } else if (!drawable(*g, o)) {
+      cover_message = fmt::format("The model has {} vertices: the tour is drawn up to {} vertices.", g->num_vertices(),
+                                  o.max_drawn_vertices);
+    } else if (cs.tour.multiplicity.size() == g->num_edges()) {
+      DotOptions d;
+      d.id_prefix = "c_";
+      d.edge_style = [&](EdgeId e) {
+        DotStyle st;
+        const std::uint32_t m = cs.tour.multiplicity[e.index()];
+        if (m == 0) {
+          st.color = uncovered_orange;
+          st.dashed = true;
+          st.css_class = "untoured";
+        } else if (m > 1) {
+          st.color = blues[3];
+          st.penwidth = 2.6;
+          st.note = fmt::format("×{}", m);
+          st.css_class = "repeated";
+        }
+        return st;
+      };
+      Picture pic = picture(dot_of(*g, d), o, summary);
+      cover_svg = pic.svg;
+      cover_message = pic.message;
+    }
+    c.set("has_cover_picture", !cover_svg.empty());
+    c.set("cover_picture", cover_svg);
+    c.set("has_cover_message", !cover_message.empty());
+    c.set("cover_message", cover_message);
     page.set("cover", c);
     toc.push_back(toc_item("cover", "cover convergence"));
   }

@@ -89,7 +89,7 @@ footer { color:var(--muted); font-size:12px; padding:18px 0 30px; }
 <div class="wrap">
 <div class="brand">playtest report</div>
 <h1>{{title}}</h1>
-<div class="headline" id="verdict"><span class="badge {{overall_class}}">{{overall}}</span> {{headline}}</div>
+<div class="headline" id="verdict">{{#has_overall}}<span class="badge {{overall_class}}">{{overall}}</span> {{/has_overall}}{{headline}}</div>
 <div class="facts">{{#facts}}<div>{{key}} <b>{{value}}</b></div>{{/facts}}</div>
 </div>
 </header>
@@ -175,6 +175,8 @@ footer { color:var(--muted); font-size:12px; padding:18px 0 30px; }
 <p>Chinese Postman tour of <b>{{tour_steps}}</b> steps from <span class="mono">{{start}}</span>, cost {{cost}} (lower bound {{lower_bound}}: every edge once){{#has_uncoverable}}; {{uncoverable}} edges cannot be toured{{/has_uncoverable}}. Cut at the choice points into <b>{{segments}}</b> segments.</p>
 <p>{{bound_text}}</p>
 {{#has_plot}}<figure>{{{plot}}}<figcaption>{{plot_caption}}</figcaption></figure>{{/has_plot}}
+{{#has_cover_picture}}<figure class="picture">{{{cover_picture}}}<figcaption>The tour on the model: edges it takes more than once are bold (×N), edges it cannot take dashed. Click the picture to zoom.</figcaption></figure>{{/has_cover_picture}}
+{{#has_cover_message}}<p class="nopic">{{cover_message}}</p>{{/has_cover_message}}
 <details><summary>The tour and its segments</summary>
 <p class="mono">{{tour_text}}</p>
 <table><thead><tr><th>segment</th><th>edges</th></tr></thead><tbody>

@@ -13,6 +13,7 @@
 #include "playtest/error.hpp"
 #include "playtest/graph/names.hpp"
 #include "playtest/io/dot.hpp"
+#include "playtest/report/html_report.hpp"
 
 namespace playtest::cli {
 namespace {
@@ -29,7 +30,7 @@ struct Options {
   std::uint32_t max_visits = 0;
   std::uint64_t seed = 1;
   bool json = false;
-  std::string dot;
+  std::string dot, report;
 };
 
 std::string step_text(const TestGraph& g, const TourStep& s) {
@@ -89,6 +90,17 @@ int run(const Options& o) {
                .vertex_note = {},
                .dim_vertex = [&](VertexId v) { return !on_tour[v.index()]; }});
     out.close();
+  }
+
+  if (!o.report.empty()) {
+    report::CoverSection section{.tour = tour, .segments = segs, .bound = bound, .seed = o.seed,
+                                 .segment_choice = o.random_segments ? "random" : "prefer-uncovered"};
+    if (o.sim_runs > 0) section.convergence = table;
+    report::Report rep{.title = "playtest cover " + o.input.path, .tool_version = PLAYTEST_VERSION, .model = &g,
+                       .model_name = o.input.path, .cover = std::move(section)};
+    Output file(o.report);
+    report::write_html_report(file.stream(), rep);
+    file.close();
   }
 
   const auto m99 = rounds_for(bound, 0.99);
@@ -201,6 +213,9 @@ const Registration reg{"cover", 50, [](CLI::App& app) {
   sub->add_option("--seed", o->seed, "Seed of the simulation")->default_val(1);
   sub->add_flag("--json", o->json, "Print the result as JSON");
   sub->add_option("--dot", o->dot, "Also write a Graphviz picture of the tour to this file");
+  sub->add_option("--report", o->report,
+                  "Also write a self-contained HTML report here: the tour on the model and the simulated convergence "
+                  "against the bound of Proposition 2");
   sub->footer("Errors (exit 2): a graph without edges; edges that no closed walk through the start vertex can take\n"
               "(give --reset-cost, or --skip-uncoverable).");
   return [o] { return run(*o); };

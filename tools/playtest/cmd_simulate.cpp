@@ -11,6 +11,8 @@
 #include "torx_option.hpp"
 #include "traps_option.hpp"
 #include "playtest/error.hpp"
+#include "playtest/report/html_report.hpp"
+#include "playtest/report/text.hpp"
 #include "playtest/run/mutation.hpp"
 #include "playtest/run/policy_factory.hpp"
 #include "playtest/run/simulation.hpp"
@@ -29,6 +31,7 @@ struct Options {
   bool mutants = false, json = false;
   std::uint64_t seed = 0;
   std::string impl;  // --impl: the simulated SUT plays this model instead
+  std::string report;
   TorxCliOptions torx;
   bool planner_exact = false;
 };
@@ -47,9 +50,10 @@ int run(const Options& o) {
   std::vector<Mutant> mutants;
   if (o.mutants) mutants = make_mutants(g, o.mutant_count, o.seed);
   nlohmann::json out = nlohmann::json::array();
+  report::StrategyComparison comparison{.seed = o.seed, .max_steps = o.steps};
   if (!o.json)
-    fmt::print("{:<10} {:>6} {:>9} {:>10} {:>9} {:>5} {:>5} {:>5} {:>5}{}\n", "strategy", "runs", "success", "mean",
-               "sd", "pass", "fail", "inc", "err", o.mutants ? "   mutants detected   steps to detect" : "");
+    fmt::print("{:<10} {:>6} {:>9} {:>10} {:>9} {:>5} {:>5} {:>5} {:>5}{}   {}\n", "strategy", "runs", "success", "mean",
+               "sd", "pass", "fail", "inc", "err", o.mutants ? "   mutants detected   steps to detect" : "", "purpose");
   for (const std::string& name : o.strategies) {
     const StrategySpec spec{.kind = parse_strategy_kind(name),
                             .purpose = parse_purpose_choice(o.purpose),
@@ -72,8 +76,10 @@ int run(const Options& o) {
     if (o.planner_exact) setup.planner.horizon = setup.planner.tail_traps = 0;
     auto policy = make_policy(spec.kind, g, setup);
     SimulationStats s = simulate(g, *policy, so, mutants);
+    const std::string purpose = report::describe_purpose(g, so.run.purpose);
     if (o.json) {
       nlohmann::json j = {{"strategy", name},          {"purpose", std::string(to_string(kind))},
+                          {"purpose_text", purpose},
                           {"runs", s.runs},            {"passed", s.passed},
                           {"failed", s.failed},        {"inconclusive", s.inconclusive},
                           {"errors", s.errors},        {"success_rate", s.success_rate},
@@ -90,9 +96,20 @@ int run(const Options& o) {
       std::string m = o.mutants ? fmt::format("   {:>3}/{:<3} {:>6.1f}%   {:>10.1f}", s.mutants_detected, s.mutants,
                                               100.0 * s.detected_fraction(), s.mean_steps_to_detect)
                                 : "";
-      fmt::print("{:<10} {:>6} {:>8.1f}% {:>10.2f} {:>9.2f} {:>5} {:>5} {:>5} {:>5}{}\n", name, s.runs,
-                 100.0 * s.success_rate, s.mean_steps, s.sd_steps, s.passed, s.failed, s.inconclusive, s.errors, m);
+      fmt::print("{:<10} {:>6} {:>8.1f}% {:>10.2f} {:>9.2f} {:>5} {:>5} {:>5} {:>5}{}   {}\n", name, s.runs,
+                 100.0 * s.success_rate, s.mean_steps, s.sd_steps, s.passed, s.failed, s.inconclusive, s.errors, m,
+                 purpose);
     }
+    comparison.strategies.push_back({std::move(s), purpose});
+  }
+  if (!o.report.empty()) {
+    for (const Mutant& m : mutants) comparison.mutants.push_back(m.description);
+    report::Report rep{.title = "playtest simulate " + o.input.path, .tool_version = PLAYTEST_VERSION, .model = &g,
+                       .model_name = o.input.path, .simulation = std::move(comparison)};
+    Output file(o.report);
+    report::write_html_report(file.stream(), rep);
+    file.close();
+    if (!o.json) fmt::print("report: {}\n", o.report);
   }
   if (o.json) {
     nlohmann::json j = {{"model", o.input.path}, {"seed", o.seed}, {"steps", o.steps}, {"strategies", out}};
@@ -143,6 +160,9 @@ const Registration reg{"simulate", 61, [](CLI::App& app) {
   sub->add_option("--mutant-runs", o->mutant_runs, "Runs per mutant and strategy")->default_val(10);
   sub->add_option("--seed", o->seed, "Seed of every random choice (tester, simulated system, mutants)")->default_val(0);
   sub->add_flag("--json", o->json, "Print the results as JSON");
+  sub->add_option("--report", o->report,
+                  "Write a self-contained HTML report here: the strategies side by side with the distribution of "
+                  "the steps to the purpose, and the mutants each one killed");
   return [o] { return run(*o); };
 }};
 
