@@ -2,25 +2,45 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace playtest::report {
 
-namespace {
-
-// Default edge ids are "e<insertion index>"; they say nothing to a reader.
-bool generated_id(std::string_view id) {
+bool generated_edge_id(std::string_view id) {
   if (id.size() < 2 || id[0] != 'e') return false;
   for (char c : id.substr(1))
     if (c < '0' || c > '9') return false;
   return true;
 }
 
-}  // namespace
+std::string edge_step(const TestGraph& g, EdgeId e) {
+  const std::string_view id = g.name(e), label = g.label(e);
+  std::string text = label.empty() ? (g.is_timeout(e) ? std::string("(timeout)") : std::string("(no label)"))
+                                   : std::string(label);
+  if (!generated_edge_id(id) && id != label) text = fmt::format("{}:{}", id, text);
+  return "-" + text + "->";
+}
+
+std::vector<EdgeId> uncovered_purpose_edges(const TestGraph& g, const TestPurpose& p,
+                                            std::span<const std::uint32_t> visits) {
+  std::vector<EdgeId> out;
+  if (p.kind != TestPurpose::Kind::cover) return out;
+  auto missed = [&](EdgeId e) { return e.index() >= visits.size() || visits[e.index()] == 0; };
+  if (p.edges.empty()) {
+    for (EdgeId e : g.edges())
+      if (missed(e)) out.push_back(e);
+  } else {
+    for (EdgeId e : p.edges)
+      if (missed(e) && std::find(out.begin(), out.end(), e) == out.end()) out.push_back(e);
+  }
+  return out;
+}
 
 std::string describe_edge(const TestGraph& g, EdgeId e) {
   const std::string_view id = g.name(e), label = g.label(e);
   std::string head = label.empty() ? (g.is_timeout(e) ? std::string("(timeout)") : std::string("(no label)"))
                                    : std::string(label);
-  if (!generated_id(id) && id != label) head = fmt::format("{}: {}", id, head);
+  if (!generated_edge_id(id) && id != label) head = fmt::format("{}: {}", id, head);
   return fmt::format("{} ({} -> {})", head, g.name(g.source(e)), g.name(g.target(e)));
 }
 

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <span>
 
 #include "command.hpp"
 #include "common.hpp"
@@ -14,6 +15,7 @@
 #include "playtest/graph/names.hpp"
 #include "playtest/io/dot.hpp"
 #include "playtest/report/html_report.hpp"
+#include "playtest/report/text.hpp"
 
 namespace playtest::cli {
 namespace {
@@ -30,12 +32,33 @@ struct Options {
   std::uint32_t max_visits = 0;
   std::uint64_t seed = 1;
   bool json = false;
-  std::string dot, report;
+  std::string dot, report, tour_out;
 };
 
 std::string step_text(const TestGraph& g, const TourStep& s) {
   return s.is_reset() ? fmt::format("reset({})", g.name(s.from)) : std::string(g.name(s.edge));
 }
+
+// A walk as text: edge ids when the model named its edges ("e1 e5 e7"), else the path by labels
+// ("s1 -a-> s3 -b-> s4"), since generated ids ("e12") say nothing; at most `limit` steps.
+std::string walk_text(const TestGraph& g, std::span<const TourStep> steps, bool by_label, std::size_t limit) {
+  std::string out;
+  const std::size_t n = std::min(steps.size(), limit);
+  for (std::size_t i = 0; i < n; ++i) {
+    const TourStep& s = steps[i];
+    if (!by_label) {
+      out += (i ? " " : "") + step_text(g, s);
+      continue;
+    }
+    if (i == 0) out += std::string(g.name(s.from));
+    out += " " + (s.is_reset() ? std::string("=reset=>") : report::edge_step(g, s.edge)) + " " + std::string(g.name(s.to));
+  }
+  if (steps.size() > n) out += fmt::format(" ... ({} more)", steps.size() - n);
+  return out;
+}
+
+constexpr std::size_t shown_tour_steps = 40;  // longer tours are cut on the terminal (--tour-out has all)
+constexpr std::uint32_t shown_segments = 20;
 
 nlohmann::json step_json(const TestGraph& g, const TourStep& s) {
   if (s.is_reset()) return {{"reset_from", std::string(g.name(s.from))}};
@@ -153,9 +176,22 @@ int run(const Options& o) {
     return exit_ok;
   }
 
-  std::string line;
-  for (const TourStep& s : tour.steps) line += (line.empty() ? "" : " ") + step_text(g, s);
-  fmt::print("tour:        {} steps from '{}': {}\n", tour.steps.size(), g.name(tour.start), line);
+  bool by_label = false;
+  for (const TourStep& s : tour.steps) by_label = by_label || (!s.is_reset() && report::generated_edge_id(g.name(s.edge)));
+  if (!o.tour_out.empty()) {
+    Output out(o.tour_out);
+    for (const TourStep& s : tour.steps)
+      out.stream() << (s.is_reset() ? fmt::format("reset {} -> {}", g.name(s.from), g.name(s.to))
+                                    : fmt::format("{} {} {} {}", g.name(s.edge), g.name(s.from), report::edge_step(g, s.edge),
+                                                  g.name(s.to)))
+                   << '\n';
+    out.close();
+  }
+  fmt::print("tour:        {} steps from '{}': {}\n", tour.steps.size(), g.name(tour.start),
+             walk_text(g, tour.steps, by_label, shown_tour_steps));
+  if (tour.steps.size() > shown_tour_steps)
+    fmt::print("             {}\n", o.tour_out.empty() ? std::string("(--tour-out FILE writes every step)")
+                                                        : fmt::format("(every step is in {})", o.tour_out));
   fmt::print("cost:        {}\n", tour.cost);
   fmt::print("lower bound: {} (each edge once)\n", tour.lower_bound);
   if (tour.resets.enabled) fmt::print("resets:      {} of cost {}\n", tour.num_resets, tour.resets.cost);
@@ -167,11 +203,10 @@ int run(const Options& o) {
     fmt::print("segments:    1 (no passive vertex on the tour: the tour itself, followed round and round)\n");
   } else {
     fmt::print("segments:    {}\n", segs.count());
-    for (std::uint32_t i = 0; i < segs.count(); ++i) {
-      std::string s;
-      for (const TourStep& st : segs.segment(i)) s += (s.empty() ? "" : " ") + step_text(g, st);
-      fmt::print("  T{:<4} {} -> {}: {}\n", i + 1, g.name(segs.first_vertex(i)), g.name(segs.last_vertex(i)), s);
-    }
+    for (std::uint32_t i = 0; i < segs.count() && i < shown_segments; ++i)
+      fmt::print("  T{:<4} {} -> {}: {}\n", i + 1, g.name(segs.first_vertex(i)), g.name(segs.last_vertex(i)),
+                 walk_text(g, segs.segment(i), by_label, 12));
+    if (segs.count() > shown_segments) fmt::print("  ... ({} more segments)\n", segs.count() - shown_segments);
   }
   if (bound.computed) {
     fmt::print("bound:       n = {}, p = min p_i,v = {:.6g}: Cover(v, m n) covers every edge with probability >= "
@@ -213,6 +248,9 @@ const Registration reg{"cover", 50, [](CLI::App& app) {
   sub->add_option("--seed", o->seed, "Seed of the simulation")->default_val(1);
   sub->add_flag("--json", o->json, "Print the result as JSON");
   sub->add_option("--dot", o->dot, "Also write a Graphviz picture of the tour to this file");
+  sub->add_option("--tour-out", o->tour_out,
+                  "Write the whole tour here, one step per line (edge id, source, -label->, target); the terminal "
+                  "shows the first 40 steps");
   sub->add_option("--report", o->report,
                   "Also write a self-contained HTML report here: the tour on the model and the simulated convergence "
                   "against the bound of Proposition 2");

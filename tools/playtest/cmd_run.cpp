@@ -8,6 +8,7 @@
 #include "command.hpp"
 #include "option_checks.hpp"
 #include "common.hpp"
+#include "progress.hpp"
 #include "torx_option.hpp"
 #include "traps_option.hpp"
 #include "playtest/error.hpp"
@@ -18,6 +19,7 @@
 #include <cstdio>
 #include <cstring>
 #include "playtest/report/html_report.hpp"
+#include "playtest/report/text.hpp"
 #include "playtest/run/junit_report.hpp"
 #include "playtest/run/policy_factory.hpp"
 #include "playtest/run/runner.hpp"
@@ -123,15 +125,26 @@ int run(const Options& o) {
     return replay_command({"--seed", "--runs", "--trace", "--junit", "--report"}, {"--json", "--quiet"},
                           {"--seed", std::to_string(seed), "--runs", "1"});
   };
+  ProgressLine progress("run", "runs");
   for (std::uint32_t i = 0; i < o.runs; ++i) {
+    if (o.runs > 1) progress.update(i, o.runs);
     std::uint64_t seed = o.seed + i;
     if (trace) trace->begin_run(i + 1, seed, o.strategy, o.input.path, replay(seed));
     RunResult r = runner.run(*policy, adapter, trace.get(), seed);
     for (std::size_t e = 0; e < visits.size(); ++e) visits[e] += r.edge_visits[e];
     overall = i == 0 ? r.verdict : combine(overall, r.verdict);
+    progress.finish();  // the run's lines print on a clean line
     if (!o.json && !o.quiet) {
       fmt::print("run {} (seed {}): {} after {} steps, {} resets, {:.1f} ms: {}\n", i + 1, seed, to_string(r.verdict),
                  r.steps, r.resets, r.elapsed_ms, r.message);
+      if (r.verdict == Verdict::inconclusive) {
+        // What the purpose still wanted.
+        const auto missed = report::uncovered_purpose_edges(g, ro.purpose, r.edge_visits);
+        if (!missed.empty())
+          fmt::print("  not covered: {} of the purpose's edges: {}\n", missed.size(), report::describe_edges(g, missed, 8));
+        else if (ro.purpose.kind == TestPurpose::Kind::reach)
+          fmt::print("  not reached: {}\n", report::describe_purpose(g, ro.purpose).substr(6));
+      }
       if (r.verdict == Verdict::fail || r.verdict == Verdict::error) {
         fmt::print("trace (last steps):\n{}", format_trace(g, r, 20));
         if (r.verdict == Verdict::fail) {
@@ -180,6 +193,14 @@ int run(const Options& o) {
                            {"purpose_met", r.purpose_met},
                            {"final_vertex", std::string(g.name(r.final_vertex))},
                            {"coverage", coverage_json(r.coverage)}};
+      if (r.verdict == Verdict::inconclusive) {
+        jr["uncovered_purpose_edges"] = nlohmann::json::array();
+        for (EdgeId e : report::uncovered_purpose_edges(g, ro.purpose, r.edge_visits))
+          jr["uncovered_purpose_edges"].push_back({{"edge", std::string(g.name(e))},
+                                                   {"label", std::string(g.label(e))},
+                                                   {"from", std::string(g.name(g.source(e)))},
+                                                   {"to", std::string(g.name(g.target(e)))}});
+      }
       if (r.verdict == Verdict::fail)
         jr["failure"] = {{"vertex", std::string(g.name(r.fail_vertex))},
                          {"allowed", r.allowed},

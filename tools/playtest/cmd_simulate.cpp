@@ -8,6 +8,7 @@
 
 #include "command.hpp"
 #include "common.hpp"
+#include "progress.hpp"
 #include "torx_option.hpp"
 #include "traps_option.hpp"
 #include "playtest/error.hpp"
@@ -75,7 +76,10 @@ int run(const Options& o) {
     PolicySetup setup{.goals = so.run.purpose.goals, .edges = so.run.purpose.edges, .bound = o.bound, .torx = torx};
     if (o.planner_exact) setup.planner.horizon = setup.planner.tail_traps = 0;
     auto policy = make_policy(spec.kind, g, setup);
+    ProgressLine progress("simulate " + name, "runs");
+    so.on_progress = [&](std::uint64_t done, std::uint64_t total) { progress.update(done, total); };
     SimulationStats s = simulate(g, *policy, so, mutants);
+    progress.finish();
     const std::string purpose = report::describe_purpose(g, so.run.purpose);
     if (o.json) {
       nlohmann::json j = {{"strategy", name},          {"purpose", std::string(to_string(kind))},
