@@ -441,14 +441,14 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
     // No runs: say what the report holds instead.
     std::vector<std::string> parts;
     if (rep.simulation)
-      parts.push_back(fmt::format("{} strateg{} compared on simulated runs{}", rep.simulation->strategies.size(),
-                                  rep.simulation->strategies.size() == 1 ? "y" : "ies",
+      parts.push_back(fmt::format("{} strateg{} compared on simulated runs{}", rep.simulation->rows.size(),
+                                  rep.simulation->rows.size() == 1 ? "y" : "ies",
                                   rep.simulation->mutants.empty()
                                       ? std::string()
                                       : fmt::format(" and {} mutants", rep.simulation->mutants.size())));
     if (rep.cover)
-      parts.push_back(fmt::format("an edge-coverage tour of {} steps in {} segments", rep.cover->tour.steps.size(),
-                                  rep.cover->segments.count()));
+      parts.push_back(fmt::format("an edge-coverage tour of {} steps in {} segments", rep.cover->tour().steps.size(),
+                                  rep.cover->segments().count()));
     if (rep.solve) parts.push_back(fmt::format("the {} strategy", rep.solve->objective));
     headline = parts.empty() ? std::string("no test runs in this report") : join_limited(parts, 3);
   } else if (overall == Verdict::pass) {
@@ -754,13 +754,17 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
   if (rep.simulation) {
     const StrategyComparison& sc = *rep.simulation;
     Data s;
-    std::uint32_t runs_each = sc.strategies.empty() ? 0 : sc.strategies.front().stats.runs;
+    std::uint32_t runs_each = sc.rows.empty() ? 0 : sc.rows.front().stats.runs;
     s.set("runs_text", fmt::format("{} run{}", runs_each, runs_each == 1 ? "" : "s"));
     s.set("seed", fmt::format("{}", sc.seed));
     s.set("max_steps", sc.max_steps ? fmt::format("{}", sc.max_steps) : std::string("unlimited"));
-    std::vector<std::string> purposes;
-    for (const StrategyRun& sr : sc.strategies)
-      if (std::find(purposes.begin(), purposes.end(), sr.purpose) == purposes.end()) purposes.push_back(sr.purpose);
+    // Each row's purpose in words (run/simulation.hpp's describe_purpose needs the model).
+    std::vector<std::string> row_purpose, purposes;
+    for (const StrategyComparison::Row& row : sc.rows) {
+      row_purpose.push_back(g ? describe_purpose(*g, row.purpose) : std::string(to_string(row.purpose.kind)));
+      if (std::find(purposes.begin(), purposes.end(), row_purpose.back()) == purposes.end())
+        purposes.push_back(row_purpose.back());
+    }
     s.set("one_purpose", purposes.size() == 1);
     s.set("purpose", purposes.size() == 1 ? purposes[0] : std::string());
     const bool has_mutants = !sc.mutants.empty();
@@ -770,11 +774,11 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
     hist.x_label = "steps to meet the purpose";
     const char* palette[] = {"#1f6feb", "#bf3989", "#1a7f37", "#9a6700", "#8250df", "#0a7ea4", "#cf222e", "#57606a"};
     bool any_sample = false;
-    for (std::size_t k = 0; k < sc.strategies.size(); ++k) {
-      const SimulationStats& st = sc.strategies[k].stats;
+    for (std::size_t k = 0; k < sc.rows.size(); ++k) {
+      const SimulationStats& st = sc.rows[k].stats;
       Data row;
-      row.set("strategy", st.strategy);
-      row.set("row_purpose", sc.strategies[k].purpose);
+      row.set("strategy", sc.rows[k].strategy);
+      row.set("row_purpose", row_purpose[k]);
       row.set("runs", fmt::format("{}", st.runs));
       row.set("success", fmt::format("{:.1f}%", 100.0 * st.success_rate));
       row.set("mean", st.success_rate > 0 ? fmt::format("{:.2f}", st.mean_steps) : std::string("–"));
@@ -787,7 +791,7 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
       row.set("detect_steps", st.mutant_runs_failed ? fmt::format("{:.1f}", st.mean_steps_to_detect) : std::string("–"));
       rows.push_back(row);
       HistogramRow h;
-      h.name = st.strategy;
+      h.name = sc.rows[k].strategy;
       h.color = palette[k % std::size(palette)];
       for (std::uint64_t x : st.steps_to_purpose) h.values.push_back(static_cast<double>(x));
       any_sample = any_sample || !h.values.empty();
@@ -800,25 +804,22 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
     s.set("has_histograms", any_sample);
     s.set("histograms", any_sample ? svg_histograms(hist) : std::string());
     bool table = has_mutants;
-    for (const StrategyRun& sr : sc.strategies)
-      table = table && sr.stats.failed_runs_per_mutant.size() == sc.mutants.size();
+    for (const StrategyComparison::Row& row : sc.rows) table = table && row.stats.mutant_detected.size() == sc.mutants.size();
     s.set("has_mutant_table", table);
     if (table) {
       Data heads = list();
-      for (const StrategyRun& sr : sc.strategies) heads.push_back(Data("head", sr.stats.strategy));
+      for (const StrategyComparison::Row& row : sc.rows) heads.push_back(Data("head", row.strategy));
       s.set("mutant_heads", heads);
       Data mrows = list();
       for (std::size_t m = 0; m < sc.mutants.size(); ++m) {
         Data mr;
-        mr.set("description", sc.mutants[m]);
+        mr.set("description", sc.mutants[m].description);
         Data cells = list();
-        for (const StrategyRun& sr : sc.strategies) {
-          const SimulationStats& st = sr.stats;
+        for (const StrategyComparison::Row& row : sc.rows) {
           Data c;
-          const std::uint32_t failed = st.failed_runs_per_mutant[m];
-          const std::uint32_t per = st.mutants ? st.mutant_runs / st.mutants : 0;
-          c.set("cell", failed ? fmt::format("killed {}/{}", failed, per) : fmt::format("survived 0/{}", per));
-          c.set("cell_class", failed ? "killed" : "survived");
+          const bool killed = row.stats.mutant_detected[m] != 0;
+          c.set("cell", killed ? "killed" : "survived");
+          c.set("cell_class", killed ? "killed" : "survived");
           cells.push_back(c);
         }
         mr.set("cells", cells);
@@ -832,15 +833,17 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
 
   // cover
   if (rep.cover) {
-    const CoverSection& cs = *rep.cover;
+    const CoverReport& cs = *rep.cover;
+    const PostmanTour& tour = cs.tour();
+    const TourSegments& segments = cs.segments();
     Data c;
-    c.set("tour_steps", fmt::format("{}", cs.tour.steps.size()));
-    c.set("start", g && !cs.tour.start.is_none() ? std::string(g->name(cs.tour.start)) : std::string("?"));
-    c.set("cost", short_number(cs.tour.cost));
-    c.set("lower_bound", short_number(cs.tour.lower_bound));
-    c.set("has_uncoverable", !cs.tour.uncoverable.empty());
-    c.set("uncoverable", fmt::format("{}", cs.tour.uncoverable.size()));
-    c.set("segments", fmt::format("{}", cs.segments.count()));
+    c.set("tour_steps", fmt::format("{}", tour.steps.size()));
+    c.set("start", g && !tour.start.is_none() ? std::string(g->name(tour.start)) : std::string("?"));
+    c.set("cost", short_number(tour.cost));
+    c.set("lower_bound", short_number(tour.lower_bound));
+    c.set("has_uncoverable", !tour.uncoverable.empty());
+    c.set("uncoverable", fmt::format("{}", tour.uncoverable.size()));
+    c.set("segments", fmt::format("{}", segments.count()));
     const CoverBound& b = cs.bound;
     std::string bound_text;
     if (!b.computed) {
@@ -848,29 +851,24 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
     } else if (b.cyclic) {
       bound_text = "The tour has no choice point: following it covers every edge in one round (p = 1).";
     } else {
-      std::uint64_t m99 = 0;
-      for (std::uint64_t m = 1; m < 100000; ++m)
-        if (b.bound(m) >= 0.99) {
-          m99 = m;
-          break;
-        }
+      const std::uint64_t m99 = cs.rounds_99.value_or(0);
       bound_text = fmt::format(
           "Seed 000, Proposition 2: with n = {} segments and p = min p_i,v = {:.4g}, Cover(v, m n) covers every edge "
           "with probability at least 1 − n (1 − p)^m{}.",
           b.num_segments, b.p, m99 ? fmt::format("; at least 0.99 from m = {}", m99) : std::string());
     }
     c.set("bound_text", bound_text);
-    const bool plot = cs.convergence && !cs.convergence->rows.empty();
+    const bool plot = cs.options.sim_runs > 0 && !cs.table.rows.empty();
     c.set("has_plot", plot);
     if (plot) {
       LinePlot lp;
       lp.title = "Probability that every edge is covered";
       lp.x_label = "k: visits of choice points";
       lp.y_label = "P(all edges covered)";
-      PlotSeries est{.name = fmt::format("simulated ({} runs, 95% interval)", cs.convergence->runs)};
+      PlotSeries est{.name = fmt::format("simulated ({} runs, 95% interval)", cs.table.runs)};
       PlotSeries bnd{.name = "bound 1 − n (1 − p)^m (Proposition 2)", .color = fail_red, .dashed = true, .steps = true,
                      .markers = false};
-      for (const ConvergenceRow& row : cs.convergence->rows) {
+      for (const ConvergenceRow& row : cs.table.rows) {
         est.x.push_back(row.visits);
         est.y.push_back(row.estimate);
         est.low.push_back(row.low);
@@ -887,22 +885,24 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
             fmt::format("{} seeded runs of the cover strategy ({} segment choice, seed {}) against a system that picks "
                         "with the model's probabilities; the band is the 95% Wilson interval. The bound holds for the "
                         "paper's random segment choice.",
-                        cs.convergence->runs, cs.segment_choice, cs.seed));
+                        cs.table.runs,
+                        cs.options.cover.choice == SegmentChoice::random ? "random" : "prefer-uncovered",
+                        cs.options.seed));
     }
     std::vector<std::string> steps;
     auto step_text = [&](const TourStep& t) {
       if (!g) return t.is_reset() ? std::string("reset") : fmt::format("e{}", t.edge.value);
       return t.is_reset() ? fmt::format("reset({})", g->name(t.from)) : std::string(g->name(t.edge));
     };
-    for (const TourStep& t : cs.tour.steps) steps.push_back(step_text(t));
+    for (const TourStep& t : tour.steps) steps.push_back(step_text(t));
     std::string tour_text;
     for (std::size_t k = 0; k < steps.size() && k < 2000; ++k) tour_text += (k ? " " : "") + steps[k];
     if (steps.size() > 2000) tour_text += fmt::format(" … ({} more)", steps.size() - 2000);
     c.set("tour_text", tour_text);
     Data seg_rows = list();
-    for (std::uint32_t k = 0; k < cs.segments.count() && k < 500; ++k) {
+    for (std::uint32_t k = 0; k < segments.count() && k < 500; ++k) {
       std::vector<std::string> e;
-      for (const TourStep& t : cs.segments.segment(k)) e.push_back(step_text(t));
+      for (const TourStep& t : segments.segment(k)) e.push_back(step_text(t));
       Data row;
       row.set("name", fmt::format("T{}", k + 1));
       row.set("edges", join_limited(e, 200));
@@ -916,12 +916,12 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
     } else if (!drawable(*g, o)) {
       cover_message = fmt::format("The model has {} vertices: the tour is drawn up to {} vertices.", g->num_vertices(),
                                   o.max_drawn_vertices);
-    } else if (cs.tour.multiplicity.size() == g->num_edges()) {
+    } else if (tour.multiplicity.size() == g->num_edges()) {
       DotOptions d;
       d.id_prefix = "c_";
       d.edge_style = [&](EdgeId e) {
         DotStyle st;
-        const std::uint32_t m = cs.tour.multiplicity[e.index()];
+        const std::uint32_t m = tour.multiplicity[e.index()];
         if (m == 0) {
           st.color = uncovered_orange;
           st.dashed = true;

@@ -158,7 +158,7 @@ footer { color:var(--muted); font-size:12px; padding:18px 0 30px; }
 {{#has_histograms}}<figure>{{{histograms}}}<figcaption>Steps needed to meet the purpose, one histogram per strategy on a common axis (runs that met it); the dark line is the mean.</figcaption></figure>{{/has_histograms}}
 {{#has_mutant_table}}
 <h3>Mutants</h3>
-<p class="muted">A mutant is detected (killed) by a strategy when one of its runs against it ends in FAIL; the cells give the failing runs. A mutant no strategy detects may be equivalent to the model.</p>
+<p class="muted">A mutant is detected (killed) by a strategy when one of its runs against it ends in FAIL; A mutant no strategy detects may be equivalent to the model.</p>
 <table class="mutants">
 <thead><tr><th>mutant</th>{{#mutant_heads}}<th class="num">{{head}}</th>{{/mutant_heads}}</tr></thead>
 <tbody>

@@ -15,7 +15,6 @@
 #include "playtest/error.hpp"
 #include "playtest/graph/names.hpp"
 #include "playtest/io/dot.hpp"
-#include "playtest/report/text.hpp"
 #include "playtest/solve/bounded_reachability.hpp"
 #include "playtest/solve/expected_cost.hpp"
 #include "playtest/solve/sure_winning.hpp"
@@ -156,7 +155,7 @@ int run(const Options& o) {
   // By label where the edge id was generated (e0, e1, ...: meaningless to a reader).
   auto edge_text = [&](EdgeId e) {
     if (e.is_none()) return std::string("-");
-    if (report::generated_edge_id(g.name(e))) return fmt::format("{} -> {}", g.label(e), g.name(g.target(e)));
+    if (generated_edge_id(g.name(e))) return fmt::format("{} -> {}", g.label(e), g.name(g.target(e)));
     return fmt::format("{} ({} -> {})", g.name(e), g.label(e), g.name(g.target(e)));
   };
   if (o.json) {

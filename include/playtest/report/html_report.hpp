@@ -13,9 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "playtest/cover/cover_convergence.hpp"
-#include "playtest/cover/postman_tour.hpp"
-#include "playtest/cover/tour_segments.hpp"
+#include "playtest/cover/cover_report.hpp"
 #include "playtest/graph/test_graph.hpp"
 #include "playtest/report/graphviz.hpp"
 #include "playtest/report/run_record.hpp"
@@ -25,29 +23,6 @@
 #include "playtest/solve/sure_winning.hpp"
 
 namespace playtest::report {
-
-// simulate: strategies measured against the same simulated systems.
-struct StrategyRun {
-  SimulationStats stats;  // steps_to_purpose gives the distribution plot, failed_runs_per_mutant the
-                          // mutant table (either may be empty: that part is left out)
-  std::string purpose;    // what this row was measured on, e.g. "reach off", "cover 16 edges"
-};
-struct StrategyComparison {
-  std::uint64_t seed = 0;
-  std::uint64_t max_steps = 0;
-  std::vector<StrategyRun> strategies;
-  std::vector<std::string> mutants;  // descriptions, in the order of failed_runs_per_mutant
-};
-
-// cover: the tour, the bound of seed 000 Proposition 2 and the simulated convergence.
-struct CoverSection {
-  PostmanTour tour;
-  TourSegments segments;
-  CoverBound bound;
-  std::optional<ConvergenceTable> convergence;  // nullopt: not simulated
-  std::uint64_t seed = 0;
-  std::string segment_choice;  // "prefer-uncovered" or "random"
-};
 
 // solve: a strategy drawn on the graph, each vertex annotated with its value.
 struct SolveSection {
@@ -67,8 +42,9 @@ struct Report {
   const TestGraph* model = nullptr;  // nullptr: runs and steps only, no picture
   std::string model_name;      // the model's file name
   std::vector<RunRecord> runs;
-  std::optional<StrategyComparison> simulation;
-  std::optional<CoverSection> cover;
+  // The other commands' results, drawn when given (they must outlive the call).
+  const StrategyComparison* simulation = nullptr;  // simulate: strategies side by side, mutants killed
+  const CoverReport* cover = nullptr;              // cover: the tour and its convergence against the bound
   std::optional<SolveSection> solve;
 };
 

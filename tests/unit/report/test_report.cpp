@@ -11,9 +11,7 @@
 #include <set>
 #include <sstream>
 
-#include "playtest/cover/cover_convergence.hpp"
-#include "playtest/cover/postman_tour.hpp"
-#include "playtest/cover/tour_segments.hpp"
+#include "playtest/cover/cover_report.hpp"
 #include "playtest/error.hpp"
 #include "playtest/graph/generate.hpp"
 #include "playtest/io/graph_json.hpp"
@@ -438,48 +436,43 @@ TEST(HtmlReport, StrategiesSideBySideWithMutantsNamed) {
   so.runs = 40;
   so.mutant_runs = 3;
   so.seed = 1;
-  std::vector<Mutant> mutants = make_mutants(g, 4, 1);
-  mutants[0].description = hostile;
   RandomWalkPolicy random;
   StrategyComparison sc{.seed = 1, .max_steps = 300};
-  sc.strategies.push_back({simulate(g, random, so, mutants), "reach off"});
-  sc.strategies.push_back({simulate(g, random, so, mutants), "reach off"});
-  sc.strategies.back().stats.strategy = "second";
-  for (const Mutant& m : mutants) sc.mutants.push_back(m.description);
-  const SimulationStats& first = sc.strategies[0].stats;
+  sc.mutants = make_mutants(g, 4, 1);
+  sc.mutants[0].description = hostile;
+  sc.rows.push_back({"random", so.run.purpose, simulate(g, random, so, sc.mutants)});
+  sc.rows.push_back({"second", so.run.purpose, simulate(g, random, so, sc.mutants)});
+  const SimulationStats& first = sc.rows[0].stats;
   ASSERT_EQ(first.steps_to_purpose.size(), static_cast<std::size_t>(std::llround(first.success_rate * so.runs)));
-  ASSERT_EQ(first.failed_runs_per_mutant.size(), mutants.size());
-  std::uint32_t failed = 0;
-  for (std::uint32_t f : first.failed_runs_per_mutant) failed += f;
-  EXPECT_EQ(failed, first.mutant_runs_failed);
-  const std::string html = html_of({.title = "sim", .model = &g, .simulation = sc});
-  EXPECT_NE(html.find("measured on the purpose <b>reach off</b>"), std::string::npos);
-  EXPECT_NE(html.find("<td><b>random</b></td><td>reach off</td>"), std::string::npos);
+  ASSERT_EQ(first.mutant_detected.size(), sc.mutants.size());
+  const std::string html = html_of({.title = "sim", .model = &g, .simulation = &sc});
+  EXPECT_NE(html.find("measured on the purpose <b>reach goal &apos;off&apos;</b>"), std::string::npos);
+  EXPECT_NE(html.find("<td><b>random</b></td><td>reach goal &apos;off&apos;</td>"), std::string::npos);
   EXPECT_NE(html.find("<td><b>second</b></td>"), std::string::npos);
   EXPECT_NE(html.find("class=\"row-name\" text-anchor=\"end\">second</text>"), std::string::npos);
   EXPECT_EQ(count(html, "class=\"mean\""), 2u);
   EXPECT_NE(html.find("<td>&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;</td>"), std::string::npos);
-  for (std::size_t m = 1; m < mutants.size(); ++m) EXPECT_NE(html.find(escape_html(mutants[m].description)), std::string::npos);
-  EXPECT_EQ(count(html, "class=\"num killed\"") + count(html, "class=\"num survived\""), 2 * mutants.size());
+  for (std::size_t m = 1; m < sc.mutants.size(); ++m)
+    EXPECT_NE(html.find(escape_html(sc.mutants[m].description)), std::string::npos);
+  // One cell per mutant and strategy, killed exactly where the simulation detected it.
+  std::size_t killed = 0;
+  for (const auto& row : sc.rows)
+    for (std::uint8_t d : row.stats.mutant_detected) killed += d;
+  EXPECT_EQ(count(html, "class=\"num killed\""), killed);
+  EXPECT_EQ(count(html, "class=\"num killed\"") + count(html, "class=\"num survived\""), 2 * sc.mutants.size());
 }
 
 TEST(HtmlReport, CoverConvergenceAgainstTheBound) {
   const TestGraph g = load_graph(testing::example("examples/graphs/seed000-figure1.json"));
-  CoverSection cs;
-  cs.tour = postman_tour(g);
-  cs.segments = cut_tour(g, cs.tour);
-  cs.bound = cover_bound(g, cs.segments);
-  CoverPolicy policy(g, cs.tour, {});
-  cs.convergence = simulate_coverage(g, policy, {.runs = 200, .max_visits = 8, .seed = 1});
-  cs.seed = 1;
-  cs.segment_choice = "prefer-uncovered";
-  const std::string html = html_of({.title = "cover", .model = &g, .cover = cs});
+  const CoverReport cs = analyze_cover(g, {.sim_runs = 200, .max_visits = 8, .seed = 1});
+  const std::string html = html_of({.title = "cover", .model = &g, .cover = &cs});
   EXPECT_NE(html.find("with n = 2 segments and p = min p_i,v = 0.75"), std::string::npos);
   EXPECT_NE(html.find("at least 0.99 from m = 4"), std::string::npos);
   EXPECT_NE(html.find("bound 1 − n (1 − p)^m (Proposition 2)"), std::string::npos);
   EXPECT_NE(html.find("simulated (200 runs, 95% interval)"), std::string::npos);
   EXPECT_EQ(count(html, "<circle "), 8u);  // one marker per k
   EXPECT_NE(html.find("e1 e5 e7 e9 e4 e3 e6 e7 e8 e2"), std::string::npos);
+  if (have_dot()) EXPECT_EQ(count(html, "class=\"edge repeated\""), 1u);  // e7, twice
 }
 
 TEST(HtmlReport, SolvedStrategyDrawnWithValues) {

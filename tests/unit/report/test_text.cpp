@@ -1,13 +1,14 @@
-// Words for purposes and edges (report/text.hpp), and strategies that say why they stopped.
+// Naming edges for people where the model left their ids to the builder (graph/names.hpp), and
+// strategies that say why they stopped (Policy::stop_reason in the run's message).
 #include <gtest/gtest.h>
 
+#include "playtest/graph/names.hpp"
 #include "playtest/io/graph_json.hpp"
-#include "playtest/report/text.hpp"
 #include "playtest/run/policy_factory.hpp"
 #include "playtest/run/runner.hpp"
 #include "playtest/run/simulated_sut.hpp"
 
-namespace playtest::report {
+namespace playtest {
 namespace {
 
 // 'a' is not a sure win: at 'p' the system may go to the trap 'd' (no way out, no reset).
@@ -19,38 +20,18 @@ const char* const gamble = R"({"playtest": "graph/1", "initial": "a",
             {"from": "p", "to": "d", "label": "lose", "prob": 0.5},
             {"from": "d", "to": "d", "label": "spin"}]})";
 
-TEST(Text, EdgesByLabelWhereIdsAreGenerated) {
+TEST(EdgeNames, ByLabelWhereIdsAreGenerated) {
   const TestGraph g = parse_graph(gamble);
   EXPECT_TRUE(generated_edge_id("e0"));
   EXPECT_TRUE(generated_edge_id("e123"));
   EXPECT_FALSE(generated_edge_id("e"));
   EXPECT_FALSE(generated_edge_id("edge1"));
   EXPECT_FALSE(generated_edge_id("lucky"));
-  EXPECT_EQ(describe_edge(g, *g.find_edge("e0")), "go (a -> p)");
-  EXPECT_EQ(describe_edge(g, *g.find_edge("lucky")), "lucky: win (p -> g)");
   EXPECT_EQ(edge_step(g, *g.find_edge("e0")), "-go->");
   EXPECT_EQ(edge_step(g, *g.find_edge("lucky")), "-lucky:win->");
-  const std::vector<EdgeId> all(g.edges().begin(), g.edges().end());
-  EXPECT_EQ(describe_edges(g, all, 2), "go (a -> p), lucky: win (p -> g) and 2 more");
 }
 
-TEST(Text, Purposes) {
-  const TestGraph g = parse_graph(gamble);
-  EXPECT_EQ(describe_purpose(g, {.kind = TestPurpose::Kind::reach}), "reach g");
-  EXPECT_EQ(describe_purpose(g, {.kind = TestPurpose::Kind::reach, .goals = {*g.find_vertex("g"), *g.find_vertex("d")}}),
-            "reach one of {g, d}");
-  EXPECT_EQ(describe_purpose(g, {.kind = TestPurpose::Kind::cover}), "cover all 4 edges");
-  EXPECT_EQ(describe_purpose(g, {.kind = TestPurpose::Kind::cover, .edges = {*g.find_edge("lucky")}}),
-            "cover 1 edge: lucky: win (p -> g)");
-  EXPECT_EQ(describe_purpose(g, {}), "none (run the budget)");
-  std::vector<std::uint32_t> visits(g.num_edges(), 0);
-  visits[g.find_edge("e0")->index()] = 2;
-  const auto missed = uncovered_purpose_edges(g, {.kind = TestPurpose::Kind::cover}, visits);
-  EXPECT_EQ(missed.size(), 3u);
-  EXPECT_TRUE(uncovered_purpose_edges(g, {.kind = TestPurpose::Kind::reach}, visits).empty());
-}
-
-TEST(Text, WinSaysWhyItStops) {
+TEST(StopReasons, WinSaysWhyItStops) {
   const TestGraph g = parse_graph(gamble);
   RunOptions ro;
   ro.purpose.kind = TestPurpose::Kind::reach;
@@ -64,5 +45,25 @@ TEST(Text, WinSaysWhyItStops) {
             "(whatever the tester does there, the system can keep it from every goal)");
 }
 
+TEST(StopReasons, ReachSaysTheGoalIsOutOfItsBound) {
+  const TestGraph g = parse_graph(gamble);
+  RunOptions ro;
+  ro.purpose.kind = TestPurpose::Kind::reach;
+  ro.max_steps = 50;
+  Runner runner(g, ro);
+  auto reach = make_policy("reach", g, {.bound = 3});
+  // Seeds until the system sends the run to the trap 'd', where no goal is reachable.
+  for (std::uint64_t seed = 1; seed < 50; ++seed) {
+    SimulatedSut sut(g, seed);
+    const RunResult r = runner.run(*reach, sut, nullptr, seed);
+    if (r.final_vertex != *g.find_vertex("d")) continue;
+    EXPECT_EQ(r.verdict, Verdict::inconclusive);
+    EXPECT_NE(r.message.find(": no goal can be reached from 'd' within the bound of 3 moves"), std::string::npos)
+        << r.message;
+    return;
+  }
+  FAIL() << "no run reached the trap";
+}
+
 }  // namespace
-}  // namespace playtest::report
+}  // namespace playtest
