@@ -14,7 +14,7 @@ namespace {
 
 struct Options {
   InputOptions input;
-  std::string start, dot, report, tour_out;
+  std::string start, dot, html, tour_out;
   std::optional<double> reset_cost;
   std::vector<std::string> reset_from;
   bool ignore_graph_reset = false, skip_uncoverable = false, random_segments = false, json = false;
@@ -51,8 +51,8 @@ int run(Options o) {
     write_tour_lines(out.stream(), g, r.tour());
     out.close();
   }
-  if (!o.report.empty()) {
-    Output out(o.report);
+  if (!o.html.empty()) {
+    Output out(o.html);
     report::write_html_report(out.stream(), {.title = "playtest cover " + o.input.path,
                                              .tool_version = PLAYTEST_VERSION,
                                              .model = &g,
@@ -100,7 +100,7 @@ const Registration reg{
       sub->add_option("--tour-out", o->tour_out,
                       "Write the whole tour here, one step a line (edge id, source, -label->, target); the terminal "
                       "shows its first 40 steps");
-      sub->add_option("--report", o->report,
+      sub->add_option("--report", o->html,
                       "Also write a self-contained HTML report here: the tour on the model and the simulated "
                       "convergence against the bound of Proposition 2");
       sub->footer(

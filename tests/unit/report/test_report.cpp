@@ -63,8 +63,9 @@ std::vector<RunRecord> played(const TestGraph& model, const TestGraph& sut_graph
   RandomWalkPolicy policy;
   SimulatedSut sut(sut_graph, seed);
   std::ostringstream out;
-  JsonlTraceWriter w(out);
-  w.begin_run(1, seed, "random", "model.json", "playtest run model.json --seed 7 --runs 1");
+  JsonlTraceWriter w(out, "random");
+  w.set_context("model.json", [](std::uint64_t) { return std::string("playtest run model.json --seed 7 --runs 1"); });
+  w.on_run_begin(1, seed);
   runner.run(policy, sut, &w, seed);
   std::istringstream in(out.str());
   return read_trace(in, "trace.jsonl");
@@ -472,7 +473,9 @@ TEST(HtmlReport, CoverConvergenceAgainstTheBound) {
   EXPECT_NE(html.find("simulated (200 runs, 95% interval)"), std::string::npos);
   EXPECT_EQ(count(html, "<circle "), 8u);  // one marker per k
   EXPECT_NE(html.find("e1 e5 e7 e9 e4 e3 e6 e7 e8 e2"), std::string::npos);
-  if (have_dot()) EXPECT_EQ(count(html, "class=\"edge repeated\""), 1u);  // e7, twice
+  if (have_dot()) {
+    EXPECT_EQ(count(html, "class=\"edge repeated\""), 1u);  // e7, twice
+  }
 }
 
 TEST(HtmlReport, SolvedStrategyDrawnWithValues) {
