@@ -166,8 +166,9 @@ nlohmann::json cover_json(const TestGraph& g, const CoverReport& r) {
 
 void write_tour_lines(std::ostream& out, const TestGraph& g, const PostmanTour& tour) {
   for (const TourStep& s : tour.steps)
-    out << (s.is_reset() ? fmt::format("reset {} -> {}", g.name(s.from), g.name(s.to))
-                         : fmt::format("{} {} {} {}", g.name(s.edge), g.name(s.from), edge_step(g, s.edge), g.name(s.to)))
+    out << (s.is_reset()
+                ? fmt::format("reset {} -> {}", g.name(s.from), g.name(s.to))
+                : fmt::format("{} {} {} {}", g.name(s.edge), g.name(s.from), edge_step(g, s.edge), g.name(s.to)))
         << '\n';
 }
 

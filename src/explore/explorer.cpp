@@ -2,9 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <ctime>
-#include <algorithm>
 #include <unordered_map>
 
 #include "playtest/graph/graph_builder.hpp"
@@ -147,7 +147,8 @@ ExploreResult explore(StateSpace& space, const ExploreOptions& options) {
   std::vector<NodeId> order;
   std::vector<std::uint32_t> depth;
   auto add = [&](NodeId n, std::uint32_t d) {
-    if (vertex_of_node.size() <= n.index()) vertex_of_node.resize(std::max<std::size_t>(n.index() + 1, vertex_of_node.size() * 2), none);
+    if (vertex_of_node.size() <= n.index())
+      vertex_of_node.resize(std::max<std::size_t>(n.index() + 1, vertex_of_node.size() * 2), none);
     if (vertex_of_node[n.index()] != none) return;
     vertex_of_node[n.index()] = static_cast<std::uint32_t>(order.size());
     order.push_back(n);
@@ -202,8 +203,10 @@ ExploreResult explore(StateSpace& space, const ExploreOptions& options) {
     expanded.resize(head, 0);
     if (d >= options.max_depth) {
       // Kept as frontier unless it has no successors anyway.
-      if (space.successors(n).empty()) expanded[head - 1] = 1;
-      else depth_cut = true;
+      if (space.successors(n).empty())
+        expanded[head - 1] = 1;
+      else
+        depth_cut = true;
       continue;
     }
     for (const SpaceEdge& e : space.successors(n)) add(e.target, d + 1);

@@ -1,14 +1,13 @@
 #include "playtest/report/graphviz.hpp"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#include <fmt/format.h>
 
 #include <algorithm>
 #include <array>
@@ -51,9 +50,9 @@ bool is_name_char(char c) {
 SvgPicture clean_svg(std::string_view doc) {
   // What Graphviz 2.42 - 9 draws in SVG; anything else (script, foreignObject, image, use, style,
   // animation) is refused.
-  static const std::set<std::string_view> elements = {"svg",     "g",    "title", "polygon",  "polyline",
-                                                      "ellipse", "path", "text",  "a",        "defs",
-                                                      "linearGradient", "radialGradient", "stop", "tspan"};
+  static const std::set<std::string_view> elements = {
+      "svg",  "g", "title", "polygon",        "polyline",       "ellipse", "path",
+      "text", "a", "defs",  "linearGradient", "radialGradient", "stop",    "tspan"};
   SvgPicture p;
   const auto start = doc.find("<svg");
   if (start == std::string_view::npos) {
@@ -179,9 +178,10 @@ SvgPicture render_svg(std::string_view dot, const GraphvizOptions& options) {
   ::close(err_pipe[1]);
   if (rc != 0) {
     c.pid = -1;
-    fail.message = rc == ENOENT ? fmt::format("Graphviz ('{}') is not installed or not on PATH; install the graphviz "
-                                              "package (scripts/setup.sh) to see the picture",
-                                              options.program)
+    fail.message = rc == ENOENT ? fmt::format(
+                                      "Graphviz ('{}') is not installed or not on PATH; install the graphviz "
+                                      "package (scripts/setup.sh) to see the picture",
+                                      options.program)
                                 : fmt::format("cannot start Graphviz ('{}'): {}", options.program, std::strerror(rc));
     return fail;
   }

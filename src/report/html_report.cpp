@@ -7,8 +7,8 @@
 #include <deque>
 #include <kainjow/mustache.hpp>
 #include <map>
-#include <set>
 #include <ostream>
+#include <set>
 #include <sstream>
 
 #include "detail/page_template.hpp"
@@ -233,8 +233,12 @@ std::string steps_html(const RunRecord& r, const TestGraph* g, const Resolved* r
     row.set("from", s.vertex);
     std::string head = " —", label = s.label, tail = "→", to = s.to;
     switch (s.kind) {
-      case StepKind::timeout: label = "(timeout)"; break;
-      case StepKind::wait: label = "(observe)"; break;
+      case StepKind::timeout:
+        label = "(timeout)";
+        break;
+      case StepKind::wait:
+        label = "(observe)";
+        break;
       case StepKind::reset:
         head = " ⟲ ";
         label = "reset";
@@ -249,7 +253,8 @@ std::string steps_html(const RunRecord& r, const TestGraph* g, const Resolved* r
         tail = " ✗";
         to = "no output and no timeout edge";
         break;
-      default: break;
+      default:
+        break;
     }
     row.set("arrow_head", head);
     row.set("step_label", label);
@@ -258,7 +263,8 @@ std::string steps_html(const RunRecord& r, const TestGraph* g, const Resolved* r
     std::string allowed;
     const bool known = g && res && !res->from[i].is_none();
     if (failing && !r.allowed.empty()) {
-      allowed = (known ? (g->is_passive(res->from[i]) ? "outputs {" : "stimuli {") : "{") + join_limited(r.allowed, 12) + "}";
+      allowed =
+          (known ? (g->is_passive(res->from[i]) ? "outputs {" : "stimuli {") : "{") + join_limited(r.allowed, 12) + "}";
     } else if (known) {
       const auto a = allowed_at(*g, res->from[i]);
       allowed = (g->is_passive(res->from[i]) ? "outputs {" : "stimuli {") + join_limited(a, 8) + "}";
@@ -295,9 +301,10 @@ Data toc_item(std::string target, std::string text) {
 }
 
 std::string replay_hint(const RunRecord& r) {
-  return fmt::format("not recorded in the trace; this run used seed {}: repeat the original command with --seed {} "
-                     "--runs 1",
-                     r.seed, r.seed);
+  return fmt::format(
+      "not recorded in the trace; this run used seed {}: repeat the original command with --seed {} "
+      "--runs 1",
+      r.seed, r.seed);
 }
 
 }  // namespace
@@ -320,17 +327,20 @@ std::string clean_text(std::string_view s) {
     }
     std::size_t len = 0;
     std::uint32_t cp = 0;
-    if (c >= 0xC2 && c <= 0xDF) len = 2, cp = c & 0x1F;
-    else if (c >= 0xE0 && c <= 0xEF) len = 3, cp = c & 0x0F;
-    else if (c >= 0xF0 && c <= 0xF4) len = 4, cp = c & 0x07;
+    if (c >= 0xC2 && c <= 0xDF)
+      len = 2, cp = c & 0x1F;
+    else if (c >= 0xE0 && c <= 0xEF)
+      len = 3, cp = c & 0x0F;
+    else if (c >= 0xF0 && c <= 0xF4)
+      len = 4, cp = c & 0x07;
     bool ok = len > 0 && i + len <= n;
     for (std::size_t k = 1; ok && k < len; ++k) {
       if ((p[i + k] & 0xC0) != 0x80) ok = false;
       cp = (cp << 6) | (p[i + k] & 0x3F);
     }
     // Overlong forms, surrogates and values above U+10FFFF are not UTF-8.
-    if (ok && ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
-               (cp >= 0xD800 && cp <= 0xDFFF)))
+    if (ok &&
+        ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) || (cp >= 0xD800 && cp <= 0xDFFF)))
       ok = false;
     if (!ok) {
       out += "\xEF\xBF\xBD";
@@ -355,8 +365,9 @@ SolveSection solve_section(const TestGraph& g, const ExpectedCostResult& r) {
     s.losing.push_back(!std::isfinite(x));
   }
   s.summary.push_back(fmt::format("Minimum expected cost to reach a goal: {} from the initial vertex '{}'.",
-                                  std::isfinite(r.value[g.initial().index()]) ? short_number(r.value[g.initial().index()])
-                                                                                : std::string("infinite"),
+                                  std::isfinite(r.value[g.initial().index()])
+                                      ? short_number(r.value[g.initial().index()])
+                                      : std::string("infinite"),
                                   g.name(g.initial())));
   s.summary.push_back(fmt::format("{} of {} vertices reach a goal with probability 1; {}.", r.num_region,
                                   g.num_vertices(),
@@ -373,10 +384,10 @@ SolveSection solve_section(const TestGraph& g, const SureWinResult& r) {
     s.vertex_value.push_back(win ? "win C=" + short_number(r.cost[v.index()]) : std::string("lose"));
     s.losing.push_back(!win);
   }
-  s.summary.push_back(fmt::format("{} of {} vertices are sure wins: from them the strategy reaches a goal whatever the "
-                                  "system does; the initial vertex '{}' is {}.",
-                                  r.num_winnable, g.num_vertices(), g.name(g.initial()),
-                                  r.winnable[g.initial().index()] ? "one" : "not"));
+  s.summary.push_back(fmt::format(
+      "{} of {} vertices are sure wins: from them the strategy reaches a goal whatever the "
+      "system does; the initial vertex '{}' is {}.",
+      r.num_winnable, g.num_vertices(), g.name(g.initial()), r.winnable[g.initial().index()] ? "one" : "not"));
   return s;
 }
 
@@ -388,10 +399,10 @@ SolveSection solve_section(const TestGraph& g, const BoundedReachResult& r) {
     s.vertex_value.push_back(fmt::format("Pr={} C={}", short_number(r.prob(v)), short_number(r.cost(v))));
     s.losing.push_back(r.prob(v) == 0);
   }
-  s.summary.push_back(fmt::format("Within {} moves the strategy reaches a goal from '{}' with probability {} at "
-                                  "expected cost {}.",
-                                  r.bound(), g.name(g.initial()), short_number(r.prob(g.initial())),
-                                  short_number(r.cost(g.initial()))));
+  s.summary.push_back(fmt::format(
+      "Within {} moves the strategy reaches a goal from '{}' with probability {} at "
+      "expected cost {}.",
+      r.bound(), g.name(g.initial()), short_number(r.prob(g.initial())), short_number(r.cost(g.initial()))));
   return s;
 }
 
@@ -432,8 +443,10 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
   for (const RunRecord& r : rep.runs) {
     const Verdict v = r.verdict.value_or(Verdict::error);
     overall = overall ? combine(*overall, v) : v;
-    if (r.verdict) ++counts[static_cast<int>(*r.verdict)];
-    else ++unfinished;
+    if (r.verdict)
+      ++counts[static_cast<int>(*r.verdict)];
+    else
+      ++unfinished;
   }
   const std::uint32_t total = summary.runs;
   std::string headline;
@@ -483,7 +496,8 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
     facts.push_back(facts_item("coverage", fmt::format("{}/{} edges, {}/{} labels", cov.edges_covered, cov.edges_total,
                                                        cov.labels_covered, cov.labels_total)));
   }
-  if (sources.size() == 1 && !sources.begin()->first.empty()) facts.push_back(facts_item("trace", sources.begin()->first));
+  if (sources.size() == 1 && !sources.begin()->first.empty())
+    facts.push_back(facts_item("trace", sources.begin()->first));
   page.set("facts", facts);
 
   // The runs table.
@@ -548,9 +562,10 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
     } else if (r.verdict == Verdict::error) {
       head = fmt::format("After {} steps the test could not go on: {}", r.steps, r.message);
     } else {
-      head = fmt::format("The trace ends after {} steps without a verdict: playtest, the adapter or the machine stopped "
-                         "during the run.",
-                         r.trace.empty() ? 0 : r.trace.back().step);
+      head = fmt::format(
+          "The trace ends after {} steps without a verdict: playtest, the adapter or the machine stopped "
+          "during the run.",
+          r.trace.empty() ? 0 : r.trace.back().step);
     }
     f.set("explain_head", head);
     f.set("has_got", !got.empty());
@@ -586,10 +601,11 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
         for (std::size_t k = path_vertices.size(); k-- > 0 && seeds.size() < 24;) seeds.push_back(path_vertices[k]);
         shown = neighbourhood(*g, seeds, o.neighbourhood_radius, o.max_neighbourhood);
         d.show_vertex = [&](VertexId v) { return shown[v.index()] != 0; };
-        caption = fmt::format("The model has {} vertices, too many to draw; this is the neighbourhood of '{}' ({} "
-                              "vertices within {} steps, and the last vertices of the path). ",
-                              g->num_vertices(), g->name(at),
-                              std::count(shown.begin(), shown.end(), std::uint8_t{1}), o.neighbourhood_radius);
+        caption = fmt::format(
+            "The model has {} vertices, too many to draw; this is the neighbourhood of '{}' ({} "
+            "vertices within {} steps, and the last vertices of the path). ",
+            g->num_vertices(), g->name(at), std::count(shown.begin(), shown.end(), std::uint8_t{1}),
+            o.neighbourhood_radius);
       }
       d.edge_style = [&](EdgeId e) {
         DotStyle s;
@@ -619,8 +635,8 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
         return s;
       };
       if (r.verdict == Verdict::fail) {
-        const std::string what = r.observed ? fmt::format("got '{}'\nnot allowed", *r.observed)
-                                            : std::string("silence\nno timeout edge");
+        const std::string what =
+            r.observed ? fmt::format("got '{}'\nnot allowed", *r.observed) : std::string("silence\nno timeout edge");
         d.extra_statements = fmt::format(
             "  __failure [shape=box, style=\"filled,dashed\", fillcolor=\"#ffebe9\", color=\"{0}\", fontcolor=\"{0}\", "
             "label={1}, id=\"{2}failure\", class=\"failure\"];\n"
@@ -658,11 +674,12 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
   // The model section belongs to runs; simulate, cover and solve draw the model in their own sections.
   page.set("has_model", g != nullptr && total > 0);
   if (g && total > 0) {
-    page.set("model_summary", fmt::format("{}: {} vertices ({} active, {} choice points, {} goals), {} edges, {} labels; "
-                                          "initial vertex '{}'.",
-                                          rep.model_name.empty() ? std::string("The model") : rep.model_name,
-                                          g->num_vertices(), g->num_vertices() - g->num_passive(), g->num_passive(),
-                                          g->num_goals(), g->num_edges(), g->num_labels(), g->name(g->initial())));
+    page.set("model_summary",
+             fmt::format("{}: {} vertices ({} active, {} choice points, {} goals), {} edges, {} labels; "
+                         "initial vertex '{}'.",
+                         rep.model_name.empty() ? std::string("The model") : rep.model_name, g->num_vertices(),
+                         g->num_vertices() - g->num_passive(), g->num_passive(), g->num_goals(), g->num_edges(),
+                         g->num_labels(), g->name(g->initial())));
     std::uint32_t max_visits = 0;
     for (std::uint32_t v : visits) max_visits = std::max(max_visits, v);
     page.set("coverage_summary",
@@ -723,8 +740,8 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
           "edges (a larger layout takes Graphviz minutes and stalls a browser). The failures above show their "
           "neighbourhoods; the uncovered edges are listed below.",
           g->num_vertices(), g->num_edges(), o.max_drawn_vertices, o.max_drawn_edges);
-      summary.messages.push_back(fmt::format("the model has {} vertices: only neighbourhoods of failures are drawn",
-                                             g->num_vertices()));
+      summary.messages.push_back(
+          fmt::format("the model has {} vertices: only neighbourhoods of failures are drawn", g->num_vertices()));
     }
     page.set("has_model_picture", whole && model_message.empty());
     page.set("has_model_message", !model_message.empty());
@@ -745,7 +762,8 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
     page.set("has_uncovered", n_uncovered > 0);
     page.set("uncovered", uncovered);
     page.set("has_uncovered_more", n_uncovered > o.max_listed_edges);
-    page.set("uncovered_more", fmt::format("{}", n_uncovered > o.max_listed_edges ? n_uncovered - o.max_listed_edges : 0));
+    page.set("uncovered_more",
+             fmt::format("{}", n_uncovered > o.max_listed_edges ? n_uncovered - o.max_listed_edges : 0));
     if (total) toc.push_back(toc_item("model", "model and coverage"));
     if (total && n_uncovered) toc.push_back(toc_item("uncovered", fmt::format("{} edges never covered", n_uncovered)));
   }
@@ -787,8 +805,10 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
       row.set("failed", fmt::format("{}", st.failed));
       row.set("inconclusive", fmt::format("{}", st.inconclusive));
       row.set("errors", fmt::format("{}", st.errors));
-      row.set("detected", fmt::format("{}/{} ({:.0f}%)", st.mutants_detected, st.mutants, 100.0 * st.detected_fraction()));
-      row.set("detect_steps", st.mutant_runs_failed ? fmt::format("{:.1f}", st.mean_steps_to_detect) : std::string("–"));
+      row.set("detected",
+              fmt::format("{}/{} ({:.0f}%)", st.mutants_detected, st.mutants, 100.0 * st.detected_fraction()));
+      row.set("detect_steps",
+              st.mutant_runs_failed ? fmt::format("{:.1f}", st.mean_steps_to_detect) : std::string("–"));
       rows.push_back(row);
       HistogramRow h;
       h.name = sc.rows[k].strategy;
@@ -804,7 +824,8 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
     s.set("has_histograms", any_sample);
     s.set("histograms", any_sample ? svg_histograms(hist) : std::string());
     bool table = has_mutants;
-    for (const StrategyComparison::Row& row : sc.rows) table = table && row.stats.mutant_detected.size() == sc.mutants.size();
+    for (const StrategyComparison::Row& row : sc.rows)
+      table = table && row.stats.mutant_detected.size() == sc.mutants.size();
     s.set("has_mutant_table", table);
     if (table) {
       Data heads = list();
@@ -866,7 +887,10 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
       lp.x_label = "k: visits of choice points";
       lp.y_label = "P(all edges covered)";
       PlotSeries est{.name = fmt::format("simulated ({} runs, 95% interval)", cs.table.runs)};
-      PlotSeries bnd{.name = "bound 1 − n (1 − p)^m (Proposition 2)", .color = fail_red, .dashed = true, .steps = true,
+      PlotSeries bnd{.name = "bound 1 − n (1 − p)^m (Proposition 2)",
+                     .color = fail_red,
+                     .dashed = true,
+                     .steps = true,
                      .markers = false};
       for (const ConvergenceRow& row : cs.table.rows) {
         est.x.push_back(row.visits);
@@ -885,8 +909,7 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
             fmt::format("{} seeded runs of the cover strategy ({} segment choice, seed {}) against a system that picks "
                         "with the model's probabilities; the band is the 95% Wilson interval. The bound holds for the "
                         "paper's random segment choice.",
-                        cs.table.runs,
-                        cs.options.cover.choice == SegmentChoice::random ? "random" : "prefer-uncovered",
+                        cs.table.runs, cs.options.cover.choice == SegmentChoice::random ? "random" : "prefer-uncovered",
                         cs.options.seed));
     }
     std::vector<std::string> steps;

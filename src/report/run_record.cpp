@@ -17,8 +17,9 @@ using nlohmann::json;
 
 [[noreturn]] void fail_at(std::string_view source, std::uint32_t line, std::uint32_t column, std::string message,
                           std::string pointer = {}) {
-  throw ParseError(Diagnostic{.where = {.file = std::string(source), .line = line, .column = column, .pointer = pointer},
-                              .message = std::move(message)});
+  throw ParseError(
+      Diagnostic{.where = {.file = std::string(source), .line = line, .column = column, .pointer = pointer},
+                 .message = std::move(message)});
 }
 
 // Reads the fields of one event object, failing with the key's JSON pointer.
@@ -39,7 +40,8 @@ class Fields {
     if (!v->is_string()) fail(key, fmt::format("\"{}\" must be a string", key));
     return v->get<std::string>();
   }
-  std::uint64_t count(const char* key, bool required, std::uint64_t max = std::numeric_limits<std::uint64_t>::max()) const {
+  std::uint64_t count(const char* key, bool required,
+                      std::uint64_t max = std::numeric_limits<std::uint64_t>::max()) const {
     const json* v = find(key);
     if (!v) {
       if (required) fail(key, fmt::format("the event has no \"{}\"", key));
@@ -119,7 +121,8 @@ std::vector<RunRecord> read_trace(std::istream& in, std::string_view source) {
     if (!j.is_object()) fail_at(source, line, 1, "a trace event must be a JSON object");
     const Fields f(j, source, line);
     const std::string event = f.text("event", true);
-    const auto run_number = static_cast<std::uint32_t>(f.count("run", false, std::numeric_limits<std::uint32_t>::max()));
+    const auto run_number =
+        static_cast<std::uint32_t>(f.count("run", false, std::numeric_limits<std::uint32_t>::max()));
     if (event == "begin") {
       start_run(run_number == 0 ? static_cast<std::uint32_t>(runs.size() + 1) : run_number, line);
       current->seed = f.count("seed", false);
@@ -155,7 +158,8 @@ std::vector<RunRecord> read_trace(std::istream& in, std::string_view source) {
     // end
     const std::string verdict = f.text("verdict", true);
     const auto v = parse_verdict(verdict);
-    if (!v) f.fail("verdict", fmt::format("unknown verdict \"{}\" (expected PASS, FAIL, INCONCLUSIVE or ERROR)", verdict));
+    if (!v)
+      f.fail("verdict", fmt::format("unknown verdict \"{}\" (expected PASS, FAIL, INCONCLUSIVE or ERROR)", verdict));
     current->verdict = *v;
     current->message = f.text("message", false);
     current->steps = f.count("steps", false);

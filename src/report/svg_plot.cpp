@@ -77,8 +77,8 @@ std::string svg_line_plot(const LinePlot& p) {
     s += fmt::format("<text x=\"{}\" y=\"{}\" class=\"tick\" text-anchor=\"middle\">{}</text>\n", num(X(t)),
                      num(top + h + 16), short_number(t));
   }
-  s += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" class=\"frame\"/>\n", num(left), num(top), num(w),
-                   num(h));
+  s += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" class=\"frame\"/>\n", num(left), num(top),
+                   num(w), num(h));
   s += fmt::format("<text x=\"{}\" y=\"{}\" class=\"axis\" text-anchor=\"middle\">{}</text>\n", num(left + w / 2),
                    num(top + h + 34), escape_html(p.x_label));
   s += fmt::format("<text class=\"axis\" text-anchor=\"middle\" transform=\"translate(14 {}) rotate(-90)\">{}</text>\n",
@@ -188,8 +188,9 @@ std::string svg_histograms(const Histograms& hs) {
             short_number(lo + static_cast<double>(b + 1) * bin_w));
       }
       const double mean = sum / static_cast<double>(n);
-      s += fmt::format("\n<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" class=\"mean\"><title>mean {3}</title></line>\n",
-                       num(X(mean)), num(y0 + 4), num(base + 3), short_number(mean));
+      s += fmt::format(
+          "\n<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" class=\"mean\"><title>mean {3}</title></line>\n",
+          num(X(mean)), num(y0 + 4), num(base + 3), short_number(mean));
     }
     s += fmt::format("<text x=\"{}\" y=\"{}\" class=\"row-note\">{}</text>\n", num(X(hi) + pad), num(base - 8),
                      escape_html(r.note));

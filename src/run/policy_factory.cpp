@@ -40,8 +40,8 @@ std::unique_ptr<Policy> make_policy(StrategyKind kind, const TestGraph& g, const
     }
     case StrategyKind::expected: {
       ExpectedCostResult r = solve_expected_cost(g, goals);
-      return std::make_unique<TablePolicy>(
-          "expected", std::move(r.strategy), "no strategy reaches a goal from there with probability 1");
+      return std::make_unique<TablePolicy>("expected", std::move(r.strategy),
+                                           "no strategy reaches a goal from there with probability 1");
     }
     case StrategyKind::cover: return std::make_unique<CoverPolicy>(g);
     // Test-purpose testers (seed 002, seed 003): the traps are the purpose's edges (empty: all).

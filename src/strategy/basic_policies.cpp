@@ -1,10 +1,10 @@
+#include <fmt/format.h>
+
 #include <limits>
 
 #include "playtest/strategy/anti_ant_policy.hpp"
 #include "playtest/strategy/random_walk_policy.hpp"
 #include "playtest/strategy/table_policy.hpp"
-
-#include <fmt/format.h>
 
 namespace playtest {
 

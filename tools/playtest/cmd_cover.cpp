@@ -70,7 +70,7 @@ int run(Options o) {
     write_cover_text(std::cout, g, r, shown_steps);
     if (r.tour().steps.size() > shown_steps)
       fmt::print("             {}\n", o.tour_out.empty() ? std::string("(--tour-out FILE writes every step)")
-                                                        : fmt::format("(every step is in {})", o.tour_out));
+                                                         : fmt::format("(every step is in {})", o.tour_out));
   }
   return exit_ok;
 }

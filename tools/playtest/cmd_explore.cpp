@@ -5,12 +5,12 @@
 #include "command.hpp"
 #include "common.hpp"
 #include "option_checks.hpp"
-#include "progress.hpp"
 #include "playtest/error.hpp"
 #include "playtest/explore/explore_report.hpp"
 #include "playtest/io/dot.hpp"
 #include "playtest/io/graph_json.hpp"
 #include "playtest/lang/model_program.hpp"
+#include "progress.hpp"
 
 namespace playtest::cli {
 namespace {

@@ -59,26 +59,33 @@ int run(const Options& o) {
   return exit_ok;
 }
 
-const Registration reg{"report", 62, [](CLI::App& app) {
-  auto o = std::make_shared<Options>();
-  auto* sub = app.add_subcommand("report",
-                                 "Write one self-contained HTML report of the runs in JSON-lines traces (run --trace): "
-                                 "verdicts, replay commands, the model with coverage, the path to each failure");
-  sub->add_option("TRACE", o->traces, "JSON-lines traces written by playtest run --trace (- reads standard input)")
-      ->required();
-  sub->add_option("--model", o->model.path, "The model the runs tested (draws it, colours coverage, names what was allowed)");
-  sub->add_option("--inputs", o->model.inputs, "LTS models: labels that are inputs (comma-separated)")->delimiter(',');
-  sub->add_option("--outputs", o->model.outputs, "LTS models: labels that are outputs (comma-separated)")->delimiter(',');
-  sub->add_option("--param", o->model.params, "Model programs (.ptm): set a model parameter, NAME=VALUE (repeatable)");
-  sub->add_option("--reward", o->model.reward, "PRISM .tra models: the reward structure read as costs");
-  sub->add_option("--goal-label", o->model.goal_label, "PRISM .tra models: the label of the goal states");
-  sub->add_option("-o,--output", o->out, "The HTML file to write (- for standard output)")->required();
-  sub->add_option("--title", o->title, "The report's title (default: the model's or the first trace's name)");
-  sub->add_flag("--json", o->json, "Print what was written as JSON");
-  sub->footer("Pictures need Graphviz's dot on PATH (scripts/setup.sh installs it); without it the report says so in "
-              "their place.\nModels above 300 vertices are summarised, with pictures of the failures' neighbourhoods.");
-  return [o] { return run(*o); };
-}};
+const Registration reg{
+    "report", 62, [](CLI::App& app) {
+      auto o = std::make_shared<Options>();
+      auto* sub =
+          app.add_subcommand("report",
+                             "Write one self-contained HTML report of the runs in JSON-lines traces (run --trace): "
+                             "verdicts, replay commands, the model with coverage, the path to each failure");
+      sub->add_option("TRACE", o->traces, "JSON-lines traces written by playtest run --trace (- reads standard input)")
+          ->required();
+      sub->add_option("--model", o->model.path,
+                      "The model the runs tested (draws it, colours coverage, names what was allowed)");
+      sub->add_option("--inputs", o->model.inputs, "LTS models: labels that are inputs (comma-separated)")
+          ->delimiter(',');
+      sub->add_option("--outputs", o->model.outputs, "LTS models: labels that are outputs (comma-separated)")
+          ->delimiter(',');
+      sub->add_option("--param", o->model.params,
+                      "Model programs (.ptm): set a model parameter, NAME=VALUE (repeatable)");
+      sub->add_option("--reward", o->model.reward, "PRISM .tra models: the reward structure read as costs");
+      sub->add_option("--goal-label", o->model.goal_label, "PRISM .tra models: the label of the goal states");
+      sub->add_option("-o,--output", o->out, "The HTML file to write (- for standard output)")->required();
+      sub->add_option("--title", o->title, "The report's title (default: the model's or the first trace's name)");
+      sub->add_flag("--json", o->json, "Print what was written as JSON");
+      sub->footer(
+          "Pictures need Graphviz's dot on PATH (scripts/setup.sh installs it); without it the report says so in "
+          "their place.\nModels above 300 vertices are summarised, with pictures of the failures' neighbourhoods.");
+      return [o] { return run(*o); };
+    }};
 
 }  // namespace
 }  // namespace playtest::cli

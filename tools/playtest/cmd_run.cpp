@@ -93,11 +93,14 @@ int run(const Options& o) {
   progress.finish();
   if (trace_out) trace_out->close();
   if (!o.report.empty()) {
-    report::Report rep{.title = "playtest run " + o.input.path, .tool_version = PLAYTEST_VERSION, .model = &g,
+    report::Report rep{.title = "playtest run " + o.input.path,
+                       .tool_version = PLAYTEST_VERSION,
+                       .model = &g,
                        .model_name = o.input.path};
     for (std::size_t i = 0; i < c.runs.size(); ++i)
-      rep.runs.push_back(report::run_record(g, c.runs[i], static_cast<std::uint32_t>(i + 1),
-                                            {.strategy = name, .model = o.input.path, .replay = replay(c.runs[i].seed)}));
+      rep.runs.push_back(
+          report::run_record(g, c.runs[i], static_cast<std::uint32_t>(i + 1),
+                             {.strategy = name, .model = o.input.path, .replay = replay(c.runs[i].seed)}));
     Output out(o.report);
     report::write_html_report(out.stream(), rep);
     out.close();

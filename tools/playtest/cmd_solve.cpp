@@ -9,15 +9,15 @@
 #include <nlohmann/json.hpp>
 
 #include "command.hpp"
-#include "option_checks.hpp"
 #include "common.hpp"
-#include "progress.hpp"
+#include "option_checks.hpp"
 #include "playtest/error.hpp"
 #include "playtest/graph/names.hpp"
 #include "playtest/io/dot.hpp"
 #include "playtest/solve/bounded_reachability.hpp"
 #include "playtest/solve/expected_cost.hpp"
 #include "playtest/solve/sure_winning.hpp"
+#include "progress.hpp"
 
 namespace playtest::cli {
 namespace {

@@ -217,8 +217,9 @@ std::vector<std::string>& recorded_command_line() {
 void set_command_line(int argc, char** argv) { recorded_command_line().assign(argv, argv + argc); }
 
 std::string shell_quote(const std::string& s) {
-  const bool plain = !s.empty() && s.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-                                                       "0123456789_@%+=:,./-") == std::string::npos;
+  const bool plain = !s.empty() && s.find_first_not_of(
+                                       "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                       "0123456789_@%+=:,./-") == std::string::npos;
   if (plain) return s;
   std::string out = "'";
   for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);

@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
-#include <cstdio>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 
 namespace playtest::cli {
@@ -38,10 +38,11 @@ std::string ProgressLine::text(std::string_view what, std::string_view unit, std
                                double seconds) {
   const double rate = seconds > 0 ? double(done) / seconds : 0;
   std::string s = fmt::format("{}: {}", what, grouped(done));
-  if (total > 0) s += fmt::format("/{} {} ({:.0f}%)", grouped(total), unit, 100.0 * double(done) / double(total));
-  else s += fmt::format(" {}", unit);
-  s += rate >= 10 ? fmt::format(", {}/s", grouped(static_cast<std::uint64_t>(rate)))
-                  : fmt::format(", {:.2g}/s", rate);
+  if (total > 0)
+    s += fmt::format("/{} {} ({:.0f}%)", grouped(total), unit, 100.0 * double(done) / double(total));
+  else
+    s += fmt::format(" {}", unit);
+  s += rate >= 10 ? fmt::format(", {}/s", grouped(static_cast<std::uint64_t>(rate))) : fmt::format(", {:.2g}/s", rate);
   s += ", " + duration(seconds);
   if (total > done && rate > 0) s += ", about " + duration(double(total - done) / rate) + " left";
   return s;

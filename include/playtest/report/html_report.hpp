@@ -26,21 +26,21 @@ namespace playtest::report {
 
 // solve: a strategy drawn on the graph, each vertex annotated with its value.
 struct SolveSection {
-  std::string objective;                // "expected", "reach", "win"
-  std::vector<EdgeId> strategy;         // per vertex, none where the strategy makes no choice
+  std::string objective;                  // "expected", "reach", "win"
+  std::vector<EdgeId> strategy;           // per vertex, none where the strategy makes no choice
   std::vector<std::string> vertex_value;  // per vertex, e.g. "E=3.5", "Pr=0.75 C=4", "lose"
-  std::vector<std::uint8_t> losing;     // per vertex: drawn grey
-  std::vector<std::string> summary;     // lines shown above the picture
+  std::vector<std::uint8_t> losing;       // per vertex: drawn grey
+  std::vector<std::string> summary;       // lines shown above the picture
 };
 SolveSection solve_section(const TestGraph& g, const ExpectedCostResult& r);
 SolveSection solve_section(const TestGraph& g, const SureWinResult& r);
 SolveSection solve_section(const TestGraph& g, const BoundedReachResult& r);
 
 struct Report {
-  std::string title;           // e.g. "playtest run examples/sut/workers.json"
-  std::string tool_version;    // shown at the bottom
+  std::string title;                 // e.g. "playtest run examples/sut/workers.json"
+  std::string tool_version;          // shown at the bottom
   const TestGraph* model = nullptr;  // nullptr: runs and steps only, no picture
-  std::string model_name;      // the model's file name
+  std::string model_name;            // the model's file name
   std::vector<RunRecord> runs;
   // The other commands' results, drawn when given (they must outlive the call).
   const StrategyComparison* simulation = nullptr;  // simulate: strategies side by side, mutants killed
@@ -54,11 +54,11 @@ struct ReportOptions {
   // failures (Graphviz's layout takes minutes and a browser stalls on SVGs of 10^4 vertices).
   std::uint32_t max_drawn_vertices = 300;
   std::uint32_t max_drawn_edges = 1200;
-  std::uint32_t neighbourhood_radius = 2;   // around a failure in a large model
-  std::uint32_t max_neighbourhood = 80;     // vertices in such a picture
-  std::uint32_t max_table_steps = 400;      // rows of a step table (the last ones)
-  std::uint32_t max_failure_pictures = 3;   // failing runs drawn (all are listed)
-  std::uint32_t max_listed_edges = 300;     // rows of the uncovered-edges table
+  std::uint32_t neighbourhood_radius = 2;  // around a failure in a large model
+  std::uint32_t max_neighbourhood = 80;    // vertices in such a picture
+  std::uint32_t max_table_steps = 400;     // rows of a step table (the last ones)
+  std::uint32_t max_failure_pictures = 3;  // failing runs drawn (all are listed)
+  std::uint32_t max_listed_edges = 300;    // rows of the uncovered-edges table
 };
 
 // What the report said, for the caller's message ("report: 2 runs, 1 FAIL, picture: yes").

@@ -27,13 +27,13 @@ struct StepRecord {
 };
 
 struct RunRecord {
-  std::string source;       // the trace file it was read from ("" when made from a RunResult)
-  std::uint32_t line = 0;   // line of its "begin" event in `source`
-  std::uint32_t run = 1;    // its number in the campaign (1-based)
+  std::string source;      // the trace file it was read from ("" when made from a RunResult)
+  std::uint32_t line = 0;  // line of its "begin" event in `source`
+  std::uint32_t run = 1;   // its number in the campaign (1-based)
   std::uint64_t seed = 0;
   std::string strategy;
-  std::string model;        // the model file, when recorded
-  std::string replay;       // the command that replays this run, when recorded
+  std::string model;   // the model file, when recorded
+  std::string replay;  // the command that replays this run, when recorded
   // Empty when the trace has no "end" event: playtest or the machine died during the run.
   std::optional<Verdict> verdict;
   std::string message;

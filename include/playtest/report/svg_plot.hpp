@@ -10,13 +10,13 @@
 namespace playtest::report {
 
 struct PlotSeries {
-  std::string name;             // in the legend
-  std::vector<double> x, y;     // same length
+  std::string name;               // in the legend
+  std::vector<double> x, y;       // same length
   std::vector<double> low, high;  // a band around y (empty: none)
   std::string color = "#1f6feb";
   bool dashed = false;
-  bool steps = false;           // drawn as a step function (constant until the next x)
-  bool markers = true;          // a dot at every point
+  bool steps = false;   // drawn as a step function (constant until the next x)
+  bool markers = true;  // a dot at every point
 };
 
 struct LinePlot {
@@ -28,9 +28,9 @@ struct LinePlot {
 std::string svg_line_plot(const LinePlot& plot);
 
 struct HistogramRow {
-  std::string name;             // on the left of the row
-  std::vector<double> values;   // the sample
-  std::string note;             // on the right (e.g. "mean 12.3, sd 4.1")
+  std::string name;            // on the left of the row
+  std::vector<double> values;  // the sample
+  std::string note;            // on the right (e.g. "mean 12.3, sd 4.1")
   std::string color = "#1f6feb";
 };
 

@@ -24,7 +24,8 @@ std::size_t count(const std::string& s, const std::string& what) {
 }
 
 std::string run_args(const std::string& sut, const std::string& extra) {
-  return "run " + model + " --sut '" + sut + "' --strategy expected --goal off --steps 3000 --timeout-ms 10000 " + extra;
+  return "run " + model + " --sut '" + sut + "' --strategy expected --goal off --steps 3000 --timeout-ms 10000 " +
+         extra;
 }
 
 // The "replay" of the first begin event of a trace.
@@ -84,7 +85,8 @@ TEST(CliReport, TheReplayCommandReplaysTheFailure) {
 
 TEST(CliReport, RunWritesTheReportItself) {
   ScratchDir d("report_run");
-  const CliResult r = run_playtest(run_args(buggy_sut, "--vertex-timeout last0=100 --seed 2 --report " + d.file("r.html")));
+  const CliResult r =
+      run_playtest(run_args(buggy_sut, "--vertex-timeout last0=100 --seed 2 --report " + d.file("r.html")));
   ASSERT_EQ(r.code, 1) << r.out << r.err;
   const std::string html = read_file(d.file("r.html"));
   EXPECT_NE(html.find("<title>playtest run " + model + "</title>"), std::string::npos);
@@ -95,8 +97,10 @@ TEST(CliReport, RunWritesTheReportItself) {
 
 TEST(CliReport, SimulateAndCoverReports) {
   ScratchDir d("report_sections");
-  const CliResult s = run_playtest("simulate " + model + " --strategy random,reach --runs 30 --mutants --mutant-count 4 "
-                                   "--mutant-runs 2 --seed 1 --report " + d.file("s.html"));
+  const CliResult s = run_playtest("simulate " + model +
+                                   " --strategy random,reach --runs 30 --mutants --mutant-count 4 "
+                                   "--mutant-runs 2 --seed 1 --report " +
+                                   d.file("s.html"));
   ASSERT_EQ(s.code, 0) << s.out << s.err;
   const std::string sim = read_file(d.file("s.html"));
   EXPECT_NE(sim.find("<td><b>reach</b></td><td>reach goal &apos;off&apos;</td>"), std::string::npos);
@@ -113,8 +117,8 @@ TEST(CliReport, SimulateAndCoverReports) {
 
 TEST(CliReport, WithoutGraphvizTheReportSaysSo) {
   ScratchDir d("report_nodot");
-  const CliResult fail = run_playtest(
-      run_args(buggy_sut, "--vertex-timeout last0=100 --seed 1 --quiet --trace " + d.file("t.jsonl")));
+  const CliResult fail =
+      run_playtest(run_args(buggy_sut, "--vertex-timeout last0=100 --seed 1 --quiet --trace " + d.file("t.jsonl")));
   ASSERT_EQ(fail.code, 1);
   // An empty PATH: no dot to be found.
   const std::string cmd = "env PATH= " + std::string(PLAYTEST_BINARY) + " report " + d.file("t.jsonl") + " --model " +
@@ -122,10 +126,12 @@ TEST(CliReport, WithoutGraphvizTheReportSaysSo) {
   const int status = std::system(cmd.c_str());
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 0) << read_file(d.file("out.txt"));
-  EXPECT_NE(read_file(d.file("out.txt")).find("(1 run, 0 pictures)"), std::string::npos) << read_file(d.file("out.txt"));
+  EXPECT_NE(read_file(d.file("out.txt")).find("(1 run, 0 pictures)"), std::string::npos)
+      << read_file(d.file("out.txt"));
   EXPECT_NE(read_file(d.file("out.txt")).find("note: Graphviz ('dot') is not installed"), std::string::npos);
   const std::string html = read_file(d.file("r.html"));
-  EXPECT_NE(html.find("<p class=\"nopic\">Graphviz (&apos;dot&apos;) is not installed or not on PATH"), std::string::npos);
+  EXPECT_NE(html.find("<p class=\"nopic\">Graphviz (&apos;dot&apos;) is not installed or not on PATH"),
+            std::string::npos);
   EXPECT_NE(html.find("<tr class=\"failing on-path\">"), std::string::npos);
 }
 
@@ -134,13 +140,15 @@ TEST(CliReport, BadInputIsExit2) {
   CliResult r = run_playtest("report " + d.file("missing.jsonl") + " -o " + d.file("r.html"));
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("missing.jsonl: error: cannot open the trace for reading"), std::string::npos) << r.err;
-  const std::string bad = d.write("bad.jsonl", "{\"event\":\"begin\",\"run\":1}\n{\"event\":\"step\",\"kind\":\"fly\"}\n");
+  const std::string bad =
+      d.write("bad.jsonl", "{\"event\":\"begin\",\"run\":1}\n{\"event\":\"step\",\"kind\":\"fly\"}\n");
   r = run_playtest("report " + bad + " -o " + d.file("r.html"));
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("bad.jsonl:2: error: "), std::string::npos) << r.err;
-  const std::string other = d.write(
-      "other.jsonl", "{\"event\":\"begin\",\"run\":1}\n{\"event\":\"step\",\"kind\":\"stimulus\",\"step\":1,"
-                     "\"vertex\":\"nowhere\",\"label\":\"x\",\"edge\":\"e0\",\"to\":\"idle0\"}\n");
+  const std::string other =
+      d.write("other.jsonl",
+              "{\"event\":\"begin\",\"run\":1}\n{\"event\":\"step\",\"kind\":\"stimulus\",\"step\":1,"
+              "\"vertex\":\"nowhere\",\"label\":\"x\",\"edge\":\"e0\",\"to\":\"idle0\"}\n");
   r = run_playtest("report " + other + " --model " + model + " -o " + d.file("r.html"));
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("other.jsonl:2: error: vertex 'nowhere' is not in the model"), std::string::npos) << r.err;

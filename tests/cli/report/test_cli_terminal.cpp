@@ -22,8 +22,9 @@ std::size_t lines_of(const std::string& text) {
 
 TEST(CliTerminal, LongToursGoToAFileAndGeneratedIdsBecomeLabels) {
   ScratchDir d("cover_long");
-  CliResult g = run_playtest("gen random --vertices 40 --out-degree 3 --passive-fraction 0 --strongly-connected --seed 2 -o " +
-                             d.file("g.json"));
+  CliResult g =
+      run_playtest("gen random --vertices 40 --out-degree 3 --passive-fraction 0 --strongly-connected --seed 2 -o " +
+                   d.file("g.json"));
   ASSERT_EQ(g.code, 0) << g.err;
   const CliResult r = run_playtest("cover " + d.file("g.json") + " --sim-runs 0 --tour-out " + d.file("tour.txt"));
   ASSERT_EQ(r.code, 0) << r.out << r.err;
@@ -50,8 +51,8 @@ TEST(CliTerminal, SolveNamesGeneratedEdgesByLabel) {
 // Runs `playtest ARGS` with standard error (and output) on a pseudo-terminal; returns what it printed.
 std::string on_a_terminal(const std::string& args, const ScratchDir& d) {
   const std::string log = d.file("typescript");
-  const std::string cmd = "script -qefc \"" + std::string(PLAYTEST_BINARY) + " " + args + "\" " + log +
-                          " >/dev/null 2>&1 </dev/null";
+  const std::string cmd =
+      "script -qefc \"" + std::string(PLAYTEST_BINARY) + " " + args + "\" " + log + " >/dev/null 2>&1 </dev/null";
   EXPECT_EQ(std::system(cmd.c_str()) == -1, false);
   return read_file(log);
 }

@@ -139,11 +139,13 @@ TEST(TraceReader, BadLinesAreLocatedParseErrors) {
     }
     return "no error";
   };
-  EXPECT_NE(error_of("{\"event\":\"begin\",\"run\":1}\n{\"event\":\"step\",\"kind\":\"jump\",\"step\":1,\"vertex\":\"a\"}\n")
-                .find("t.jsonl:2: error: unknown step kind \"jump\""),
-            std::string::npos);
+  EXPECT_NE(
+      error_of("{\"event\":\"begin\",\"run\":1}\n{\"event\":\"step\",\"kind\":\"jump\",\"step\":1,\"vertex\":\"a\"}\n")
+          .find("t.jsonl:2: error: unknown step kind \"jump\""),
+      std::string::npos);
   EXPECT_NE(error_of("{\"event\":\"begin\"}\nnot json\n{\"event\":\"begin\"}\n").find("t.jsonl:2:"), std::string::npos);
-  EXPECT_NE(error_of("{\"event\":\"end\",\"verdict\":\"MAYBE\"}\n").find("unknown verdict \"MAYBE\""), std::string::npos);
+  EXPECT_NE(error_of("{\"event\":\"end\",\"verdict\":\"MAYBE\"}\n").find("unknown verdict \"MAYBE\""),
+            std::string::npos);
   EXPECT_NE(error_of("{\"event\":\"step\",\"kind\":\"reset\",\"step\":-1,\"vertex\":\"a\"}\n").find("(at /step)"),
             std::string::npos);
   EXPECT_NE(error_of("[1,2]\n").find("must be a JSON object"), std::string::npos);
@@ -167,10 +169,13 @@ TEST(Escaping, EscapesMarkupAndRepairsUtf8) {
   EXPECT_EQ(escape_html(hostile), "&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;");
   EXPECT_EQ(escape_html("a & \"b\" 'c'"), "a &amp; &quot;b&quot; &apos;c&apos;");
   EXPECT_EQ(escape_html("café ✓ 𝄞"), "café ✓ 𝄞");
-  EXPECT_EQ(clean_text("a\xff" "b"), "a\xEF\xBF\xBD" "b");
-  EXPECT_EQ(clean_text("\xC0\xAF"), "\xEF\xBF\xBD\xEF\xBF\xBD");          // overlong '/'
+  EXPECT_EQ(clean_text("a\xff"
+                       "b"),
+            "a\xEF\xBF\xBD"
+            "b");
+  EXPECT_EQ(clean_text("\xC0\xAF"), "\xEF\xBF\xBD\xEF\xBF\xBD");                  // overlong '/'
   EXPECT_EQ(clean_text("\xED\xA0\x80"), "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");  // a surrogate
-  EXPECT_EQ(clean_text("\xE2\x9C"), "\xEF\xBF\xBD\xEF\xBF\xBD");          // cut short
+  EXPECT_EQ(clean_text("\xE2\x9C"), "\xEF\xBF\xBD\xEF\xBF\xBD");                  // cut short
   EXPECT_EQ(clean_text("x\x01y\tz\n"), "x\xEF\xBF\xBDy\tz\n");
 }
 
@@ -356,8 +361,9 @@ TEST(HtmlReport, ATraceFromAnotherModelIsALocatedError) {
     html_of(rep);
     FAIL() << "no error";
   } catch (const GraphError& e) {
-    EXPECT_NE(format_diagnostic(e.diagnostic()).find("other.jsonl:2: error: edge 'e99' is not in the model workers.json"),
-              std::string::npos)
+    EXPECT_NE(
+        format_diagnostic(e.diagnostic()).find("other.jsonl:2: error: edge 'e99' is not in the model workers.json"),
+        std::string::npos)
         << format_diagnostic(e.diagnostic());
   }
 }
@@ -388,8 +394,8 @@ RunRecord walk_and_fail(const TestGraph& g, std::uint32_t steps) {
                        .to = std::string(g.name(g.target(e)))});
     v = g.target(e);
   }
-  r.trace.push_back({.step = r.trace.size() + 1, .kind = StepKind::unexpected, .vertex = std::string(g.name(v)),
-                     .label = "boom"});
+  r.trace.push_back(
+      {.step = r.trace.size() + 1, .kind = StepKind::unexpected, .vertex = std::string(g.name(v)), .label = "boom"});
   r.steps = r.trace.size();
   r.fail_vertex = std::string(g.name(v));
   r.observed = "boom";
@@ -402,7 +408,8 @@ TEST(HtmlReport, LargeModelsGetASummaryAndTheFailuresNeighbourhood) {
   const RunRecord r = walk_and_fail(g, 40);
   ReportOptions o;
   std::ostringstream out;
-  const ReportSummary s = write_html_report(out, {.title = "big", .model = &g, .model_name = "big.json", .runs = {r}}, o);
+  const ReportSummary s =
+      write_html_report(out, {.title = "big", .model = &g, .model_name = "big.json", .runs = {r}}, o);
   const std::string html = out.str();
   EXPECT_EQ(s.pictures, 1u);  // the neighbourhood only
   EXPECT_NE(html.find("The model has 20000 vertices and 60000 edges: pictures of the whole model are drawn up to"),
@@ -497,7 +504,8 @@ TEST(SvgPlot, NumbersAndEscaping) {
   EXPECT_EQ(short_number(0.125), "0.125");
   EXPECT_EQ(short_number(1e7), "1e+07");
   LinePlot p{.title = "<t>", .x_label = "x & y"};
-  p.series.push_back({.name = "a\"b", .x = {1, 2, 3}, .y = {0.1, 0.5, 0.9}, .low = {0, 0.4, 0.8}, .high = {0.2, 0.6, 1}});
+  p.series.push_back(
+      {.name = "a\"b", .x = {1, 2, 3}, .y = {0.1, 0.5, 0.9}, .low = {0, 0.4, 0.8}, .high = {0.2, 0.6, 1}});
   const std::string svg = svg_line_plot(p);
   EXPECT_NE(svg.find("&lt;t&gt;"), std::string::npos);
   EXPECT_NE(svg.find("x &amp; y"), std::string::npos);
