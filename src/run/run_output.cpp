@@ -38,13 +38,8 @@ std::string quoted_list(const std::vector<std::string>& items) {
 }  // namespace
 
 std::string replay_command(const RunOutputOptions& o, const RunResult& r) {
-  if (o.replay_command.empty() || r.interrupted || (r.verdict != Verdict::fail && r.verdict != Verdict::error))
-    return {};
-  std::string cmd = o.replay_command;
-  const std::string seed = std::to_string(r.seed);
-  for (std::size_t at = 0; (at = cmd.find("{seed}", at)) != std::string::npos; at += seed.size())
-    cmd.replace(at, 6, seed);
-  return cmd;
+  if (!o.replay || r.interrupted || (r.verdict != Verdict::fail && r.verdict != Verdict::error)) return {};
+  return o.replay(r.seed);
 }
 
 void write_run_text(std::ostream& out, const Runner& runner, const RunResult& r, std::uint32_t run_index,

@@ -49,6 +49,8 @@ SimulationStats simulate_with(const TestGraph& model, std::vector<Policy*> polic
       if (options.shard.contains(m * std::uint64_t(options.mutant_runs) + i + 1))
         tasks.push_back({static_cast<std::int64_t>(m), i});
   std::vector<SimOutcome> outcomes(tasks.size());
+  std::mutex progress_mutex;
+  std::uint64_t done_runs = 0;
   auto play = [&](Policy& policy, std::size_t t) {
     const SimTask& task = tasks[t];
     const bool model_run = task.mutant < 0;
@@ -60,6 +62,10 @@ SimulationStats simulate_with(const TestGraph& model, std::vector<Policy*> polic
     SimulatedSut sut(sut_graph, sut_seed, options.sut);
     const RunResult r = runner.run(policy, sut, nullptr, derive_seed(options.seed, task.run, 0));
     outcomes[t] = {r.verdict, r.purpose_met, r.steps};
+    if (options.on_progress) {  // one call at a time, whichever thread finished the run
+      const std::lock_guard lock(progress_mutex);
+      options.on_progress(++done_runs, tasks.size());
+    }
   };
   if (policies.size() == 1) {
     for (std::size_t t = 0; t < tasks.size(); ++t) play(*policies.front(), t);

@@ -6,6 +6,7 @@
 #include "common.hpp"
 #include "interrupt.hpp"
 #include "option_checks.hpp"
+#include "playtest/report/html_report.hpp"
 #include "playtest/run/campaign.hpp"
 #include "playtest/run/junit_report.hpp"
 #include "playtest/run/policy_factory.hpp"
@@ -13,6 +14,7 @@
 #include "playtest/run/subprocess_adapter.hpp"
 #include "playtest/run/trace_writer.hpp"
 #include "playtest/strategy/traps.hpp"
+#include "progress.hpp"
 #include "strategy_options.hpp"
 
 namespace playtest::cli {
@@ -21,7 +23,7 @@ namespace {
 struct Options {
   InputOptions input;
   StrategyOptions strategy;
-  std::string sut, trace, trace_dir, junit, sut_stderr, shard = "1/1";
+  std::string sut, trace, trace_dir, junit, sut_stderr, report, shard = "1/1";
   std::vector<std::string> vertex_timeouts;
   std::uint64_t steps = 1000, seed = 0;
   double time_s = 0;
@@ -29,7 +31,40 @@ struct Options {
   bool json = false, quiet = false, fail_fast = false;
 };
 
-int run(const Options& o, const CLI::App& sub) {
+// Passes a campaign on to the trace writer (a file, or one per run) and keeps a progress line (on a
+// terminal only). The campaign reports runs in run order, one at a time.
+class Progress final : public CampaignObserver {
+ public:
+  Progress(CampaignObserver* trace, std::uint32_t runs) : trace_(trace), runs_(runs), line_("run", "runs") {}
+  void on_campaign_begin(const TestGraph& g, const CampaignOptions& o) override {
+    if (trace_) trace_->on_campaign_begin(g, o);
+  }
+  void on_run_begin(std::uint32_t run, std::uint64_t seed) override {
+    if (runs_ > 1) line_.update(run - 1, runs_);
+    if (trace_) trace_->on_run_begin(run, seed);
+  }
+  void on_step(const TestGraph& g, const TraceStep& step) override {
+    if (trace_) trace_->on_step(g, step);
+  }
+  void on_end(const TestGraph& g, const RunResult& result) override {
+    if (trace_) trace_->on_end(g, result);
+  }
+  void finish() { line_.finish(); }
+
+ private:
+  CampaignObserver* trace_;
+  std::uint32_t runs_;
+  ProgressLine line_;
+};
+
+// The command that replays one run: this command line with that run's seed, one run and one job,
+// writing no files.
+std::string replay(std::uint64_t seed) {
+  return replay_command({"--seed", "--runs", "--jobs", "--shard", "--trace", "--trace-dir", "--junit", "--report"},
+                        {"--json", "--quiet", "--fail-fast"}, {"--seed", std::to_string(seed), "--runs", "1"});
+}
+
+int run(const Options& o) {
   const TestGraph g = load_input(o.input);
   const std::string& name = o.strategy.strategies.front();
   const StrategySpec spec = strategy_spec(o.strategy, name);
@@ -53,15 +88,34 @@ int run(const Options& o, const CLI::App& sub) {
   std::optional<Output> trace_out;
   std::optional<JsonlTraceWriter> trace;
   std::optional<JsonlTraceDirWriter> trace_dir;
-  if (!o.trace.empty()) trace.emplace(trace_out.emplace(o.trace).stream(), name);
-  if (!o.trace_dir.empty()) trace_dir.emplace(o.trace_dir, name);
-  CampaignObserver* observer = trace ? static_cast<CampaignObserver*>(&*trace) : trace_dir ? &*trace_dir : nullptr;
+  if (!o.trace.empty()) {
+    trace.emplace(trace_out.emplace(o.trace).stream(), name);
+    trace->set_context(o.input.path, replay);
+  }
+  if (!o.trace_dir.empty()) {
+    trace_dir.emplace(o.trace_dir, name);
+    trace_dir->set_context(o.input.path, replay);
+  }
+  Progress progress(trace ? static_cast<CampaignObserver*>(&*trace) : trace_dir ? &*trace_dir : nullptr, o.runs);
 
   // From here on a signal stops the campaign; what was observed is written all the same.
   const InterruptScope interrupts(stop);
-  const CampaignResult c = run_campaign(runner, workers, co, observer);
+  const CampaignResult c = run_campaign(runner, workers, co, &progress);
+  progress.finish();
   if (trace_out) trace_out->close();
   if (trace_dir) trace_dir->close();
+  if (!o.report.empty()) {
+    report::Report rep{.title = "playtest run " + o.input.path,
+                       .tool_version = PLAYTEST_VERSION,
+                       .model = &g,
+                       .model_name = o.input.path};
+    for (const RunResult& r : c.runs)
+      rep.runs.push_back(
+          report::run_record(g, r, r.run, {.strategy = name, .model = o.input.path, .replay = replay(r.seed)}));
+    Output out(o.report);
+    report::write_html_report(out.stream(), rep);
+    out.close();
+  }
   if (!o.junit.empty()) {
     Output junit(o.junit);
     write_junit(
@@ -71,12 +125,7 @@ int run(const Options& o, const CLI::App& sub) {
     junit.close();
   }
   const int code = c.interrupted ? interrupted_exit_code(stop) : exit_code_of(c.verdict);
-  const RunOutputOptions out{
-      .per_run = !o.quiet,
-      .replay_command = replay_command_line(sub,
-                                            {"--runs", "--seed", "--jobs", "--shard", "--fail-fast", "--trace",
-                                             "--trace-dir", "--junit", "--json", "--quiet"},
-                                            "--seed {seed} --runs 1")};
+  const RunOutputOptions out{.per_run = !o.quiet, .replay = replay};
   if (o.json) {
     nlohmann::json j = campaign_json(runner, c, name, out);
     j["exit_code"] = code;
@@ -131,11 +180,14 @@ const Registration reg{
       sub->add_option("--trace-dir", o->trace_dir, "Write the trace of run i to DIR/run-<i>.jsonl instead")
           ->excludes(trace);
       sub->add_option("--junit", o->junit, "Write a JUnit XML report here");
+      sub->add_option("--report", o->report,
+                      "Write a self-contained HTML report here: verdicts, replay commands, the model with coverage, "
+                      "the path to each failure (docs/testing.md)");
       sub->add_option("--sut-stderr", o->sut_stderr,
                       "The adapter's stderr: inherit (default), discard, or a FILE (appended)");
       sub->add_flag("--json", o->json, "Print the result as JSON");
       sub->add_flag("--quiet", o->quiet, "Print only the coverage and the verdict");
-      return [o, sub] { return run(*o, *sub); };
+      return [o] { return run(*o); };
     }};
 
 }  // namespace

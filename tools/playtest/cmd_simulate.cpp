@@ -3,10 +3,12 @@
 #include "command.hpp"
 #include "common.hpp"
 #include "option_checks.hpp"
+#include "playtest/report/html_report.hpp"
 #include "playtest/run/mutation.hpp"
 #include "playtest/run/policy_factory.hpp"
 #include "playtest/run/simulation.hpp"
 #include "playtest/strategy/traps.hpp"
+#include "progress.hpp"
 #include "strategy_options.hpp"
 
 namespace playtest::cli {
@@ -20,6 +22,7 @@ struct Options {
   std::string shard = "1/1";
   bool mutants = false, json = false;
   std::string impl;  // --impl: the simulated SUT plays this model instead
+  std::string report;
 };
 
 int run(const Options& o) {
@@ -50,7 +53,18 @@ int run(const Options& o) {
       so.sut.ioco_implementation = format == InputFormat::aut || format == InputFormat::lts;
     }
     const auto policies = policy_maker(spec.kind, g, policy_setup(o.strategy, so.run.purpose));
+    ProgressLine progress("simulate " + name, "runs");
+    so.on_progress = [&](std::uint64_t done, std::uint64_t total) { progress.update(done, total); };
     c.rows.push_back({name, so.run.purpose, simulate(g, policies, so, mutants), describe_purpose(g, so.run.purpose)});
+  }
+  if (!o.report.empty()) {
+    Output out(o.report);
+    report::write_html_report(out.stream(), {.title = "playtest simulate " + o.input.path,
+                                             .tool_version = PLAYTEST_VERSION,
+                                             .model = &g,
+                                             .model_name = o.input.path,
+                                             .simulation = &c});
+    out.close();
   }
   if (o.json) {
     print_json(comparison_json(c));
@@ -92,6 +106,9 @@ const Registration reg{
                       "the shards' --json outputs together with playtest merge")
           ->default_val("1/1");
       sub->add_flag("--json", o->json, "Print the results as JSON");
+      sub->add_option("--report", o->report,
+                      "Also write a self-contained HTML report here: the strategies side by side with the "
+                      "distribution of the steps to the purpose, and the mutants each one killed");
       return [o] { return run(*o); };
     }};
 

@@ -3,6 +3,7 @@
 // verdict) and one JSON rendering for programs (docs/testing.md "Output").
 #pragma once
 
+#include <functional>
 #include <iosfwd>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -16,12 +17,12 @@ struct RunOutputOptions {
   bool per_run = true;              // a line per run (false: only coverage and verdict, --quiet)
   std::size_t trace_steps = 20;     // the last steps shown for a FAIL or ERROR run
   std::size_t purpose_listed = 10;  // the uncovered purpose edges named for an INCONCLUSIVE run
-  // The command that replays one run, with "{seed}" standing for the run's seed (campaign_seed):
-  // shown for every FAIL and every ERROR that was not an interruption. "": none.
-  std::string replay_command;
+  // The command that replays the run with this seed alone (campaign_seed): shown for every FAIL
+  // and every ERROR that was not an interruption. Empty: none.
+  std::function<std::string(std::uint64_t seed)> replay;
 };
 
-// options.replay_command for run `r` ("" when the run needs no replay or there is no command).
+// options.replay for run `r` ("" when the run needs no replay or there is no command).
 std::string replay_command(const RunOutputOptions& options, const RunResult& r);
 
 // What the purpose asked for and a run did not do: the purpose edges it left uncovered

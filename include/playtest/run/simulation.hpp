@@ -29,6 +29,9 @@ struct SimulationOptions {
   // test graph of an ioco implementation, docs/ioco.md); nullptr: the model itself.
   const TestGraph* implementation = nullptr;
   SimulatedSutOptions sut;  // the simulated SUTs' options (ioco implementations)
+  // Called after every run (against the model and against the mutants) with the runs done and the
+  // runs in all (of the shard); may be empty. Calls never overlap but may come from any thread.
+  std::function<void(std::uint64_t done, std::uint64_t total)> on_progress;
   // Threads playing runs at once (0: the hardware's). Each has its own policy and simulated SUT;
   // the result is the same for any number.
   std::uint32_t threads = 1;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <memory>
 #include <optional>
@@ -16,15 +17,24 @@ namespace playtest {
 // Line formats (docs/testing.md):
 //   {"edges":16,"event":"campaign","labels":6,"runs":40,"seed":1,"strategy":"random"}
 //          (first; "shard":"2/4" in a shard; edges and labels: the model's, for coverage)
-//   {"event":"begin","run":1,"seed":42,"strategy":"random"}
+//   {"event":"begin","run":1,"seed":42,"strategy":"random","model":"m.json","replay":"playtest run ..."}
+//                                    (model and replay only when known: set_context)
 //   {"event":"step","run":1,"step":1,"time_ms":0.1,"kind":"stimulus","vertex":"idle","label":"submit",
 //    "edge":"e0","to":"busy"}          (edge/to absent for unexpected, silence; label absent for reset)
-//   {"event":"end","run":1,"verdict":"PASS","steps":12,"message":"..."}
-//   (with "interrupted":true,"signal":"SIGTERM" when a stop request ended the run)
+//   {"event":"end","run":1,"verdict":"FAIL","steps":12,"resets":0,"elapsed_ms":3.2,"purpose_met":false,
+//    "message":"...","failure":{"vertex":"v","allowed":["a"],"observed":"b"}}
+//   (failure for FAIL only, observed null for silence; with "interrupted":true,"signal":"SIGTERM" when
+//   a stop request ended the run)
 class JsonlTraceWriter final : public CampaignObserver {
  public:
   // `strategy` is written in every begin event of a campaign (on_run_begin).
   explicit JsonlTraceWriter(std::ostream& out, std::string strategy = {}) : out_(out), strategy_(std::move(strategy)) {}
+  // What a report needs to show a run on its own: the model file, and the command that replays the
+  // run with a given seed (called for every begin event); either may be empty.
+  void set_context(std::string model, std::function<std::string(std::uint64_t seed)> replay) {
+    model_ = std::move(model);
+    replay_ = std::move(replay);
+  }
   void begin_run(std::uint32_t run, std::uint64_t seed, std::string_view strategy);
   void on_campaign_begin(const TestGraph& g, const CampaignOptions& options) override;
   void on_run_begin(std::uint32_t run, std::uint64_t seed) override { begin_run(run, seed, strategy_); }
@@ -34,6 +44,8 @@ class JsonlTraceWriter final : public CampaignObserver {
  private:
   std::ostream& out_;
   std::string strategy_;
+  std::string model_;
+  std::function<std::string(std::uint64_t)> replay_;
   std::uint32_t run_ = 1;
 };
 
@@ -46,6 +58,11 @@ class JsonlTraceDirWriter final : public CampaignObserver {
   // Creates `dir` when it does not exist; throws Error when it cannot.
   JsonlTraceDirWriter(std::string dir, std::string strategy);
   ~JsonlTraceDirWriter() override;
+  // As JsonlTraceWriter::set_context, for every run's file.
+  void set_context(std::string model, std::function<std::string(std::uint64_t seed)> replay) {
+    model_ = std::move(model);
+    replay_ = std::move(replay);
+  }
   void on_campaign_begin(const TestGraph& g, const CampaignOptions& options) override;
   void on_run_begin(std::uint32_t run, std::uint64_t seed) override;
   void on_step(const TestGraph& g, const TraceStep& step) override;
@@ -61,6 +78,8 @@ class JsonlTraceDirWriter final : public CampaignObserver {
   std::string path_;
   std::optional<JsonlTraceWriter> writer_;
   std::string failed_;  // the first file that could not be written
+  std::string model_;
+  std::function<std::string(std::uint64_t)> replay_;
 };
 
 // "  12   3.4 ms  stimulus     idle --submit--> busy"
