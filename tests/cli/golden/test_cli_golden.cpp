@@ -25,7 +25,8 @@ std::string normalized(const std::string& text) {
   const std::string binary = PLAYTEST_BINARY;
   for (std::size_t at; (at = s.find(binary)) != std::string::npos;) s.replace(at, binary.size(), "playtest");
   s = std::regex_replace(s, std::regex(R"(solve time: [0-9.]+ s)"), "solve time: T s");
-  s = std::regex_replace(s, std::regex(R"([0-9]+\.[0-9] ms)"), "T ms");
+  // Times have varying widths in right-aligned columns: the padding goes with them.
+  s = std::regex_replace(s, std::regex(R"( +[0-9]+\.[0-9] ms)"), " T ms");
   return s;
 }
 
