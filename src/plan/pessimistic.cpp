@@ -113,43 +113,13 @@ void TestGraphSpace::expand(std::uint32_t s, Expansion& out) {
   if (!buf_.empty()) out.add(system_tag, buf_);
 }
 
-PessimisticPolicy::PessimisticPolicy(const TestGraph& g, PessimisticOptions options, std::vector<EdgeId> traps)
-    : g_(g), o_(options), traps_(std::move(traps)) {}
-
-void PessimisticPolicy::begin_run(const RunView& view, Rng& rng) {
-  (void)rng;
-  if (view.step != 0 && tester_) {  // after a reset: same run, same marks
-    tester_->visit(view.current.value);
-    return;
-  }
+std::unique_ptr<TestGraphSpace> TestGraphSpace::for_run(const TestGraph& g, PessimisticOptions options,
+                                                        std::span<const EdgeId> traps,
+                                                        std::span<const std::uint8_t> purpose_edges) {
   std::vector<std::uint8_t> goals;
-  if (!traps_.empty()) goals = trap_flags(g_, traps_);
-  else if (!view.purpose_edges.empty()) goals.assign(view.purpose_edges.begin(), view.purpose_edges.end());
-  tester_.reset();
-  space_ = std::make_unique<TestGraphSpace>(g_, o_, std::move(goals));
-  tester_ = std::make_unique<PessimisticTester>(*space_);
-  stop_reason_.clear();
-  if (view.current != g_.initial()) tester_->visit(view.current.value);
-}
-
-Decision PessimisticPolicy::choose(const RunView& view, Rng& rng) {
-  if (!tester_) begin_run(view, rng);
-  auto best = tester_->choose(view.current.value);
-  if (!best) {
-    stop_reason_ = fmt::format(
-        "at vertex '{}' the system can avoid every further coverage ({} goals covered): stopping",
-        g_.name(view.current), tester_->goals_marked());
-    return Decision::stop();
-  }
-  std::uint64_t tag = (*best)[best->size() == 1 ? 0 : rng.below(best->size())];
-  if (tag == TestGraphSpace::reset_tag) return Decision::reset();
-  return Decision::take(EdgeId{static_cast<std::uint32_t>(tag)});
-}
-
-void PessimisticPolicy::observe(EdgeId taken, const RunView& view) {
-  if (!tester_) return;
-  tester_->visit(space_->edge_state(taken));
-  tester_->visit(view.current.value);
+  if (!traps.empty()) goals = trap_flags(g, traps);
+  else if (!purpose_edges.empty()) goals.assign(purpose_edges.begin(), purpose_edges.end());
+  return std::make_unique<TestGraphSpace>(g, options, std::move(goals));
 }
 
 }  // namespace playtest

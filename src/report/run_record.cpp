@@ -201,7 +201,10 @@ std::vector<RunRecord> read_trace(std::istream& in, std::string_view source) {
   return runs;
 }
 
-RunRecord run_record(const TestGraph& g, const RunResult& r, std::uint32_t run, const RunContext& context) {
+namespace {
+
+template <class G>
+RunRecord record_of(const G& g, const RunResult& r, std::uint32_t run, const RunContext& context) {
   RunRecord out;
   out.run = run;
   out.seed = r.seed;
@@ -227,6 +230,16 @@ RunRecord run_record(const TestGraph& g, const RunResult& r, std::uint32_t run, 
     out.trace.push_back(std::move(x));
   }
   return out;
+}
+
+}  // namespace
+
+RunRecord run_record(const TestGraph& g, const RunResult& r, std::uint32_t run, const RunContext& context) {
+  return record_of(g, r, run, context);
+}
+
+RunRecord run_record(const ModelGraph& g, const RunResult& r, std::uint32_t run, const RunContext& context) {
+  return record_of(g, r, run, context);
 }
 
 }  // namespace playtest::report

@@ -21,12 +21,14 @@ std::uint32_t CampaignResult::runs_not_completed() const {
 namespace {
 
 // The state of one campaign shared by its workers; every member below the mutex is guarded by it.
+// `G`: the graph the runs play on (TestGraph, or ModelGraph on the fly).
+template <class G>
 class Campaign {
  public:
   // `own_runner` false (one job whose adapter watches the runner's own StopSignal): the worker plays
   // with `runner` itself rather than a copy bound to a StopSignal of its own.
-  Campaign(const Runner& runner, const CampaignWorkers& workers, const CampaignOptions& options,
-           CampaignObserver* observer, bool own_runner = true)
+  Campaign(const BasicRunner<G>& runner, const BasicCampaignWorkers<G>& workers, const CampaignOptions& options,
+           BasicCampaignObserver<G>* observer, bool own_runner = true)
       : g_(runner.graph()), options_(options), observer_(observer), global_stop_(runner.options().stop) {
     for (std::uint32_t i = 1; i <= options.runs; ++i)
       if (options.shard.contains(i)) order_.push_back(i);
@@ -75,9 +77,9 @@ class Campaign {
  private:
   struct Worker {
     StopSignal stop;
-    std::optional<Runner> own_runner;
-    const Runner* runner = nullptr;
-    std::unique_ptr<Policy> policy;
+    std::optional<BasicRunner<G>> own_runner;
+    const BasicRunner<G>* runner = nullptr;
+    std::unique_ptr<BasicPolicy<G>> policy;
     std::unique_ptr<Adapter> adapter;
     std::thread thread;
     std::size_t current = none;  // the position (in order_) of the run it plays
@@ -93,10 +95,10 @@ class Campaign {
   static constexpr std::size_t none = static_cast<std::size_t>(-1);
 
   // Passes one run's steps on to the campaign (the runner calls it in the worker's thread).
-  class Forward final : public RunObserver {
+  class Forward final : public BasicRunObserver<G> {
    public:
     Forward(Campaign& c, std::size_t pos) : c_(c), pos_(pos) {}
-    void on_step(const TestGraph& g, const TraceStep& step) override {
+    void on_step(const G& g, const TraceStep& step) override {
       const std::lock_guard lock(c_.m_);
       Slot& s = c_.slots_[pos_];
       if (s.live)
@@ -206,7 +208,9 @@ class Campaign {
     for (Slot& s : slots_) {
       if (!s.result) continue;
       RunResult& r = *s.result;
-      for (std::size_t e = 0; e < c.edge_visits.size(); ++e) c.edge_visits[e] += r.edge_visits[e];
+      // (On the fly a run's counts end with the edges discovered by then.)
+      const std::size_t n = std::min(c.edge_visits.size(), r.edge_visits.size());
+      for (std::size_t e = 0; e < n; ++e) c.edge_visits[e] += r.edge_visits[e];
       c.verdict = c.runs.empty() ? r.verdict : combine(c.verdict, r.verdict);
       c.runs.push_back(std::move(r));
     }
@@ -217,9 +221,9 @@ class Campaign {
     return c;
   }
 
-  const TestGraph& g_;
+  const G& g_;
   const CampaignOptions& options_;
-  CampaignObserver* observer_;
+  BasicCampaignObserver<G>* observer_;
   const StopSignal* global_stop_;
   std::vector<std::uint32_t> order_;  // the run indices of the shard, in run order
   std::vector<std::unique_ptr<Worker>> workers_;
@@ -250,17 +254,19 @@ void check_options(const CampaignOptions& options) {
 }
 
 // A policy and an adapter that belong to the caller, lent to the one worker.
-class LentPolicy final : public Policy {
+template <class G>
+class LentPolicy final : public BasicPolicy<G> {
  public:
-  explicit LentPolicy(Policy& p) : p_(p) {}
+  explicit LentPolicy(BasicPolicy<G>& p) : p_(p) {}
   std::string_view name() const override { return p_.name(); }
-  void begin_run(const RunView& view, Rng& rng) override { p_.begin_run(view, rng); }
-  Decision choose(const RunView& view, Rng& rng) override { return p_.choose(view, rng); }
-  void observe(EdgeId taken, const RunView& view) override { p_.observe(taken, view); }
-  bool stop_at_passive(const RunView& view) override { return p_.stop_at_passive(view); }
+  void begin_run(const BasicRunView<G>& view, Rng& rng) override { p_.begin_run(view, rng); }
+  Decision choose(const BasicRunView<G>& view, Rng& rng) override { return p_.choose(view, rng); }
+  void observe(EdgeId taken, const BasicRunView<G>& view) override { p_.observe(taken, view); }
+  bool stop_at_passive(const BasicRunView<G>& view) override { return p_.stop_at_passive(view); }
+  std::string stop_reason() const override { return p_.stop_reason(); }
 
  private:
-  Policy& p_;
+  BasicPolicy<G>& p_;
 };
 
 class LentAdapter final : public Adapter {
@@ -276,26 +282,62 @@ class LentAdapter final : public Adapter {
   Adapter& a_;
 };
 
+template <class G>
+CampaignResult campaign_of(const BasicRunner<G>& runner, const BasicCampaignWorkers<G>& workers,
+                           const CampaignOptions& options, BasicCampaignObserver<G>* observer) {
+  check_options(options);
+  if (!workers.policy || !workers.adapter) throw InternalError("run_campaign: a worker factory is missing");
+  Campaign<G> c(runner, workers, options, observer);
+  return c.run();
+}
+
+template <class G>
+CampaignResult lent_campaign(const BasicRunner<G>& runner, BasicPolicy<G>& policy, Adapter& adapter,
+                             const CampaignOptions& options, BasicCampaignObserver<G>* observer) {
+  check_options(options);
+  if (options.jobs != 1)
+    throw UsageError("jobs", "one policy and one adapter play one job: give CampaignWorkers for several");
+  const BasicCampaignWorkers<G> lent{
+      .policy = [&policy] { return std::make_unique<LentPolicy<G>>(policy); },
+      .adapter = [&adapter](std::uint32_t, const StopSignal&) { return std::make_unique<LentAdapter>(adapter); }};
+  Campaign<G> c(runner, lent, options, observer, false);
+  return c.run();
+}
+
+// On the fly the runs share one ModelGraph (campaign.hpp).
+void check_on_the_fly(const CampaignOptions& options) {
+  if (options.jobs > 1)
+    throw UsageError("jobs",
+                     "a model explored on the fly is played by one job: its runs share the state space they "
+                     "discover (it is not shared between threads, and edge ids follow the order of discovery)");
+  if (!options.shard.is_whole())
+    throw UsageError("shard",
+                     "a model explored on the fly is not split into shards: each shard would number the edges it "
+                     "discovers differently, so their coverage could not be merged");
+}
+
 }  // namespace
 
 CampaignResult run_campaign(const Runner& runner, const CampaignWorkers& workers, const CampaignOptions& options,
                             CampaignObserver* observer) {
-  check_options(options);
-  if (!workers.policy || !workers.adapter) throw InternalError("run_campaign: a worker factory is missing");
-  Campaign c(runner, workers, options, observer);
-  return c.run();
+  return campaign_of(runner, workers, options, observer);
 }
 
 CampaignResult run_campaign(const Runner& runner, Policy& policy, Adapter& adapter, const CampaignOptions& options,
                             CampaignObserver* observer) {
-  check_options(options);
-  if (options.jobs != 1)
-    throw UsageError("jobs", "one policy and one adapter play one job: give CampaignWorkers for several");
-  const CampaignWorkers lent{
-      .policy = [&policy] { return std::make_unique<LentPolicy>(policy); },
-      .adapter = [&adapter](std::uint32_t, const StopSignal&) { return std::make_unique<LentAdapter>(adapter); }};
-  Campaign c(runner, lent, options, observer, false);
-  return c.run();
+  return lent_campaign(runner, policy, adapter, options, observer);
+}
+
+CampaignResult run_campaign(const ModelRunner& runner, const ModelCampaignWorkers& workers,
+                            const CampaignOptions& options, ModelCampaignObserver* observer) {
+  check_on_the_fly(options);
+  return campaign_of(runner, workers, options, observer);
+}
+
+CampaignResult run_campaign(const ModelRunner& runner, ModelPolicy& policy, Adapter& adapter,
+                            const CampaignOptions& options, ModelCampaignObserver* observer) {
+  check_on_the_fly(options);
+  return lent_campaign(runner, policy, adapter, options, observer);
 }
 
 }  // namespace playtest

@@ -6,6 +6,7 @@
 #include "playtest/error.hpp"
 #include "playtest/plan/pessimistic.hpp"
 #include "playtest/plan/reactive_planner.hpp"
+#include "playtest/run/model_graph_space.hpp"
 #include "playtest/solve/bounded_reachability.hpp"
 #include "playtest/solve/expected_cost.hpp"
 #include "playtest/solve/sure_winning.hpp"
@@ -92,6 +93,26 @@ std::function<std::unique_ptr<Policy>()> policy_maker(StrategyKind kind, const T
     default:
       make_policy(kind, g, setup);  // the errors come now, not in a worker
       return [kind, &g, setup]() { return make_policy(kind, g, setup); };
+  }
+}
+
+bool plays_on_the_fly(StrategyKind kind) {
+  return kind == StrategyKind::random || kind == StrategyKind::anti_ant || kind == StrategyKind::pessimistic;
+}
+
+ModelPolicyMaker model_policy_maker(StrategyKind kind) {
+  switch (kind) {
+    case StrategyKind::random:
+      return [](const ModelGraph&) { return std::make_unique<BasicRandomWalkPolicy<ModelGraph>>(); };
+    case StrategyKind::anti_ant:
+      return [](const ModelGraph&) { return std::make_unique<BasicAntiAntPolicy<ModelGraph>>(); };
+    case StrategyKind::pessimistic:
+      return [](const ModelGraph& g) { return std::make_unique<ModelPessimisticPolicy>(g); };
+    default:
+      throw UsageError("strategy",
+                       fmt::format("strategy '{}' needs the whole graph: it cannot play a model explored on the fly "
+                                   "(random, anti-ant and pessimistic can)",
+                                   to_string(kind)));
   }
 }
 

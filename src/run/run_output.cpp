@@ -4,23 +4,34 @@
 
 #include <algorithm>
 #include <ostream>
+#include <type_traits>
 
 #include "playtest/graph/names.hpp"
 #include "playtest/run/trace_writer.hpp"
 
 namespace playtest {
 
-std::vector<EdgeId> purpose_edges_left(const Runner& runner, const RunResult& r) {
+namespace {
+
+template <class G>
+constexpr bool on_the_fly = std::is_same_v<G, ModelGraph>;
+
+template <class G>
+std::vector<EdgeId> edges_left(const BasicRunner<G>& runner, const RunResult& r) {
   std::vector<EdgeId> left;
   if (r.purpose_met || runner.options().purpose.kind != TestPurpose::Kind::cover) return left;
-  const TestGraph& g = runner.graph();
-  const auto purpose = runner.purpose_edges();
-  for (EdgeId e : g.edges())
-    if ((purpose.empty() || purpose[e.index()]) && r.edge_visits[e.index()] == 0) left.push_back(e);
+  const G& g = runner.graph();
+  if constexpr (on_the_fly<G>) {
+    // The edges discovered by the end of the run (its counts end there).
+    for (std::uint32_t i = 0; i < r.edge_visits.size(); ++i)
+      if (r.edge_visits[i] == 0 && g.source(EdgeId{i}) != g.hidden_vertex()) left.push_back(EdgeId{i});
+  } else {
+    const auto purpose = runner.purpose_edges();
+    for (EdgeId e : g.edges())
+      if ((purpose.empty() || purpose[e.index()]) && r.edge_visits[e.index()] == 0) left.push_back(e);
+  }
   return left;
 }
-
-namespace {
 
 nlohmann::json coverage_json(const Coverage& c) {
   return {{"edges_covered", c.edges_covered},
@@ -37,14 +48,22 @@ std::string quoted_list(const std::vector<std::string>& items) {
 
 }  // namespace
 
+std::vector<EdgeId> purpose_edges_left(const Runner& runner, const RunResult& r) { return edges_left(runner, r); }
+std::vector<EdgeId> purpose_edges_left(const ModelRunner& runner, const RunResult& r) {
+  return edges_left(runner, r);
+}
+
 std::string replay_command(const RunOutputOptions& o, const RunResult& r) {
   if (!o.replay || r.interrupted || (r.verdict != Verdict::fail && r.verdict != Verdict::error)) return {};
   return o.replay(r.seed);
 }
 
-void write_run_text(std::ostream& out, const Runner& runner, const RunResult& r, std::uint32_t run_index,
-                    const RunOutputOptions& o) {
-  const TestGraph& g = runner.graph();
+namespace {
+
+template <class G>
+void run_text(std::ostream& out, const BasicRunner<G>& runner, const RunResult& r, std::uint32_t run_index,
+              const RunOutputOptions& o) {
+  const G& g = runner.graph();
   out << fmt::format("run {} (seed {}): {} after {} steps, {} resets, {:.1f} ms: {}\n", r.run != 0 ? r.run : run_index,
                      r.seed, to_string(r.verdict), r.steps, r.resets, r.elapsed_ms, r.message);
   if ((r.verdict == Verdict::fail || r.verdict == Verdict::error) && !r.trace.empty())
@@ -53,11 +72,17 @@ void write_run_text(std::ostream& out, const Runner& runner, const RunResult& r,
     out << fmt::format("at vertex '{}': allowed {{{}}}, observed {}\n", g.name(r.fail_vertex), quoted_list(r.allowed),
                        r.observed.empty() ? "silence" : "'" + r.observed + "'");
   if (r.verdict == Verdict::inconclusive) {
-    const std::vector<EdgeId> left = purpose_edges_left(runner, r);
+    const std::vector<EdgeId> left = edges_left(runner, r);
     if (!left.empty()) {
-      out << fmt::format("purpose edges left uncovered: {} of {}\n", left.size(), runner.purpose_edge_count());
+      if constexpr (on_the_fly<G>)
+        out << fmt::format(
+            "edges left uncovered: {} of the {} discovered by then (explored on the fly: the model's total is "
+            "unknown)\n",
+            left.size(), r.coverage.edges_total);
+      else
+        out << fmt::format("purpose edges left uncovered: {} of {}\n", left.size(), runner.purpose_edge_count());
       for (std::size_t i = 0; i < left.size() && i < o.purpose_listed; ++i)
-        out << "  " << describe_edge(g, left[i]) << '\n';
+        out << "  " << fmt::format("{} --{}--> {}", g.name(g.source(left[i])), g.label(left[i]), g.name(g.target(left[i]))) << '\n';
       if (left.size() > o.purpose_listed) out << fmt::format("  ... and {} more\n", left.size() - o.purpose_listed);
     } else if (runner.options().purpose.kind == TestPurpose::Kind::reach && !r.purpose_met) {
       out << "purpose left unmet: no goal vertex was reached\n";
@@ -66,10 +91,11 @@ void write_run_text(std::ostream& out, const Runner& runner, const RunResult& r,
   if (const std::string replay = replay_command(o, r); !replay.empty()) out << "replay: " << replay << '\n';
 }
 
-void write_campaign_text(std::ostream& out, const Runner& runner, const CampaignResult& c, const RunOutputOptions& o) {
+template <class G>
+void campaign_text(std::ostream& out, const BasicRunner<G>& runner, const CampaignResult& c,
+                   const RunOutputOptions& o) {
   if (o.per_run)
-    for (std::size_t i = 0; i < c.runs.size(); ++i)
-      write_run_text(out, runner, c.runs[i], static_cast<std::uint32_t>(i + 1), o);
+    for (std::size_t i = 0; i < c.runs.size(); ++i) run_text(out, runner, c.runs[i], static_cast<std::uint32_t>(i + 1), o);
   // Every run that failed, with the command that replays it, together at the end (with many runs
   // the per-run lines scroll away; with per_run off they are the only ones shown).
   std::vector<const RunResult*> failed;
@@ -86,8 +112,13 @@ void write_campaign_text(std::ostream& out, const Runner& runner, const Campaign
   if (!c.shard.is_whole())
     out << fmt::format("shard {}: {} of the campaign's {} runs\n", to_string(c.shard), c.runs_in_shard,
                        c.runs_requested);
-  out << fmt::format("coverage: {}/{} edges, {}/{} labels\n", c.coverage.edges_covered, c.coverage.edges_total,
-                     c.coverage.labels_covered, c.coverage.labels_total);
+  std::string note;
+  if constexpr (on_the_fly<G>)
+    note = fmt::format(" (of those discovered: the model was explored on the fly, {} vertices reached; its totals "
+                       "are unknown)",
+                       runner.graph().num_expanded());
+  out << fmt::format("coverage: {}/{} edges, {}/{} labels{}\n", c.coverage.edges_covered, c.coverage.edges_total,
+                     c.coverage.labels_covered, c.coverage.labels_total, note);
   if (c.interrupted)
     out << fmt::format("interrupted by {} after {} of {} runs\n",
                        c.signal != 0 ? signal_name(c.signal) : "a stop request", c.runs.size(), c.runs_in_shard);
@@ -98,18 +129,24 @@ void write_campaign_text(std::ostream& out, const Runner& runner, const Campaign
   out << fmt::format("verdict: {}\n", to_string(c.verdict));
 }
 
-nlohmann::json campaign_json(const Runner& runner, const CampaignResult& c, std::string_view strategy,
-                             const RunOutputOptions& o) {
-  const TestGraph& g = runner.graph();
+template <class G>
+nlohmann::json campaign_json_of(const BasicRunner<G>& runner, const CampaignResult& c, std::string_view strategy,
+                                const RunOutputOptions& o) {
+  const G& g = runner.graph();
   nlohmann::json j;
   j["verdict"] = std::string(to_string(c.verdict));
   j["strategy"] = std::string(strategy);
   j["seed"] = c.seed;
   j["coverage"] = coverage_json(c.coverage);
+  if constexpr (on_the_fly<G>) {
+    // Coverage totals are those of the part discovered (model's totals unknown).
+    j["on_the_fly"] = true;
+    j["vertices_reached"] = g.num_expanded();
+  }
   nlohmann::json visits = nlohmann::json::object();
   std::vector<std::string> labels;
   for (EdgeId e : g.edges()) {
-    if (c.edge_visits[e.index()] == 0) continue;
+    if (e.index() >= c.edge_visits.size() || c.edge_visits[e.index()] == 0) continue;
     visits[std::string(g.name(e))] = c.edge_visits[e.index()];
     labels.emplace_back(g.label(e));
   }
@@ -143,7 +180,7 @@ nlohmann::json campaign_json(const Runner& runner, const CampaignResult& c, std:
                        {"allowed", r.allowed},
                        {"observed", r.observed.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.observed)}};
     if (r.verdict == Verdict::inconclusive) {
-      const std::vector<EdgeId> left = purpose_edges_left(runner, r);
+      const std::vector<EdgeId> left = edges_left(runner, r);
       if (!left.empty()) {
         nlohmann::json jl = nlohmann::json::array();
         for (EdgeId e : left)
@@ -158,6 +195,33 @@ nlohmann::json campaign_json(const Runner& runner, const CampaignResult& c, std:
     j["runs"].push_back(std::move(jr));
   }
   return j;
+}
+
+}  // namespace
+
+void write_run_text(std::ostream& out, const Runner& runner, const RunResult& r, std::uint32_t run_index,
+                    const RunOutputOptions& options) {
+  run_text(out, runner, r, run_index, options);
+}
+void write_run_text(std::ostream& out, const ModelRunner& runner, const RunResult& r, std::uint32_t run_index,
+                    const RunOutputOptions& options) {
+  run_text(out, runner, r, run_index, options);
+}
+void write_campaign_text(std::ostream& out, const Runner& runner, const CampaignResult& c,
+                         const RunOutputOptions& options) {
+  campaign_text(out, runner, c, options);
+}
+void write_campaign_text(std::ostream& out, const ModelRunner& runner, const CampaignResult& c,
+                         const RunOutputOptions& options) {
+  campaign_text(out, runner, c, options);
+}
+nlohmann::json campaign_json(const Runner& runner, const CampaignResult& c, std::string_view strategy,
+                             const RunOutputOptions& options) {
+  return campaign_json_of(runner, c, strategy, options);
+}
+nlohmann::json campaign_json(const ModelRunner& runner, const CampaignResult& c, std::string_view strategy,
+                             const RunOutputOptions& options) {
+  return campaign_json_of(runner, c, strategy, options);
 }
 
 }  // namespace playtest

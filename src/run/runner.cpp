@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <charconv>
 #include <stdexcept>
+#include <type_traits>
 
 #include "playtest/error.hpp"
 #include "playtest/graph/names.hpp"
@@ -81,6 +82,26 @@ Coverage coverage_of(const TestGraph& g, std::span<const std::uint32_t> edge_vis
   return c;
 }
 
+Coverage coverage_of(const ModelGraph& g, std::span<const std::uint32_t> edge_visits) {
+  Coverage c;
+  c.edges_total = g.num_reached_edges();
+  std::vector<std::uint8_t> used(g.num_labels(), 0), seen(g.num_labels(), 0);
+  for (EdgeId e : g.edges()) {
+    if (g.source(e) == g.hidden_vertex()) continue;  // not reached yet
+    const std::uint32_t l = g.label_id(e).value;
+    used[l] = 1;
+    if (e.index() < edge_visits.size() && edge_visits[e.index()] > 0) {
+      ++c.edges_covered;
+      seen[l] = 1;
+    }
+  }
+  for (std::size_t l = 0; l < used.size(); ++l) {
+    c.labels_total += used[l];
+    c.labels_covered += seen[l];
+  }
+  return c;
+}
+
 std::vector<std::chrono::milliseconds> vertex_timeouts_from_specs(const TestGraph& g,
                                                                   std::span<const std::string> specs) {
   std::vector<std::chrono::milliseconds> out;
@@ -137,32 +158,53 @@ void check_online_testable(const TestGraph& g) {
   }
 }
 
-Runner::Runner(const TestGraph& g, RunOptions options) : g_(g), options_(std::move(options)) {
-  if (g_.num_vertices() == 0) throw GraphError("the graph has no vertices");
-  check_online_testable(g_);
-  if (!options_.vertex_timeouts.empty() && options_.vertex_timeouts.size() != g_.num_vertices())
-    throw InternalError("Runner: vertex_timeouts must be empty or have one entry per vertex");
+template <class G>
+BasicRunner<G>::BasicRunner(const G& g, RunOptions options) : g_(g), options_(std::move(options)) {
   const TestPurpose& p = options_.purpose;
-  if (p.kind == TestPurpose::Kind::reach) {
-    goals_ = p.goals.empty() ? g_.goals() : p.goals;
-    if (goals_.empty()) throw GraphError("the test purpose is to reach a goal, but the graph has no goal vertex");
-    is_goal_.assign(g_.num_vertices(), 0);
-    for (VertexId v : goals_) {
-      if (v.index() >= g_.num_vertices()) throw InternalError("Runner: goal vertex out of range");
-      is_goal_[v.index()] = 1;
-    }
-  } else if (p.kind == TestPurpose::Kind::cover) {
-    if (!p.edges.empty()) {
-      purpose_edges_.assign(g_.num_edges(), 0);
-      for (EdgeId e : p.edges) {
-        if (e.index() >= g_.num_edges()) throw InternalError("Runner: purpose edge out of range");
-        purpose_edges_[e.index()] = 1;
+  if constexpr (std::is_same_v<G, ModelGraph>) {
+    // Checked vertex by vertex as the runs expand it (ModelGraph::expand).
+    if (!p.goals.empty())
+      throw UsageError("goals", "a model explored on the fly has no vertex ids yet: its goals are its final states");
+    if (!p.edges.empty())
+      throw UsageError("edges", "a model explored on the fly has no edge ids yet: its cover purpose is every edge");
+    if (!options_.vertex_timeouts.empty())
+      throw UsageError("vertex_timeout", "a model explored on the fly has no vertex ids yet");
+    return;
+  } else {
+    if (g_.num_vertices() == 0) throw GraphError("the graph has no vertices");
+    check_online_testable(g_);
+    if (!options_.vertex_timeouts.empty() && options_.vertex_timeouts.size() != g_.num_vertices())
+      throw InternalError("Runner: vertex_timeouts must be empty or have one entry per vertex");
+    if (p.kind == TestPurpose::Kind::reach) {
+      goals_ = p.goals.empty() ? g_.goals() : p.goals;
+      if (goals_.empty()) throw GraphError("the test purpose is to reach a goal, but the graph has no goal vertex");
+      is_goal_.assign(g_.num_vertices(), 0);
+      for (VertexId v : goals_) {
+        if (v.index() >= g_.num_vertices()) throw InternalError("Runner: goal vertex out of range");
+        is_goal_[v.index()] = 1;
       }
-      purpose_edge_count_ = static_cast<std::uint32_t>(std::count(purpose_edges_.begin(), purpose_edges_.end(), 1));
-    } else {
-      purpose_edge_count_ = g_.num_edges();
+    } else if (p.kind == TestPurpose::Kind::cover) {
+      if (!p.edges.empty()) {
+        purpose_edges_.assign(g_.num_edges(), 0);
+        for (EdgeId e : p.edges) {
+          if (e.index() >= g_.num_edges()) throw InternalError("Runner: purpose edge out of range");
+          purpose_edges_[e.index()] = 1;
+        }
+        purpose_edge_count_ =
+            static_cast<std::uint32_t>(std::count(purpose_edges_.begin(), purpose_edges_.end(), 1));
+      } else {
+        purpose_edge_count_ = g_.num_edges();
+      }
     }
   }
+}
+
+template <class G>
+std::uint32_t BasicRunner<G>::purpose_edge_count() const {
+  if constexpr (std::is_same_v<G, ModelGraph>)
+    return options_.purpose.kind == TestPurpose::Kind::cover ? g_.num_reached_edges() : 0;
+  else
+    return purpose_edge_count_;
 }
 
 namespace {
@@ -182,12 +224,19 @@ std::string allowed_list(const std::vector<std::string>& allowed) {
 namespace {
 
 // One test run, step by step (seed 001 §1's game loop): each member is one named part of the
-// loop, so that the loop itself reads as the protocol does.
+// loop, so that the loop itself reads as the protocol does. One template for both graphs: on a
+// ModelGraph (`on_the_fly`) a vertex is expanded when the run arrives at it, the per-edge counts grow
+// with the edges discovered, goals are the model's final states and the cover purpose is met when
+// every discovered edge is covered (then no edge is left undiscovered: every covered edge's target
+// was reached, hence expanded, so the reached part is closed under successors).
+template <class G>
 class RunSession {
+  static constexpr bool on_the_fly = std::is_same_v<G, ModelGraph>;
+
  public:
-  RunSession(const Runner& runner, const std::vector<std::uint8_t>& purpose_edges,
-             const std::vector<std::uint8_t>& is_goal, std::uint32_t purpose_edge_count, Policy& policy,
-             Adapter& adapter, RunObserver* observer, std::uint64_t seed)
+  RunSession(const BasicRunner<G>& runner, const std::vector<std::uint8_t>& purpose_edges,
+             const std::vector<std::uint8_t>& is_goal, std::uint32_t purpose_edge_count, BasicPolicy<G>& policy,
+             Adapter& adapter, BasicRunObserver<G>* observer, std::uint64_t seed)
       : g_(runner.graph()),
         o_(runner.options()),
         purpose_edges_(purpose_edges),
@@ -202,6 +251,7 @@ class RunSession {
         purpose_left_(purpose_edge_count) {
     r_.seed = seed;
     r_.edge_visits.assign(g_.num_edges(), 0);
+    arrived();
   }
 
   RunResult run() {
@@ -225,6 +275,7 @@ class RunSession {
     adapter_.finish();
     r_.final_vertex = v_;
     r_.elapsed_ms = ms_since_start();
+    if constexpr (on_the_fly) r_.edge_visits.resize(g_.num_edges(), 0);
     r_.coverage = coverage_of(g_, r_.edge_visits);
     if (observer_) observer_->on_end(g_, r_);
     return std::move(r_);
@@ -235,15 +286,28 @@ class RunSession {
 
   bool has_budget() const { return o_.time_budget.count() > 0; }
   double ms_since_start() const { return std::chrono::duration<double, std::milli>(Clock::now() - t0_).count(); }
-  RunView view() const {
-    return RunView{g_, v_, r_.steps, std::span<const std::uint32_t>(r_.edge_visits),
-                   std::span<const std::uint8_t>(purpose_edges_)};
+  BasicRunView<G> view() const {
+    return BasicRunView<G>{g_, v_, r_.steps, std::span<const std::uint32_t>(r_.edge_visits),
+                           std::span<const std::uint8_t>(purpose_edges_)};
+  }
+  // The model is now at v_: on the fly, expand it and count its edges (its kind and out-edges are
+  // asked for next, and the cover purpose needs its edges before it is judged).
+  void arrived() {
+    if constexpr (on_the_fly) {
+      g_.expand(v_);
+      if (r_.edge_visits.size() < g_.num_edges()) r_.edge_visits.resize(g_.num_edges(), 0);
+    }
   }
 
   // --- ending the run ---------------------------------------------------------------------------
   bool purpose_met() const {
-    if (o_.purpose.kind == TestPurpose::Kind::reach) return is_goal_[v_.index()] != 0;
-    if (o_.purpose.kind == TestPurpose::Kind::cover) return purpose_left_ == 0;
+    if constexpr (on_the_fly) {
+      if (o_.purpose.kind == TestPurpose::Kind::reach) return g_.is_goal(v_);
+      if (o_.purpose.kind == TestPurpose::Kind::cover) return covered_ == g_.num_reached_edges();
+    } else {
+      if (o_.purpose.kind == TestPurpose::Kind::reach) return is_goal_[v_.index()] != 0;
+      if (o_.purpose.kind == TestPurpose::Kind::cover) return purpose_left_ == 0;
+    }
     return false;
   }
   bool stop_requested() const { return o_.stop != nullptr && o_.stop->requested(); }
@@ -310,9 +374,14 @@ class RunSession {
     ++r_.steps;
     const VertexId from = v_;
     v_ = g_.target(e);
-    if (r_.edge_visits[e.index()]++ == 0 && o_.purpose.kind == TestPurpose::Kind::cover &&
-        (purpose_edges_.empty() || purpose_edges_[e.index()]))
-      --purpose_left_;
+    if constexpr (on_the_fly) {
+      if (r_.edge_visits[e.index()]++ == 0) ++covered_;
+      arrived();
+    } else {
+      if (r_.edge_visits[e.index()]++ == 0 && o_.purpose.kind == TestPurpose::Kind::cover &&
+          (purpose_edges_.empty() || purpose_edges_[e.index()]))
+        --purpose_left_;
+    }
     record(kind, from, e, v_, label);
     policy_.observe(e, view());
   }
@@ -364,7 +433,9 @@ class RunSession {
                                              g_.name(v_), r_.steps, why.empty() ? "" : ": " + why));
     }
     std::chrono::milliseconds t = o_.timeout;
-    if (!o_.vertex_timeouts.empty() && o_.vertex_timeouts[v_.index()].count() > 0) t = o_.vertex_timeouts[v_.index()];
+    if constexpr (!on_the_fly)
+      if (!o_.vertex_timeouts.empty() && o_.vertex_timeouts[v_.index()].count() > 0)
+        t = o_.vertex_timeouts[v_.index()];
     Clock::time_point deadline = Clock::now() + t;
     bool cut_by_budget = false;
     if (has_budget() && budget_end_ < deadline) {
@@ -468,32 +539,38 @@ class RunSession {
     ++r_.resets;
     const VertexId from = v_;
     v_ = g_.initial();
+    arrived();
     record(StepKind::reset, from, EdgeId::none(), v_, "");
     policy_.begin_run(view(), rng_);
     return Next::go_on;
   }
 
-  const TestGraph& g_;
+  const G& g_;
   const RunOptions& o_;
   const std::vector<std::uint8_t>& purpose_edges_;
   const std::vector<std::uint8_t>& is_goal_;
-  Policy& policy_;
+  BasicPolicy<G>& policy_;
   Adapter& adapter_;
-  RunObserver* observer_;
+  BasicRunObserver<G>* observer_;
   Rng rng_;
   const Clock::time_point t0_, budget_end_;
   RunResult r_;
   VertexId v_;
   std::uint32_t purpose_left_;
+  std::uint32_t covered_ = 0;  // on the fly: edges taken at least once
 };
 
 }  // namespace
 
-RunResult Runner::run(Policy& policy, Adapter& adapter, RunObserver* observer,
-                      std::optional<std::uint64_t> seed) const {
-  return RunSession(*this, purpose_edges_, is_goal_, purpose_edge_count_, policy, adapter, observer,
-                    seed.value_or(options_.seed))
+template <class G>
+RunResult BasicRunner<G>::run(BasicPolicy<G>& policy, Adapter& adapter, BasicRunObserver<G>* observer,
+                              std::optional<std::uint64_t> seed) const {
+  return RunSession<G>(*this, purpose_edges_, is_goal_, purpose_edge_count_, policy, adapter, observer,
+                       seed.value_or(options_.seed))
       .run();
 }
+
+template class BasicRunner<TestGraph>;
+template class BasicRunner<ModelGraph>;
 
 }  // namespace playtest

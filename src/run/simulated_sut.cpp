@@ -2,10 +2,12 @@
 
 namespace playtest {
 
-SimulatedSut::SimulatedSut(const TestGraph& g, std::uint64_t seed, SimulatedSutOptions options)
+template <class G>
+BasicSimulatedSut<G>::BasicSimulatedSut(const G& g, std::uint64_t seed, SimulatedSutOptions options)
     : g_(g), rng_(seed), options_(options), state_(g.initial()) {}
 
-AdapterEvent SimulatedSut::stimulate(std::string_view label) {
+template <class G>
+AdapterEvent BasicSimulatedSut<G>::stimulate(std::string_view label) {
   if (g_.is_active(state_))
     for (EdgeId e : g_.out_edges(state_))
       if (g_.label(e) == label && !g_.is_observe(e)) {
@@ -15,7 +17,8 @@ AdapterEvent SimulatedSut::stimulate(std::string_view label) {
   return options_.ioco_implementation ? AdapterEvent::refusal() : AdapterEvent::nothing();
 }
 
-AdapterEvent SimulatedSut::next_event(Clock::time_point deadline) {
+template <class G>
+AdapterEvent BasicSimulatedSut<G>::next_event(Clock::time_point deadline) {
   // An ioco implementation gives outputs only when the tester waits for one (docs/ioco.md); the
   // runner's poll before a stimulus gets nothing. (Decided by the poll_only value, not by the
   // clock: on a loaded machine a wait's deadline can pass before this line runs.)
@@ -36,5 +39,8 @@ AdapterEvent SimulatedSut::next_event(Clock::time_point deadline) {
   if (g_.is_timeout(pick)) return AdapterEvent::quiescence();
   return AdapterEvent::output(std::string(g_.label(pick)));
 }
+
+template class BasicSimulatedSut<TestGraph>;
+template class BasicSimulatedSut<ModelGraph>;
 
 }  // namespace playtest

@@ -8,6 +8,9 @@
 #include <mutex>
 #include <ostream>
 #include <thread>
+#include <type_traits>
+
+#include "playtest/error.hpp"
 
 #include "playtest/graph/names.hpp"
 #include "playtest/run/simulated_sut.hpp"
@@ -32,13 +35,19 @@ struct SimOutcome {
   std::uint64_t steps = 0;
 };
 
-SimulationStats simulate_with(const TestGraph& model, std::vector<Policy*> policies, const SimulationOptions& options,
+// What one thread plays with: its policy and the runner (on a TestGraph all threads share one; on
+// the fly each has its own ModelGraph and runner).
+template <class G>
+struct Player {
+  const BasicRunner<G>* runner;
+  BasicPolicy<G>* policy;
+};
+
+template <class G>
+SimulationStats simulate_with(std::vector<Player<G>> players, const SimulationOptions& options,
                               std::span<const Mutant> mutants) {
   SimulationStats s;
-  s.strategy = std::string(policies.front()->name());
-  RunOptions ro = options.run;
-  ro.keep_trace = false;
-  const Runner runner(model, ro);
+  s.strategy = std::string(players.front().policy->name());
   // The runs of the shard, in order: the model's, then each mutant's. Their seeds depend on their
   // numbers only.
   std::vector<SimTask> tasks;
@@ -51,34 +60,37 @@ SimulationStats simulate_with(const TestGraph& model, std::vector<Policy*> polic
   std::vector<SimOutcome> outcomes(tasks.size());
   std::mutex progress_mutex;
   std::uint64_t done_runs = 0;
-  auto play = [&](Policy& policy, std::size_t t) {
+  auto play = [&](const Player<G>& player, std::size_t t) {
     const SimTask& task = tasks[t];
     const bool model_run = task.mutant < 0;
-    const TestGraph& sut_graph = model_run ? (options.implementation ? *options.implementation : model)
-                                           : mutants[static_cast<std::size_t>(task.mutant)].graph;
     const std::uint64_t sut_seed =
         model_run ? derive_seed(options.seed, task.run, 1)
                   : derive_seed(options.seed, (static_cast<std::uint64_t>(task.mutant) + 1) * 1000003ull + task.run, 1);
-    SimulatedSut sut(sut_graph, sut_seed, options.sut);
-    const RunResult r = runner.run(policy, sut, nullptr, derive_seed(options.seed, task.run, 0));
+    const G& model = player.runner->graph();
+    const G* sut_graph = &model;
+    if constexpr (std::is_same_v<G, TestGraph>)
+      sut_graph = model_run ? (options.implementation ? options.implementation : &model)
+                            : &mutants[static_cast<std::size_t>(task.mutant)].graph;
+    BasicSimulatedSut<G> sut(*sut_graph, sut_seed, options.sut);
+    const RunResult r = player.runner->run(*player.policy, sut, nullptr, derive_seed(options.seed, task.run, 0));
     outcomes[t] = {r.verdict, r.purpose_met, r.steps};
     if (options.on_progress) {  // one call at a time, whichever thread finished the run
       const std::lock_guard lock(progress_mutex);
       options.on_progress(++done_runs, tasks.size());
     }
   };
-  if (policies.size() == 1) {
-    for (std::size_t t = 0; t < tasks.size(); ++t) play(*policies.front(), t);
+  if (players.size() == 1) {
+    for (std::size_t t = 0; t < tasks.size(); ++t) play(players.front(), t);
   } else {
     std::atomic<std::size_t> next{0};
     std::atomic<bool> failed{false};
     std::exception_ptr error;
     std::mutex error_mutex;
     std::vector<std::thread> threads;
-    for (Policy* policy : policies)
-      threads.emplace_back([&, policy] {
+    for (const Player<G>& player : players)
+      threads.emplace_back([&, player] {
         try {
-          for (std::size_t t; !failed.load() && (t = next.fetch_add(1)) < tasks.size();) play(*policy, t);
+          for (std::size_t t; !failed.load() && (t = next.fetch_add(1)) < tasks.size();) play(player, t);
         } catch (...) {
           const std::lock_guard lock(error_mutex);
           if (!error) error = std::current_exception();
@@ -142,23 +154,74 @@ void finish_stats(SimulationStats& s) {
   s.mean_steps_to_detect = s.mutant_runs_failed ? double(s.steps_to_detect_sum) / s.mutant_runs_failed : 0.0;
 }
 
+namespace {
+
+std::uint32_t thread_count(const SimulationOptions& options, std::size_t mutants) {
+  std::uint32_t threads = options.threads != 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+  const std::uint64_t runs = std::uint64_t(options.runs) + mutants * std::uint64_t(options.mutant_runs);
+  return static_cast<std::uint32_t>(std::max<std::uint64_t>(1, std::min<std::uint64_t>(threads, runs)));
+}
+
+RunOptions simulation_run_options(const SimulationOptions& options) {
+  RunOptions ro = options.run;
+  ro.keep_trace = false;
+  return ro;
+}
+
+}  // namespace
+
 SimulationStats simulate(const TestGraph& model, const std::function<std::unique_ptr<Policy>()>& policies,
                          const SimulationOptions& options, std::span<const Mutant> mutants) {
-  std::uint32_t threads = options.threads != 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
-  const std::uint64_t runs = std::uint64_t(options.runs) + mutants.size() * std::uint64_t(options.mutant_runs);
-  threads = static_cast<std::uint32_t>(std::max<std::uint64_t>(1, std::min<std::uint64_t>(threads, runs)));
+  const std::uint32_t threads = thread_count(options, mutants.size());
+  const Runner runner(model, simulation_run_options(options));
   std::vector<std::unique_ptr<Policy>> owned;
-  std::vector<Policy*> ptrs;
+  std::vector<Player<TestGraph>> players;
   for (std::uint32_t t = 0; t < threads; ++t) {
     owned.push_back(policies());
-    ptrs.push_back(owned.back().get());
+    players.push_back({&runner, owned.back().get()});
   }
-  return simulate_with(model, std::move(ptrs), options, mutants);
+  return simulate_with(std::move(players), options, mutants);
 }
 
 SimulationStats simulate(const TestGraph& model, Policy& policy, const SimulationOptions& options,
                          std::span<const Mutant> mutants) {
-  return simulate_with(model, {&policy}, options, mutants);
+  const Runner runner(model, simulation_run_options(options));
+  return simulate_with<TestGraph>({{&runner, &policy}}, options, mutants);
+}
+
+SimulationStats simulate(const Model& model,
+                         const std::function<std::unique_ptr<ModelPolicy>(const ModelGraph&)>& policies,
+                         const SimulationOptions& options) {
+  if (options.implementation != nullptr)
+    throw UsageError("implementation", "a model explored on the fly is simulated against itself only");
+  const std::uint32_t threads = thread_count(options, 0);
+  const RunOptions ro = simulation_run_options(options);
+  // Each thread explores the model in its own ModelGraph (the choices do not depend on ids, so the
+  // result is the same for any number of threads).
+  std::vector<std::unique_ptr<ModelGraph>> graphs;
+  std::vector<std::unique_ptr<ModelRunner>> runners;
+  std::vector<std::unique_ptr<ModelPolicy>> owned;
+  std::vector<Player<ModelGraph>> players;
+  for (std::uint32_t t = 0; t < threads; ++t) {
+    graphs.push_back(std::make_unique<ModelGraph>(model));
+    runners.push_back(std::make_unique<ModelRunner>(*graphs.back(), ro));
+    owned.push_back(policies(*graphs.back()));
+    players.push_back({runners.back().get(), owned.back().get()});
+  }
+  return simulate_with(std::move(players), options, {});
+}
+
+std::string describe_purpose(const ModelGraph& g, const TestPurpose& p) {
+  (void)g;
+  switch (p.kind) {
+    case TestPurpose::Kind::none:
+      return "none";
+    case TestPurpose::Kind::reach:
+      return "reach a final state (on the fly)";
+    case TestPurpose::Kind::cover:
+      return "cover every edge (on the fly: total unknown)";
+  }
+  return "?";
 }
 
 std::string describe_purpose(const TestGraph& g, const TestPurpose& p) {

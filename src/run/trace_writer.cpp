@@ -13,13 +13,19 @@
 namespace playtest {
 
 void JsonlTraceWriter::on_campaign_begin(const TestGraph& g, const CampaignOptions& o) {
-  const Coverage totals = coverage_of(g, {});
+  write_campaign(coverage_of(g, {}), o);
+}
+
+void JsonlTraceWriter::on_campaign_begin(const ModelGraph&, const CampaignOptions& o) { write_campaign({}, o); }
+
+void JsonlTraceWriter::write_campaign(std::optional<Coverage> totals, const CampaignOptions& o) {
   nlohmann::json j = {{"event", "campaign"},
                       {"runs", o.runs},
                       {"seed", o.seed},
                       {"strategy", strategy_},
-                      {"edges", totals.edges_total},
-                      {"labels", totals.labels_total}};
+                      {"edges", totals ? nlohmann::json(totals->edges_total) : nlohmann::json(nullptr)},
+                      {"labels", totals ? nlohmann::json(totals->labels_total) : nlohmann::json(nullptr)}};
+  if (!totals) j["on_the_fly"] = true;
   if (!o.shard.is_whole()) j["shard"] = to_string(o.shard);
   out_ << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
   out_.flush();
@@ -37,7 +43,8 @@ void JsonlTraceWriter::begin_run(std::uint32_t run, std::uint64_t seed, std::str
   out_.flush();
 }
 
-void JsonlTraceWriter::on_step(const TestGraph& g, const TraceStep& s) {
+template <class G>
+void JsonlTraceWriter::write_step(const G& g, const TraceStep& s) {
   nlohmann::json j = {{"event", "step"},
                       {"run", run_},
                       {"step", s.step},
@@ -51,7 +58,8 @@ void JsonlTraceWriter::on_step(const TestGraph& g, const TraceStep& s) {
   out_.flush();
 }
 
-void JsonlTraceWriter::on_end(const TestGraph& g, const RunResult& r) {
+template <class G>
+void JsonlTraceWriter::write_end(const G& g, const RunResult& r) {
   nlohmann::json j = {{"event", "end"},
                       {"run", run_},
                       {"verdict", std::string(to_string(r.verdict))},
@@ -72,6 +80,11 @@ void JsonlTraceWriter::on_end(const TestGraph& g, const RunResult& r) {
   out_.flush();
 }
 
+void JsonlTraceWriter::on_step(const TestGraph& g, const TraceStep& step) { write_step(g, step); }
+void JsonlTraceWriter::on_step(const ModelGraph& g, const TraceStep& step) { write_step(g, step); }
+void JsonlTraceWriter::on_end(const TestGraph& g, const RunResult& result) { write_end(g, result); }
+void JsonlTraceWriter::on_end(const ModelGraph& g, const RunResult& result) { write_end(g, result); }
+
 JsonlTraceDirWriter::JsonlTraceDirWriter(std::string dir, std::string strategy)
     : dir_(std::move(dir)), strategy_(std::move(strategy)) {
   std::error_code ec;
@@ -84,7 +97,12 @@ JsonlTraceDirWriter::JsonlTraceDirWriter(std::string dir, std::string strategy)
 JsonlTraceDirWriter::~JsonlTraceDirWriter() = default;
 
 void JsonlTraceDirWriter::on_campaign_begin(const TestGraph& g, const CampaignOptions& options) {
-  graph_ = &g;
+  totals_ = coverage_of(g, {});
+  options_ = options;
+}
+
+void JsonlTraceDirWriter::on_campaign_begin(const ModelGraph&, const CampaignOptions& options) {
+  totals_.reset();
   options_ = options;
 }
 
@@ -95,7 +113,7 @@ void JsonlTraceDirWriter::on_run_begin(std::uint32_t run, std::uint64_t seed) {
   if (!*file_ && failed_.empty()) failed_ = path_;
   writer_.emplace(*file_, strategy_);
   if (replay_ || !model_.empty()) writer_->set_context(model_, replay_);
-  writer_->on_campaign_begin(*graph_, options_);
+  writer_->write_campaign(totals_, options_);
   writer_->on_run_begin(run, seed);
 }
 
@@ -103,7 +121,15 @@ void JsonlTraceDirWriter::on_step(const TestGraph& g, const TraceStep& step) {
   if (writer_) writer_->on_step(g, step);
 }
 
-void JsonlTraceDirWriter::on_end(const TestGraph& g, const RunResult& result) {
+void JsonlTraceDirWriter::on_step(const ModelGraph& g, const TraceStep& step) {
+  if (writer_) writer_->on_step(g, step);
+}
+
+void JsonlTraceDirWriter::on_end(const TestGraph& g, const RunResult& result) { end(g, result); }
+void JsonlTraceDirWriter::on_end(const ModelGraph& g, const RunResult& result) { end(g, result); }
+
+template <class G>
+void JsonlTraceDirWriter::end(const G& g, const RunResult& result) {
   if (!writer_) return;
   writer_->on_end(g, result);
   writer_.reset();
@@ -116,7 +142,10 @@ void JsonlTraceDirWriter::close() {
   if (!failed_.empty()) throw Error(Diagnostic{{failed_, 0, 0, ""}, "write error", {}});
 }
 
-std::string format_step(const TestGraph& g, const TraceStep& s) {
+namespace {
+
+template <class G>
+std::string step_text(const G& g, const TraceStep& s) {
   std::string head = fmt::format("{:>5} {:>9.1f} ms  {:<11} ", s.step, s.time_ms, to_string(s.kind));
   switch (s.kind) {
     case StepKind::stimulus:
@@ -137,12 +166,24 @@ std::string format_step(const TestGraph& g, const TraceStep& s) {
   return head;
 }
 
-std::string format_trace(const TestGraph& g, const RunResult& r, std::size_t max_steps) {
+template <class G>
+std::string trace_text(const G& g, const RunResult& r, std::size_t max_steps) {
   std::string out;
   std::size_t first = r.trace.size() > max_steps ? r.trace.size() - max_steps : 0;
   if (first > 0) out += fmt::format("  ... {} earlier steps\n", first);
-  for (std::size_t i = first; i < r.trace.size(); ++i) out += format_step(g, r.trace[i]) + "\n";
+  for (std::size_t i = first; i < r.trace.size(); ++i) out += step_text(g, r.trace[i]) + "\n";
   return out;
+}
+
+}  // namespace
+
+std::string format_step(const TestGraph& g, const TraceStep& s) { return step_text(g, s); }
+std::string format_step(const ModelGraph& g, const TraceStep& s) { return step_text(g, s); }
+std::string format_trace(const TestGraph& g, const RunResult& r, std::size_t max_steps) {
+  return trace_text(g, r, max_steps);
+}
+std::string format_trace(const ModelGraph& g, const RunResult& r, std::size_t max_steps) {
+  return trace_text(g, r, max_steps);
 }
 
 }  // namespace playtest

@@ -1,38 +1,10 @@
 #include <fmt/format.h>
 
-#include <limits>
-
 #include "playtest/strategy/anti_ant_policy.hpp"
 #include "playtest/strategy/random_walk_policy.hpp"
 #include "playtest/strategy/table_policy.hpp"
 
 namespace playtest {
-
-Decision RandomWalkPolicy::choose(const RunView& view, Rng& rng) {
-  auto out = view.graph.out_edges(view.current);
-  if (out.empty()) return view.graph.is_resettable() ? Decision::reset() : Decision::stop();
-  return Decision::take(out[rng.below(out.size())]);
-}
-
-Decision AntiAntPolicy::choose(const RunView& view, Rng& rng) {
-  auto out = view.graph.out_edges(view.current);
-  if (out.empty()) return view.graph.is_resettable() ? Decision::reset() : Decision::stop();
-  std::uint32_t best = std::numeric_limits<std::uint32_t>::max();
-  std::uint32_t ties = 0;
-  EdgeId pick;
-  // Reservoir sampling among the least visited edges: one pass, uniform tie-break.
-  for (EdgeId e : out) {
-    std::uint32_t n = view.edge_visits[e.index()];
-    if (n < best) {
-      best = n;
-      ties = 1;
-      pick = e;
-    } else if (n == best && rng.below(++ties) == 0) {
-      pick = e;
-    }
-  }
-  return Decision::take(pick);
-}
 
 TablePolicy::TablePolicy(std::string name, std::vector<EdgeId> strategy, std::string no_move)
     : name_(std::move(name)), strategy_(std::move(strategy)), no_move_(std::move(no_move)) {}

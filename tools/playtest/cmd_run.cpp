@@ -7,8 +7,10 @@
 #include "interrupt.hpp"
 #include "option_checks.hpp"
 #include "playtest/report/html_report.hpp"
+#include "playtest/report/run_record.hpp"
 #include "playtest/run/campaign.hpp"
 #include "playtest/run/junit_report.hpp"
+#include "playtest/run/on_the_fly.hpp"
 #include "playtest/run/policy_factory.hpp"
 #include "playtest/run/run_output.hpp"
 #include "playtest/run/subprocess_adapter.hpp"
@@ -32,27 +34,29 @@ struct Options {
 };
 
 // Passes a campaign on to the trace writer (a file, or one per run) and keeps a progress line (on a
-// terminal only). The campaign reports runs in run order, one at a time.
-class Progress final : public CampaignObserver {
+// terminal only). The campaign reports runs in run order, one at a time. `G`: the graph the runs
+// play on (TestGraph, or ModelGraph on the fly).
+template <class G>
+class Progress final : public BasicCampaignObserver<G> {
  public:
-  Progress(CampaignObserver* trace, std::uint32_t runs) : trace_(trace), runs_(runs), line_("run", "runs") {}
-  void on_campaign_begin(const TestGraph& g, const CampaignOptions& o) override {
+  Progress(BasicCampaignObserver<G>* trace, std::uint32_t runs) : trace_(trace), runs_(runs), line_("run", "runs") {}
+  void on_campaign_begin(const G& g, const CampaignOptions& o) override {
     if (trace_) trace_->on_campaign_begin(g, o);
   }
   void on_run_begin(std::uint32_t run, std::uint64_t seed) override {
     if (runs_ > 1) line_.update(run - 1, runs_);
     if (trace_) trace_->on_run_begin(run, seed);
   }
-  void on_step(const TestGraph& g, const TraceStep& step) override {
+  void on_step(const G& g, const TraceStep& step) override {
     if (trace_) trace_->on_step(g, step);
   }
-  void on_end(const TestGraph& g, const RunResult& result) override {
+  void on_end(const G& g, const RunResult& result) override {
     if (trace_) trace_->on_end(g, result);
   }
   void finish() { line_.finish(); }
 
  private:
-  CampaignObserver* trace_;
+  BasicCampaignObserver<G>* trace_;
   std::uint32_t runs_;
   ProgressLine line_;
 };
@@ -64,27 +68,36 @@ std::string replay(std::uint64_t seed) {
                         {"--json", "--quiet", "--fail-fast"}, {"--seed", std::to_string(seed), "--runs", "1"});
 }
 
-int run(const Options& o) {
-  const TestGraph g = load_input(o.input);
+// The campaign on `g`: a TestGraph, or a model explored on the fly (ModelGraph, docs/testing.md
+// "Models too big to explore"); one code path for both.
+template <class G>
+int play(const Options& o, const G& g) {
+  constexpr bool on_the_fly = std::is_same_v<G, ModelGraph>;
   const std::string& name = o.strategy.strategies.front();
   const StrategySpec spec = strategy_spec(o.strategy, name);
   StopSignal stop;
-  RunOptions ro{.purpose = spec.resolve(g, declared_traps(g)),
-                .max_steps = o.steps,
+  RunOptions ro{.max_steps = o.steps,
                 .time_budget = std::chrono::milliseconds(static_cast<std::int64_t>(o.time_s * 1000.0)),
                 .timeout = std::chrono::milliseconds(o.timeout_ms),
-                .vertex_timeouts = vertex_timeouts_from_specs(g, o.vertex_timeouts),
                 .stop = &stop};
+  BasicCampaignWorkers<G> workers;
+  if constexpr (on_the_fly) {
+    ro.purpose = on_the_fly_purpose(spec);
+    workers.policy = [maker = model_policy_maker(spec.kind), &g] { return maker(g); };
+  } else {
+    ro.purpose = spec.resolve(g, declared_traps(g));
+    ro.vertex_timeouts = vertex_timeouts_from_specs(g, o.vertex_timeouts);
+  }
   require_something_to_test(g, ro.purpose);
-  const Runner runner(g, ro);  // refuses graphs that cannot drive an online test
+  const BasicRunner<G> runner(g, ro);  // refuses graphs that cannot drive an online test
+  if constexpr (!on_the_fly) workers.policy = policy_maker(spec.kind, g, policy_setup(o.strategy, ro.purpose));
   const CampaignOptions co{
       .runs = o.runs, .seed = o.seed, .jobs = o.jobs, .shard = parse_shard(o.shard), .fail_fast = o.fail_fast};
   SubprocessOptions so{.command = o.sut,
                        .ready_timeout = std::chrono::milliseconds(o.ready_timeout_ms),
                        .ack_timeout = std::chrono::milliseconds(o.ack_timeout_ms)};
   set_stderr(so, o.sut_stderr);
-  const CampaignWorkers workers{.policy = policy_maker(spec.kind, g, policy_setup(o.strategy, ro.purpose)),
-                                .adapter = subprocess_adapters(so)};
+  workers.adapter = subprocess_adapters(so);
   std::optional<Output> trace_out;
   std::optional<JsonlTraceWriter> trace;
   std::optional<JsonlTraceDirWriter> trace_dir;
@@ -96,7 +109,10 @@ int run(const Options& o) {
     trace_dir.emplace(o.trace_dir, name);
     trace_dir->set_context(o.input.path, replay);
   }
-  Progress progress(trace ? static_cast<CampaignObserver*>(&*trace) : trace_dir ? &*trace_dir : nullptr, o.runs);
+  Progress<G> progress(trace       ? static_cast<BasicCampaignObserver<G>*>(&*trace)
+                       : trace_dir ? static_cast<BasicCampaignObserver<G>*>(&*trace_dir)
+                                   : nullptr,
+                       o.runs);
 
   // From here on a signal stops the campaign; what was observed is written all the same.
   const InterruptScope interrupts(stop);
@@ -105,10 +121,10 @@ int run(const Options& o) {
   if (trace_out) trace_out->close();
   if (trace_dir) trace_dir->close();
   if (!o.report.empty()) {
-    report::Report rep{.title = "playtest run " + o.input.path,
-                       .tool_version = PLAYTEST_VERSION,
-                       .model = &g,
-                       .model_name = o.input.path};
+    // On the fly there is no picture of the model: runs and steps only.
+    report::Report rep{.title = "playtest run " + o.input.path, .tool_version = PLAYTEST_VERSION};
+    if constexpr (!on_the_fly) rep.model = &g;
+    rep.model_name = o.input.path;
     for (const RunResult& r : c.runs)
       rep.runs.push_back(
           report::run_record(g, r, r.run, {.strategy = name, .model = o.input.path, .replay = replay(r.seed)}));
@@ -134,6 +150,16 @@ int run(const Options& o) {
     write_campaign_text(std::cout, runner, c, out);
   }
   return code;
+}
+
+int run(const Options& o) {
+  // A model program with an on-the-fly strategy is played without exploring it first.
+  InputOptions input = o.input;
+  input.whole_graph_for = whole_graph_reason(o.strategy);
+  if (input.whole_graph_for.empty() && !o.vertex_timeouts.empty()) input.whole_graph_for = "--vertex-timeout";
+  if (input.whole_graph_for.empty())
+    if (const std::unique_ptr<Model> model = load_model_program(o.input)) return play(o, ModelGraph(*model));
+  return play(o, load_input(input));
 }
 
 const Registration reg{

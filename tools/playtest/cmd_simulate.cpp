@@ -5,6 +5,7 @@
 #include "option_checks.hpp"
 #include "playtest/report/html_report.hpp"
 #include "playtest/run/mutation.hpp"
+#include "playtest/run/on_the_fly.hpp"
 #include "playtest/run/policy_factory.hpp"
 #include "playtest/run/simulation.hpp"
 #include "playtest/strategy/traps.hpp"
@@ -25,11 +26,12 @@ struct Options {
   std::string report;
 };
 
-int run(const Options& o) {
-  InputFormat format{};
-  const TestGraph g = load_input(o.input, &format);
+// The comparison on `g`: a TestGraph, or a model explored on the fly (each thread of each strategy
+// explores it anew in a ModelGraph of its own; `g` checks that there is something to test).
+template <class G>
+int compare(const Options& o, const G& g, const Model* model, InputFormat format) {
+  constexpr bool on_the_fly = std::is_same_v<G, ModelGraph>;
   std::optional<TestGraph> impl;
-  if (!o.impl.empty()) impl = load_input(o.input.with_path(o.impl));
   StrategyComparison c{.seed = o.seed,
                        .max_steps = o.steps,
                        .runs = o.runs,
@@ -38,40 +40,69 @@ int run(const Options& o) {
                        .model = o.input.path,
                        .implementation = o.impl};
   std::vector<Mutant> mutants;
-  if (o.mutants) mutants = make_mutants(g, o.mutant_count, o.seed);
+  if constexpr (!on_the_fly) {
+    if (!o.impl.empty()) impl = load_input(o.input.with_path(o.impl));
+    if (o.mutants) mutants = make_mutants(g, o.mutant_count, o.seed);
+  }
   for (const Mutant& m : mutants) c.mutants.push_back({std::string(to_string(m.kind)), m.description});
   for (const std::string& name : o.strategy.strategies) {
     const StrategySpec spec = strategy_spec(o.strategy, name);
     SimulationOptions so{
         .runs = o.runs, .mutant_runs = o.mutant_runs, .seed = o.seed, .threads = o.threads, .shard = c.shard};
-    so.run.purpose = spec.resolve(g, declared_traps(g));
-    require_something_to_test(g, so.run.purpose);
     so.run.max_steps = o.steps;
-    if (impl) {
-      so.implementation = &*impl;
-      // ioco implementations refuse inputs they lack and give outputs only when observed.
-      so.sut.ioco_implementation = format == InputFormat::aut || format == InputFormat::lts;
-    }
-    const auto policies = policy_maker(spec.kind, g, policy_setup(o.strategy, so.run.purpose));
     ProgressLine progress("simulate " + name, "runs");
     so.on_progress = [&](std::uint64_t done, std::uint64_t total) { progress.update(done, total); };
-    c.rows.push_back({name, so.run.purpose, simulate(g, policies, so, mutants), describe_purpose(g, so.run.purpose)});
+    if constexpr (on_the_fly) {
+      so.run.purpose = on_the_fly_purpose(spec);
+      require_something_to_test(g, so.run.purpose);
+      c.rows.push_back({name, so.run.purpose, simulate(*model, model_policy_maker(spec.kind), so),
+                        describe_purpose(g, so.run.purpose)});
+    } else {
+      so.run.purpose = spec.resolve(g, declared_traps(g));
+      require_something_to_test(g, so.run.purpose);
+      if (impl) {
+        so.implementation = &*impl;
+        // ioco implementations refuse inputs they lack and give outputs only when observed.
+        so.sut.ioco_implementation = format == InputFormat::aut || format == InputFormat::lts;
+      }
+      const auto policies = policy_maker(spec.kind, g, policy_setup(o.strategy, so.run.purpose));
+      c.rows.push_back(
+          {name, so.run.purpose, simulate(g, policies, so, mutants), describe_purpose(g, so.run.purpose)});
+    }
   }
   if (!o.report.empty()) {
     Output out(o.report);
-    report::write_html_report(out.stream(), {.title = "playtest simulate " + o.input.path,
-                                             .tool_version = PLAYTEST_VERSION,
-                                             .model = &g,
-                                             .model_name = o.input.path,
-                                             .simulation = &c});
+    report::Report rep{.title = "playtest simulate " + o.input.path, .tool_version = PLAYTEST_VERSION};
+    if constexpr (!on_the_fly) rep.model = &g;  // on the fly there is no picture of the model
+    rep.model_name = o.input.path;
+    rep.simulation = &c;
+    report::write_html_report(out.stream(), rep);
     out.close();
   }
   if (o.json) {
-    print_json(comparison_json(c));
+    nlohmann::json j = comparison_json(c);
+    if constexpr (on_the_fly) j["on_the_fly"] = true;
+    print_json(j);
   } else {
     write_comparison_text(std::cout, c);
+    if constexpr (on_the_fly)
+      std::cout << "(the model was explored on the fly, by each run as far as it went: its size is unknown)\n";
   }
   return exit_ok;
+}
+
+int run(const Options& o) {
+  // A model program whose strategies all play on the fly is simulated without exploring it first.
+  InputOptions input = o.input;
+  input.whole_graph_for = whole_graph_reason(o.strategy);
+  if (input.whole_graph_for.empty() && o.mutants) input.whole_graph_for = "--mutants";
+  if (input.whole_graph_for.empty() && !o.impl.empty()) input.whole_graph_for = "--impl";
+  if (input.whole_graph_for.empty())
+    if (const std::unique_ptr<Model> model = load_model_program(o.input))
+      return compare(o, ModelGraph(*model), model.get(), InputFormat::model);
+  InputFormat format{};
+  const TestGraph g = load_input(input, &format);
+  return compare(o, g, nullptr, format);
 }
 
 const Registration reg{

@@ -1,5 +1,7 @@
 #include "common.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -137,8 +139,17 @@ TestGraph load_input(const InputOptions& opts, InputFormat* format_out) {
       ExploreResult r = explore(*model, {.max_states = opts.max_states});
       if (r.status != ExploreStatus::complete) {
         std::vector<std::string> notes;
+        std::string message = r.message;
+        if (!opts.whole_graph_for.empty())
+          message = fmt::format("{} needs the whole graph, and the model is too big to explore: {}",
+                                opts.whole_graph_for, message);
         if (r.status == ExploreStatus::state_limit) notes.push_back("raise the limit with --max-states N");
-        throw ModelError(Diagnostic{{opts.path, 0, 0, ""}, r.message, std::move(notes)});
+        if (!opts.whole_graph_for.empty())
+          notes.push_back(
+              "or test on the fly with --strategy random, anti-ant or pessimistic (without --goal, --edge, "
+              "--traps, --vertex-timeout, --mutants, --impl): they explore the model as the runs go, without a "
+              "state limit");
+        throw ModelError(Diagnostic{{opts.path, 0, 0, ""}, message, std::move(notes)});
       }
       return std::move(r.graph);
     }
@@ -166,6 +177,18 @@ TestGraph load_input(const InputOptions& opts, InputFormat* format_out) {
       return text ? parse_graph(whole_text(), opts.path) : load_graph(opts.path);
   }
   throw InternalError("load_input: unknown input format");
+}
+
+std::unique_ptr<Model> load_model_program(const InputOptions& opts) {
+  std::optional<std::string> text;
+  if (input_format(opts, text) != InputFormat::model) return nullptr;
+  if (!opts.reward.empty()) throw UsageError("reward", "applies to PRISM explicit models (FILE ending in .tra) only");
+  if (!opts.goal_label.empty())
+    throw UsageError("goal_label", "applies to PRISM explicit models (FILE ending in .tra) only");
+  if (!text) text = read_source_text(opts.path);
+  if (text->find_first_not_of(" \t\r\n") == std::string::npos)
+    throw InputError(Diagnostic{{opts.path, 0, 0, ""}, "the input is empty: there is nothing to read", {}});
+  return compile_model(*text, opts.path, model_params(opts));
 }
 
 Output::Output(const std::string& path) : path_(path) {

@@ -28,6 +28,9 @@ struct InputOptions {
   std::string goal_label;                 // PRISM .tra: the label of the goal states ("" = "goal")
   std::string format = "auto";            // graph, model, aut, lts, prism; auto: extension, else content
   std::uint64_t max_states = 10'000'000;  // model programs: the exploration's limit
+  // Model programs: what asked for the whole graph in run and simulate ("strategy 'reach'",
+  // "--mutants"), named when the exploration hits max_states; "" for commands that always explore.
+  std::string whole_graph_for;
 
   // The same options for another input (simulate --impl); the PRISM options stay only for a .tra.
   InputOptions with_path(const std::string& other) const;
@@ -53,6 +56,11 @@ std::vector<ModelParam> model_params(const InputOptions& opts);
 // Loads the test graph described by `opts` (and says which format it was); throws playtest::Error on
 // bad input: a located message, an empty input, a directory.
 TestGraph load_input(const InputOptions& opts, InputFormat* format = nullptr);
+
+// The compiled model program of `opts` (docs/testing.md "Models too big to explore": run and
+// simulate play it on the fly, exploring as the runs go), or nullptr when the input is of another
+// format. Throws what load_input throws for a bad model program.
+std::unique_ptr<Model> load_model_program(const InputOptions& opts);
 
 // The exit code of a test verdict (README "Exit codes").
 int exit_code_of(Verdict v);

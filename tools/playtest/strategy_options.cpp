@@ -36,6 +36,15 @@ StrategySpec strategy_spec(const StrategyOptions& o, const std::string& name) {
                       .traps = o.traps};
 }
 
+std::string whole_graph_reason(const StrategyOptions& o) {
+  for (const std::string& name : o.strategies)
+    if (!plays_on_the_fly(parse_strategy_kind(name))) return "strategy '" + name + "'";
+  if (!o.goals.empty()) return "--goal";
+  if (!o.edges.empty()) return "--edge";
+  if (!o.traps.empty()) return "--traps";
+  return "";
+}
+
 PolicySetup policy_setup(const StrategyOptions& o, const TestPurpose& purpose) {
   PolicySetup setup{
       .goals = purpose.goals, .edges = purpose.edges, .bound = o.bound, .torx = resolve_torx_options(o.torx)};

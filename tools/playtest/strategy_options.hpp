@@ -29,6 +29,11 @@ void add_strategy_options(CLI::App* sub, StrategyOptions& o, bool several);
 // The strategy `name` with the purpose the options ask for.
 StrategySpec strategy_spec(const StrategyOptions& o, const std::string& name);
 
+// run and simulate on a model program: why the model must be explored first rather than played on
+// the fly ("strategy 'reach'", "--traps", ...; docs/testing.md "Models too big to explore"), or ""
+// when every strategy can play on the fly.
+std::string whole_graph_reason(const StrategyOptions& o);
+
 // What make_policy needs for a strategy playing `purpose`.
 PolicySetup policy_setup(const StrategyOptions& o, const TestPurpose& purpose);
 

@@ -10,6 +10,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "playtest/explore/model.hpp"
@@ -63,6 +64,15 @@ class StateSpace {
   std::string edge_label(const SpaceEdge& e) const;
   // A node with the given state, if discovered (natural node).
   std::optional<NodeId> find(std::span<const std::byte> state) const;
+
+  // Node `n`'s edges are the entries [first, second) of the space's edge array (edge()), once it is
+  // expanded: a node's edges are contiguous, in the order successors() gives them.
+  std::pair<std::uint32_t, std::uint32_t> edge_range(NodeId n) const {
+    return {nodes_[n.index()].edge_begin, nodes_[n.index()].edge_end};
+  }
+  const SpaceEdge& edge(std::uint32_t i) const { return edges_[i]; }
+  // Edges of the expanded nodes so far.
+  std::uint32_t num_edges() const { return static_cast<std::uint32_t>(edges_.size()); }
 
   std::uint32_t num_nodes() const { return static_cast<std::uint32_t>(nodes_.size()); }
   std::uint32_t num_states() const { return keys_.size(); }

@@ -6,6 +6,8 @@
 // when the state is marked, so dead edges are never built.
 #pragma once
 
+#include <fmt/format.h>
+
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -92,10 +94,17 @@ struct PessimisticOptions {
 // leading to all its out-edges; edge state: one stimulus to the edge's target.
 class TestGraphSpace final : public CoverageSpace {
  public:
+  using Graph = TestGraph;
   static constexpr std::uint64_t reset_tag = ~std::uint64_t{0} - 1;
   static constexpr std::uint64_t system_tag = ~std::uint64_t{0};
   // `goal_edges`: per EdgeId, 1 for a trap (edge coverage); empty: every edge.
   TestGraphSpace(const TestGraph& g, PessimisticOptions options, std::vector<std::uint8_t> goal_edges = {});
+  // The space of one run (BasicPessimisticPolicy): goals are `traps` when given, else the purpose's
+  // edges (per-edge flags, empty: all).
+  static std::unique_ptr<TestGraphSpace> for_run(const TestGraph& g, PessimisticOptions options,
+                                                 std::span<const EdgeId> traps,
+                                                 std::span<const std::uint8_t> purpose_edges);
+  std::uint32_t vertex_state(VertexId v) const { return v.value; }
   std::uint32_t initial_state() override { return g_.initial().value; }
   bool is_goal(std::uint32_t state) override;
   void expand(std::uint32_t state, Expansion& out) override;
@@ -108,25 +117,61 @@ class TestGraphSpace final : public CoverageSpace {
   std::vector<std::uint32_t> buf_;
 };
 
-class PessimisticPolicy final : public Policy {
+// The pessimistic tester as a policy, on any graph with a CoverageSpace for it: `Space` is
+// TestGraphSpace (PessimisticPolicy) or, for a model explored on the fly, run/model_policies.hpp's
+// ModelGraphSpace. Space provides Graph, reset_tag, for_run(g, options, traps, purpose_edges),
+// vertex_state(v) and edge_state(e).
+template <class Space>
+class BasicPessimisticPolicy final : public BasicPolicy<typename Space::Graph> {
+  using G = typename Space::Graph;
+
  public:
   // `traps`: the edges to cover (edge coverage); empty: the run's purpose edges, else every edge.
-  PessimisticPolicy(const TestGraph& g, PessimisticOptions options = {}, std::vector<EdgeId> traps = {});
+  BasicPessimisticPolicy(const G& g, PessimisticOptions options = {}, std::vector<EdgeId> traps = {})
+      : g_(g), o_(options), traps_(std::move(traps)) {}
   std::string_view name() const override { return "pessimistic"; }
-  void begin_run(const RunView& view, Rng& rng) override;
-  Decision choose(const RunView& view, Rng& rng) override;
-  void observe(EdgeId taken, const RunView& view) override;
+  void begin_run(const BasicRunView<G>& view, Rng& rng) override {
+    (void)rng;
+    if (view.step != 0 && tester_) {  // after a reset: same run, same marks
+      tester_->visit(space_->vertex_state(view.current));
+      return;
+    }
+    tester_.reset();
+    space_ = Space::for_run(g_, o_, traps_, view.purpose_edges);
+    tester_ = std::make_unique<PessimisticTester>(*space_);
+    stop_reason_.clear();
+    if (view.current != g_.initial()) tester_->visit(space_->vertex_state(view.current));
+  }
+  Decision choose(const BasicRunView<G>& view, Rng& rng) override {
+    if (!tester_) begin_run(view, rng);
+    auto best = tester_->choose(space_->vertex_state(view.current));
+    if (!best) {
+      stop_reason_ = fmt::format(
+          "at vertex '{}' the system can avoid every further coverage ({} goals covered): stopping",
+          g_.name(view.current), tester_->goals_marked());
+      return Decision::stop();
+    }
+    const std::uint64_t tag = (*best)[best->size() == 1 ? 0 : rng.below(best->size())];
+    if (tag == Space::reset_tag) return Decision::reset();
+    return Decision::take(EdgeId{static_cast<std::uint32_t>(tag)});
+  }
+  void observe(EdgeId taken, const BasicRunView<G>& view) override {
+    if (!tester_) return;
+    tester_->visit(space_->edge_state(taken));
+    tester_->visit(space_->vertex_state(view.current));
+  }
   // Why the last run stopped ("" while it has not).
   std::string stop_reason() const override { return stop_reason_; }
   const PessimisticTester* tester() const { return tester_.get(); }
 
  private:
-  const TestGraph& g_;
+  const G& g_;
   PessimisticOptions o_;
   std::vector<EdgeId> traps_;
-  std::unique_ptr<TestGraphSpace> space_;
+  std::unique_ptr<Space> space_;
   std::unique_ptr<PessimisticTester> tester_;
   std::string stop_reason_;
 };
+using PessimisticPolicy = BasicPessimisticPolicy<TestGraphSpace>;
 
 }  // namespace playtest

@@ -62,6 +62,8 @@ std::vector<RunRecord> read_trace(std::istream& in, std::string_view source);
 
 // The record of a run that just ended.
 RunRecord run_record(const TestGraph& g, const RunResult& r, std::uint32_t run, const RunContext& context);
+// The same for a run on a model explored on the fly.
+RunRecord run_record(const ModelGraph& g, const RunResult& r, std::uint32_t run, const RunContext& context);
 
 std::optional<Verdict> parse_verdict(std::string_view s);     // "PASS" ...
 std::optional<StepKind> parse_step_kind(std::string_view s);  // "stimulus" ...

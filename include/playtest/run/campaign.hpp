@@ -38,21 +38,25 @@ inline std::uint64_t campaign_seed(std::uint64_t seed, std::uint32_t run) { retu
 // What each worker plays with. Policies keep per-run state and adapters hold a system under test,
 // so every worker gets its own of each; both factories are called in the thread that called
 // run_campaign, before any run starts.
-struct CampaignWorkers {
-  std::function<std::unique_ptr<Policy>()> policy;
+template <class G>
+struct BasicCampaignWorkers {
+  std::function<std::unique_ptr<BasicPolicy<G>>()> policy;
   // The adapter of worker `job` (1-based, 1..jobs). Its waits must watch `stop` (the worker's stop
   // signal, alive as long as the adapter): the campaign raises it to stop the worker's run.
   std::function<std::unique_ptr<Adapter>(std::uint32_t job, const StopSignal& stop)> adapter;
 };
+using CampaignWorkers = BasicCampaignWorkers<TestGraph>;
+using ModelCampaignWorkers = BasicCampaignWorkers<ModelGraph>;
 
 // Sees a campaign as if its runs were played one after another: on_campaign_begin once, then for
 // each run in run order on_run_begin, its steps (on_step) and its end (on_end). Calls never overlap
 // and the events of one run are never interleaved with another's: with several jobs, the run that
 // is first in run order among those not yet reported is reported as it happens, the events of the
 // runs after it are held back (in memory) until their turn. Calls may come from any worker thread.
-class CampaignObserver : public RunObserver {
+template <class G>
+class BasicCampaignObserver : public BasicRunObserver<G> {
  public:
-  virtual void on_campaign_begin(const TestGraph& g, const CampaignOptions& options) {
+  virtual void on_campaign_begin(const G& g, const CampaignOptions& options) {
     (void)g;
     (void)options;
   }
@@ -61,6 +65,8 @@ class CampaignObserver : public RunObserver {
     (void)seed;
   }
 };
+using CampaignObserver = BasicCampaignObserver<TestGraph>;
+using ModelCampaignObserver = BasicCampaignObserver<ModelGraph>;
 
 struct CampaignResult {
   std::vector<RunResult> runs;             // the runs played, in run order (RunResult::run: the index)
@@ -94,5 +100,15 @@ CampaignResult run_campaign(const Runner& runner, const CampaignWorkers& workers
 // the adapter watches whatever StopSignal it was given, normally the runner's (RunOptions::stop).
 CampaignResult run_campaign(const Runner& runner, Policy& policy, Adapter& adapter, const CampaignOptions& options,
                             CampaignObserver* observer = nullptr);
+
+// The same on a model explored on the fly: the runs share the runner's ModelGraph (a run expands
+// what it reaches; later runs find it expanded), so there is one job (UsageError("jobs") otherwise:
+// a ModelGraph is not thread-safe and edge ids follow the order of discovery) and no shard
+// (UsageError("shard"): another shard's runs would discover, hence number, the edges differently,
+// and `playtest merge` adds coverage up by edge id). Coverage is over the edges discovered.
+CampaignResult run_campaign(const ModelRunner& runner, const ModelCampaignWorkers& workers,
+                            const CampaignOptions& options, ModelCampaignObserver* observer = nullptr);
+CampaignResult run_campaign(const ModelRunner& runner, ModelPolicy& policy, Adapter& adapter,
+                            const CampaignOptions& options, ModelCampaignObserver* observer = nullptr);
 
 }  // namespace playtest

@@ -14,6 +14,7 @@
 
 #include "playtest/ioco/torx_policy.hpp"
 #include "playtest/plan/reactive_planner.hpp"
+#include "playtest/run/runner.hpp"
 #include "playtest/strategy/policy.hpp"
 #include "playtest/strategy/strategy_kind.hpp"
 
@@ -42,5 +43,14 @@ std::unique_ptr<Policy> make_policy(std::string_view name, const TestGraph& g, c
 // strategy's postman tour. Throws what make_policy throws, at once.
 std::function<std::unique_ptr<Policy>()> policy_maker(StrategyKind kind, const TestGraph& g,
                                                       const PolicySetup& setup = {});
+
+// The policies of strategy `kind` on a model explored on the fly (each for the ModelGraph it is
+// given): random, anti-ant and pessimistic, the strategies that need no whole graph
+// (!needs_whole_graph, torx aside: its "observe" choice needs an ioco graph). Throws
+// UsageError("strategy") for the others, saying that they need the whole graph.
+using ModelPolicyMaker = std::function<std::unique_ptr<ModelPolicy>(const ModelGraph&)>;
+ModelPolicyMaker model_policy_maker(StrategyKind kind);
+// Whether model_policy_maker knows `kind`.
+bool plays_on_the_fly(StrategyKind kind);
 
 }  // namespace playtest

@@ -27,11 +27,18 @@ std::string replay_command(const RunOutputOptions& options, const RunResult& r);
 
 // What the purpose asked for and a run did not do: the purpose edges it left uncovered
 // (cover), in id order; empty for reach and none purposes and for runs that met their purpose.
+// On the fly (ModelRunner): the edges discovered by the end of the run that it did not take.
 std::vector<EdgeId> purpose_edges_left(const Runner& runner, const RunResult& r);
+std::vector<EdgeId> purpose_edges_left(const ModelRunner& runner, const RunResult& r);
 
 void write_run_text(std::ostream& out, const Runner& runner, const RunResult& r, std::uint32_t run_index,
                     const RunOutputOptions& options = {});
 void write_campaign_text(std::ostream& out, const Runner& runner, const CampaignResult& c,
+                         const RunOutputOptions& options = {});
+// On the fly: the same, with coverage over the part discovered ("of those discovered").
+void write_run_text(std::ostream& out, const ModelRunner& runner, const RunResult& r, std::uint32_t run_index,
+                    const RunOutputOptions& options = {});
+void write_campaign_text(std::ostream& out, const ModelRunner& runner, const CampaignResult& c,
                          const RunOutputOptions& options = {});
 
 // {"verdict", "strategy", "seed", "runs_requested", "runs_in_shard", "shard"?, "coverage", "edge_visits"
@@ -41,6 +48,9 @@ void write_campaign_text(std::ostream& out, const Runner& runner, const Campaign
 // edge_visits and covered_labels (the edges visited and the labels seen, over all runs) let
 // `playtest merge` compute the coverage of shards put together.
 nlohmann::json campaign_json(const Runner& runner, const CampaignResult& c, std::string_view strategy,
+                             const RunOutputOptions& options = {});
+// On the fly: also "on_the_fly": true and "vertices_reached"; coverage totals are the discovered part's.
+nlohmann::json campaign_json(const ModelRunner& runner, const CampaignResult& c, std::string_view strategy,
                              const RunOutputOptions& options = {});
 
 }  // namespace playtest

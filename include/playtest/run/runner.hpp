@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "playtest/explore/model_graph.hpp"
 #include "playtest/graph/test_graph.hpp"
 #include "playtest/run/adapter.hpp"
 #include "playtest/run/stop_signal.hpp"
@@ -71,6 +72,9 @@ struct Coverage {
   std::uint32_t labels_covered = 0, labels_total = 0;
 };
 Coverage coverage_of(const TestGraph& g, std::span<const std::uint32_t> edge_visits);
+// On the fly: over what has been discovered (the reached vertices' edges and their labels); the
+// model's totals are unknown.
+Coverage coverage_of(const ModelGraph& g, std::span<const std::uint32_t> edge_visits);
 
 struct RunResult {
   Verdict verdict = Verdict::inconclusive;
@@ -94,19 +98,23 @@ struct RunResult {
   int signal = 0;
 };
 
-// Receives each step as it happens (to write a trace that survives a crash).
-class RunObserver {
+// Receives each step as it happens (to write a trace that survives a crash). `G` is the graph the
+// run plays on (RunObserver: a TestGraph; ModelRunObserver: a model explored on the fly).
+template <class G>
+class BasicRunObserver {
  public:
-  virtual ~RunObserver() = default;
-  virtual void on_step(const TestGraph& g, const TraceStep& step) {
+  virtual ~BasicRunObserver() = default;
+  virtual void on_step(const G& g, const TraceStep& step) {
     (void)g;
     (void)step;
   }
-  virtual void on_end(const TestGraph& g, const RunResult& result) {
+  virtual void on_end(const G& g, const RunResult& result) {
     (void)g;
     (void)result;
   }
 };
+using RunObserver = BasicRunObserver<TestGraph>;
+using ModelRunObserver = BasicRunObserver<ModelGraph>;
 
 // Per-vertex waits from "VERTEX=MS" specs, as RunOptions::vertex_timeouts (one entry per vertex, 0
 // where none was given; empty when `specs` is). Throws UsageError("vertex_timeout") for a
@@ -119,31 +127,46 @@ std::vector<std::chrono::milliseconds> vertex_timeouts_from_specs(const TestGrap
 // label contains a line break (it could not cross the adapter protocol).
 void check_online_testable(const TestGraph& g);
 
-class Runner {
+// The runner of one graph type: Runner plays on a TestGraph, ModelRunner on a model explored on the
+// fly (ModelGraph: vertices are expanded when a run reaches them). Both share the one game loop
+// (runner.cpp's RunSession, a template over the graph).
+template <class G>
+class BasicRunner {
  public:
   // Checks the graph (check_online_testable) and the options; throws GraphError / invalid_argument.
-  Runner(const TestGraph& g, RunOptions options);
+  // On a ModelGraph (checked vertex by vertex as it is expanded) the purpose's goals are the model's
+  // final states and its edges every edge the runs discover: RunOptions::purpose must name none
+  // (UsageError("goals") / ("edges")), and there are no per-vertex timeouts.
+  BasicRunner(const G& g, RunOptions options);
 
   // One test run: adapter.start(), the game loop, adapter.finish(). Adapter failures become ERROR.
   // `seed` overrides RunOptions::seed for this run.
-  RunResult run(Policy& policy, Adapter& adapter, RunObserver* observer = nullptr,
+  RunResult run(BasicPolicy<G>& policy, Adapter& adapter, BasicRunObserver<G>* observer = nullptr,
                 std::optional<std::uint64_t> seed = std::nullopt) const;
 
   const RunOptions& options() const { return options_; }
-  const TestGraph& graph() const { return g_; }
+  const G& graph() const { return g_; }
   // The purpose's edges as per-edge flags (empty when every edge counts), as RunView shows them.
   std::span<const std::uint8_t> purpose_edges() const { return purpose_edges_; }
   std::span<const VertexId> goals() const { return goals_; }
   // How many edges the cover purpose asks for (every edge when purpose_edges() is empty); 0 otherwise.
-  std::uint32_t purpose_edge_count() const { return purpose_edge_count_; }
+  // On the fly: the edges discovered so far.
+  std::uint32_t purpose_edge_count() const;
 
  private:
-  const TestGraph& g_;
+  const G& g_;
   RunOptions options_;
   std::vector<std::uint8_t> purpose_edges_;
   std::vector<std::uint8_t> is_goal_;
   std::vector<VertexId> goals_;
   std::uint32_t purpose_edge_count_ = 0;
 };
+
+extern template class BasicRunner<TestGraph>;
+extern template class BasicRunner<ModelGraph>;
+using Runner = BasicRunner<TestGraph>;
+using ModelRunner = BasicRunner<ModelGraph>;
+using ModelPolicy = BasicPolicy<ModelGraph>;
+using ModelRunView = BasicRunView<ModelGraph>;
 
 }  // namespace playtest

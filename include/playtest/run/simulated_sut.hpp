@@ -7,6 +7,7 @@
 
 #include <cstdint>
 
+#include "playtest/explore/model_graph.hpp"
 #include "playtest/graph/random.hpp"
 #include "playtest/graph/test_graph.hpp"
 #include "playtest/run/adapter.hpp"
@@ -22,10 +23,14 @@ struct SimulatedSutOptions {
   bool ioco_implementation = false;
 };
 
-class SimulatedSut final : public Adapter {
+// `G`: a TestGraph (SimulatedSut) or a model explored on the fly (ModelSimulatedSut: the system plays
+// the model program itself, expanding the states it moves to; with the same edge order and the same
+// probabilities it makes the same choices as on the explored graph).
+template <class G>
+class BasicSimulatedSut final : public Adapter {
  public:
   // Keeps a reference to `g`.
-  SimulatedSut(const TestGraph& g, std::uint64_t seed, SimulatedSutOptions options = {});
+  BasicSimulatedSut(const G& g, std::uint64_t seed, SimulatedSutOptions options = {});
 
   void start() override { state_ = g_.initial(); }
   // At an active state, follows the out-edge with that label; a stimulus the SUT does not accept
@@ -42,10 +47,15 @@ class SimulatedSut final : public Adapter {
   VertexId state() const { return state_; }
 
  private:
-  const TestGraph& g_;
+  const G& g_;
   Rng rng_;
   SimulatedSutOptions options_;
   VertexId state_;
 };
+
+extern template class BasicSimulatedSut<TestGraph>;
+extern template class BasicSimulatedSut<ModelGraph>;
+using SimulatedSut = BasicSimulatedSut<TestGraph>;
+using ModelSimulatedSut = BasicSimulatedSut<ModelGraph>;
 
 }  // namespace playtest

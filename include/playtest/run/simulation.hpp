@@ -86,6 +86,7 @@ struct StrategyComparison {
 
 // "reach goal 'off'", "reach one of 3 goals", "cover all 20 edges", "cover 4 of 20 edges", "none".
 std::string describe_purpose(const TestGraph& g, const TestPurpose& p);
+std::string describe_purpose(const ModelGraph& g, const TestPurpose& p);
 
 // The comparison as a table for people (a row per strategy, the purpose it was measured on, and
 // with mutants the ones each strategy detected) and as JSON.
@@ -102,6 +103,14 @@ SimulationStats simulate(const TestGraph& model, const std::function<std::unique
 // The same with one policy, in the calling thread (options.threads is not used).
 SimulationStats simulate(const TestGraph& model, Policy& policy, const SimulationOptions& options,
                          std::span<const Mutant> mutants = {});
+
+// On the fly: the simulated system plays the model program itself, each thread exploring it in its
+// own ModelGraph as its runs go (docs/testing.md "Models too big to explore"); no mutants and no
+// implementation (UsageError("implementation")). With the same seeds the runs make the same choices
+// as on the explored graph (same edge order, same probabilities), so the statistics are the same.
+SimulationStats simulate(const Model& model,
+                         const std::function<std::unique_ptr<ModelPolicy>(const ModelGraph&)>& policies,
+                         const SimulationOptions& options);
 
 // The seed of run `index` of stream `stream` (0: the tester, 1: the simulated SUT).
 std::uint64_t derive_seed(std::uint64_t seed, std::uint64_t index, std::uint64_t stream);

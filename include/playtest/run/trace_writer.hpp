@@ -16,7 +16,8 @@ namespace playtest {
 
 // Line formats (docs/testing.md):
 //   {"edges":16,"event":"campaign","labels":6,"runs":40,"seed":1,"strategy":"random"}
-//          (first; "shard":"2/4" in a shard; edges and labels: the model's, for coverage)
+//          (first; "shard":"2/4" in a shard; edges and labels: the model's, for coverage; on a model
+//          explored on the fly they are null, unknown, and "on_the_fly":true)
 //   {"event":"begin","run":1,"seed":42,"strategy":"random","model":"m.json","replay":"playtest run ..."}
 //                                    (model and replay only when known: set_context)
 //   {"event":"step","run":1,"step":1,"time_ms":0.1,"kind":"stimulus","vertex":"idle","label":"submit",
@@ -25,7 +26,8 @@ namespace playtest {
 //    "message":"...","failure":{"vertex":"v","allowed":["a"],"observed":"b"}}
 //   (failure for FAIL only, observed null for silence; with "interrupted":true,"signal":"SIGTERM" when
 //   a stop request ended the run)
-class JsonlTraceWriter final : public CampaignObserver {
+// Writes campaigns on a TestGraph and on a model explored on the fly (ModelGraph) alike.
+class JsonlTraceWriter final : public CampaignObserver, public ModelCampaignObserver {
  public:
   // `strategy` is written in every begin event of a campaign (on_run_begin).
   explicit JsonlTraceWriter(std::ostream& out, std::string strategy = {}) : out_(out), strategy_(std::move(strategy)) {}
@@ -37,11 +39,21 @@ class JsonlTraceWriter final : public CampaignObserver {
   }
   void begin_run(std::uint32_t run, std::uint64_t seed, std::string_view strategy);
   void on_campaign_begin(const TestGraph& g, const CampaignOptions& options) override;
+  void on_campaign_begin(const ModelGraph& g, const CampaignOptions& options) override;
   void on_run_begin(std::uint32_t run, std::uint64_t seed) override { begin_run(run, seed, strategy_); }
   void on_step(const TestGraph& g, const TraceStep& step) override;
+  void on_step(const ModelGraph& g, const TraceStep& step) override;
   void on_end(const TestGraph& g, const RunResult& result) override;
+  void on_end(const ModelGraph& g, const RunResult& result) override;
+  // The campaign line with the model's totals (nullopt: unknown, on the fly).
+  void write_campaign(std::optional<Coverage> totals, const CampaignOptions& options);
 
  private:
+  template <class G>
+  void write_step(const G& g, const TraceStep& step);
+  template <class G>
+  void write_end(const G& g, const RunResult& result);
+
   std::ostream& out_;
   std::string strategy_;
   std::string model_;
@@ -53,7 +65,7 @@ class JsonlTraceWriter final : public CampaignObserver {
 // of the campaign's run count), each in JsonlTraceWriter's format with its own campaign line, so
 // that every file can be read (and merged) on its own. A file is written as its run is reported
 // (CampaignObserver: in run order) and flushed step by step.
-class JsonlTraceDirWriter final : public CampaignObserver {
+class JsonlTraceDirWriter final : public CampaignObserver, public ModelCampaignObserver {
  public:
   // Creates `dir` when it does not exist; throws Error when it cannot.
   JsonlTraceDirWriter(std::string dir, std::string strategy);
@@ -64,15 +76,21 @@ class JsonlTraceDirWriter final : public CampaignObserver {
     replay_ = std::move(replay);
   }
   void on_campaign_begin(const TestGraph& g, const CampaignOptions& options) override;
+  void on_campaign_begin(const ModelGraph& g, const CampaignOptions& options) override;
   void on_run_begin(std::uint32_t run, std::uint64_t seed) override;
   void on_step(const TestGraph& g, const TraceStep& step) override;
+  void on_step(const ModelGraph& g, const TraceStep& step) override;
   void on_end(const TestGraph& g, const RunResult& result) override;
+  void on_end(const ModelGraph& g, const RunResult& result) override;
   // Throws Error when a file could not be written.
   void close();
 
  private:
+  template <class G>
+  void end(const G& g, const RunResult& result);
+
   std::string dir_, strategy_;
-  const TestGraph* graph_ = nullptr;
+  std::optional<Coverage> totals_;  // the model's, for every file's campaign line (none on the fly)
   CampaignOptions options_;
   std::unique_ptr<std::ofstream> file_;
   std::string path_;
@@ -84,7 +102,9 @@ class JsonlTraceDirWriter final : public CampaignObserver {
 
 // "  12   3.4 ms  stimulus     idle --submit--> busy"
 std::string format_step(const TestGraph& g, const TraceStep& step);
+std::string format_step(const ModelGraph& g, const TraceStep& step);
 // The last `max_steps` steps of r.trace, one per line (with a "... N earlier steps" line when cut).
 std::string format_trace(const TestGraph& g, const RunResult& r, std::size_t max_steps = 100);
+std::string format_trace(const ModelGraph& g, const RunResult& r, std::size_t max_steps = 100);
 
 }  // namespace playtest

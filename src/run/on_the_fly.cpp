@@ -1,0 +1,32 @@
+#include "playtest/run/on_the_fly.hpp"
+
+#include <fmt/format.h>
+
+#include "playtest/error.hpp"
+#include "playtest/run/policy_factory.hpp"
+
+namespace playtest {
+
+bool can_play_on_the_fly(const StrategySpec& spec) {
+  return plays_on_the_fly(spec.kind) && spec.goals.empty() && spec.edges.empty() && spec.traps.empty();
+}
+
+TestPurpose on_the_fly_purpose(const StrategySpec& spec) {
+  if (!plays_on_the_fly(spec.kind)) (void)model_policy_maker(spec.kind);  // throws: needs the whole graph
+  const char* why = "a model explored on the fly has no vertex or edge ids before a run reaches them";
+  if (!spec.goals.empty()) throw UsageError("goals", why);
+  if (!spec.edges.empty()) throw UsageError("edges", why);
+  if (!spec.traps.empty()) throw UsageError("traps", why);
+  return TestPurpose{.kind = spec.purpose_kind()};
+}
+
+void require_something_to_test(const ModelGraph& g, const TestPurpose& purpose) {
+  const VertexId init = g.initial();
+  if (g.is_active(init) && g.out_degree(init) == 0)
+    throw InputError(fmt::format("nothing to test: the initial vertex '{}' has no out-edges", g.name(init)));
+  if (purpose.kind == TestPurpose::Kind::reach && g.is_goal(init))
+    throw InputError(
+        fmt::format("nothing to test: the purpose is to reach a goal, and the initial vertex '{}' is one", g.name(init)));
+}
+
+}  // namespace playtest
