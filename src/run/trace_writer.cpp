@@ -8,9 +8,11 @@
 
 namespace playtest {
 
-void JsonlTraceWriter::begin_run(std::uint32_t run, std::uint64_t seed, std::string_view strategy) {
+void JsonlTraceWriter::begin_run(std::uint32_t run, std::uint64_t seed, std::string_view strategy,
+                                 std::string_view model) {
   run_ = run;
   nlohmann::json j = {{"event", "begin"}, {"run", run}, {"seed", seed}, {"strategy", std::string(strategy)}};
+  if (!model.empty()) j["model"] = std::string(model);
   out_ << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
   out_.flush();
 }

@@ -11,14 +11,16 @@
 namespace playtest {
 
 // Line formats (docs/testing.md):
-//   {"event":"begin","run":1,"seed":42,"strategy":"random"}
+//   {"event":"begin","run":1,"seed":42,"strategy":"random"}   (plus "model":"FILE" when one is given)
 //   {"event":"step","run":1,"step":1,"time_ms":0.1,"kind":"stimulus","vertex":"idle","label":"submit",
 //    "edge":"e0","to":"busy"}          (edge/to absent for unexpected, silence; label absent for reset)
 //   {"event":"end","run":1,"verdict":"PASS","steps":12,"message":"..."}
 class JsonlTraceWriter final : public RunObserver {
  public:
   explicit JsonlTraceWriter(std::ostream& out) : out_(out) {}
-  void begin_run(std::uint32_t run, std::uint64_t seed, std::string_view strategy);
+  // `model`: the model file the run plays, written as "model" when not empty (replay, shrink and
+  // learn read it back, so that the trace alone says which model to follow).
+  void begin_run(std::uint32_t run, std::uint64_t seed, std::string_view strategy, std::string_view model = {});
   void on_step(const TestGraph& g, const TraceStep& step) override;
   void on_end(const TestGraph& g, const RunResult& result) override;
 
