@@ -288,6 +288,8 @@ std::string purpose_title(const TestGraph& g, const PurposeAnalysis& p) {
 
 std::string analysis_text(const TestGraph& g, const Analysis& a, const std::string& model) {
   std::string out = fmt::format("analysis of {} from '{}'\n", model, g.name(a.start));
+  if (g.is_resettable() && !a.purposes.empty())
+    out += "(the purposes' numbers are for one run without resets; the model's resets allow further tries)\n";
   if (a.purposes.empty() && !a.coverage) out += "no purpose: the graph has no goal; name one with --goal or --edge\n";
   for (const PurposeAnalysis& p : a.purposes) {
     out += purpose_title(g, p) + ":";

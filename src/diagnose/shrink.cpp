@@ -34,6 +34,7 @@ class Shrinker {
     Script best = cut(target_.script, m.played);
     witness_ = std::move(m.witness);
     ddmin(best);
+    while (!out_of_budget() && remove_windows(best)) ddmin(best);
     r_.minimal = best;
     if (best == target_.script) {
       r_.minimal_rate = r_.original_rate;
@@ -135,6 +136,25 @@ class Shrinker {
       n = std::min(2 * n, len);
     }
   }
+
+  // ddmin's result is 1-minimal, but where the model constrains the order a step may only go
+  // together with others ("unlock lock" before "knock unlock ping": either alone leaves a script
+  // the model cannot play). Removes the widest window of consecutive steps that keeps the failure.
+  bool remove_windows(Script& best) {
+    if (best.size() < 3) return false;
+    for (std::size_t w = std::min<std::size_t>(best.size() - 1, max_window); w >= 2; --w)
+      for (std::size_t i = 0; i + w <= best.size(); ++i) {
+        if (out_of_budget()) return false;
+        Script c(best.begin(), best.begin() + i);
+        c.insert(c.end(), best.begin() + i + w, best.end());
+        if (fails(c)) {
+          best = std::move(c);
+          return true;
+        }
+      }
+    return false;
+  }
+  static constexpr std::size_t max_window = 16;
 
   ShrinkResult finish() {
     r_.elapsed_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0_).count();

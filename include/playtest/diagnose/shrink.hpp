@@ -3,6 +3,8 @@
 // each is tried up to K times, because the system is nondeterministic, and kept when its failure
 // rate (the same failure, FailureMatch) is at least a threshold; the result is 1-minimal in that
 // sense: removing any one step of it makes it unplayable or fail less often than the threshold.
+// Since the model may only allow steps to go together (open, close), windows of up to 16
+// consecutive steps are tried too, alternating with ddmin until neither shortens the script.
 #pragma once
 
 #include <chrono>
