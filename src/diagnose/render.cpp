@@ -23,6 +23,11 @@ std::string list_quoted(const std::vector<std::string>& xs) {
   return "{" + s + "}";
 }
 
+// "1 stimulus", "3 stimuli", "1 candidate", "2 candidates".
+std::string count_of(std::size_t n, std::string_view one, std::string_view many) {
+  return fmt::format("{} {}", n, n == 1 ? one : many);
+}
+
 }  // namespace
 
 std::string rate_text(const RateEstimate& r) {
@@ -68,9 +73,9 @@ json script_json(const Script& s) {
 
 std::string replay_text(const ReplayResult& r, const ReplayContext& c) {
   std::string out =
-      fmt::format("replay of run {} of {} (recorded: {}; {} stimul{}), {} attempts\n", c.run, c.trace,
+      fmt::format("replay of run {} of {} (recorded: {}; {}), {}\n", c.run, c.trace,
                   r.recorded == Verdict::fail ? failure_text(r.recorded_failure) : std::string(to_string(r.recorded)),
-                  r.stimuli, r.stimuli == 1 ? "us" : "i", r.attempts.size());
+                  count_of(r.stimuli, "stimulus", "stimuli"), count_of(r.attempts.size(), "attempt", "attempts"));
   for (std::size_t i = 0; i < r.attempts.size(); ++i) {
     const ReplayAttempt& a = r.attempts[i];
     out += fmt::format("  attempt {}: {} after {} steps", i + 1, to_string(a.result.verdict), a.result.steps);
@@ -88,7 +93,8 @@ std::string replay_text(const ReplayResult& r, const ReplayContext& c) {
   out += fmt::format("{} came back: {}\n", to_string(r.recorded), rate_text(r.verdict_rate));
   if (r.recorded == Verdict::fail)
     out += fmt::format("same failure ({} match): {}\n", to_string(r.match), rate_text(r.failure_rate));
-  out += fmt::format("diverged from the recording: {} of {} attempts\n", r.diverged, r.attempts.size());
+  out += fmt::format("diverged from the recording: {} of {}\n", r.diverged,
+                     count_of(r.attempts.size(), "attempt", "attempts"));
   out += fmt::format("verdict: {}\n", to_string(r.outcome()));
   return out;
 }
@@ -130,18 +136,20 @@ json replay_json(const ReplayResult& r, const ReplayContext& c) {
 // --- shrink ---------------------------------------------------------------------------------------
 
 std::string shrink_text(const ShrinkResult& r, const ShrinkContext& c) {
-  std::string out = fmt::format("original: {} stimuli ({} script steps) from {}, failed {}\n",
-                                count_stimuli(r.original), r.original.size(), c.trace, rate_text(r.original_rate));
+  std::string out =
+      fmt::format("original: {} ({}) from {}, failed {}\n", count_of(count_stimuli(r.original), "stimulus", "stimuli"),
+                  count_of(r.original.size(), "script step", "script steps"), c.trace, rate_text(r.original_rate));
   if (!r.reproduced) {
     out += "the failure did not come back: nothing to shrink\nverdict: INCONCLUSIVE\n";
     return out;
   }
-  out += fmt::format("searched: {} candidates ({} the model cannot play, not run), {} runs, {:.1f} s{}\n", r.candidates,
-                     r.unplayable, r.attempts, r.elapsed_ms / 1000.0,
+  out += fmt::format("searched: {} ({} the model cannot play, not run), {}, {:.1f} s{}\n",
+                     count_of(r.candidates, "candidate", "candidates"), r.unplayable,
+                     count_of(r.attempts, "run", "runs"), r.elapsed_ms / 1000.0,
                      r.budget_spent ? "; the budget ran out, so the result may not be minimal" : "");
-  out += fmt::format("minimal: {} stimul{}: {}\n", count_stimuli(r.minimal), count_stimuli(r.minimal) == 1 ? "us" : "i",
-                     describe(r.minimal));
-  out += fmt::format("  fails {} (threshold {})\n", rate_text(r.minimal_rate), percent(r.threshold));
+  out +=
+      fmt::format("minimal: {}: {}\n", count_of(count_stimuli(r.minimal), "stimulus", "stimuli"), describe(r.minimal));
+  out += fmt::format("  fails {}; threshold {}\n", rate_text(r.minimal_rate), percent(r.threshold));
   if (r.witness) out += fmt::format("  {}\n", failure_text(r.witness->failure));
   if (!c.output.empty()) out += fmt::format("  trace written to {}\n", c.output);
   if (!c.replay_command.empty()) out += fmt::format("reproduce: {}\n", c.replay_command);
@@ -179,10 +187,11 @@ json shrink_json(const ShrinkResult& r, const ShrinkContext& c) {
 
 std::string learn_text(const TestGraph& g, const LearnResult& r, const LearnContext& c) {
   const LearnOptions& o = r.options;
-  std::string out = fmt::format(
-      "learned from {} run{}, {} observations; prior: {}, worth {:g} visit{}; {:g}% credible intervals\n", r.runs,
-      r.runs == 1 ? "" : "s", r.observations, o.prior == PriorCenter::model ? "the model's probabilities" : "uniform",
-      o.prior_weight, o.prior_weight == 1 ? "" : "s", o.confidence * 100);
+  std::string out =
+      fmt::format("learned from {}, {}; prior: {}, worth {:g} visit{}; {:g}% credible intervals\n",
+                  count_of(r.runs, "run", "runs"), count_of(r.observations, "observation", "observations"),
+                  o.prior == PriorCenter::model ? "the model's probabilities" : "uniform", o.prior_weight,
+                  o.prior_weight == 1 ? "" : "s", o.confidence * 100);
   out += fmt::format("{:<14} {:>7}  {:<14} {:>6} {:>7} {:>8}  {}\n", "vertex", "visits", "outcome", "count", "model",
                      "learned", "interval");
   std::string unseen, flagged;
