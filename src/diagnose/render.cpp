@@ -90,6 +90,7 @@ std::string replay_text(const ReplayResult& r, const ReplayContext& c) {
     if (!a.stopped.empty()) out += "; " + a.stopped;
     out += "\n";
   }
+  if (r.interrupted) out += "interrupted: a stop request ended the replay; the rates count the attempts before it\n";
   out += fmt::format("{} came back: {}\n", to_string(r.recorded), rate_text(r.verdict_rate));
   if (r.recorded == Verdict::fail)
     out += fmt::format("same failure ({} match): {}\n", to_string(r.match), rate_text(r.failure_rate));
@@ -129,6 +130,7 @@ json replay_json(const ReplayResult& r, const ReplayContext& c) {
       {"verdict_rate", rate_json(r.verdict_rate)},
       {"failure_rate", rate_json(r.failure_rate)},
       {"diverged", r.diverged},
+      {"interrupted", r.interrupted},
       {"verdict", std::string(to_string(r.outcome()))},
       {"runs", std::move(runs)}};
 }
@@ -140,9 +142,12 @@ std::string shrink_text(const ShrinkResult& r, const ShrinkContext& c) {
       fmt::format("original: {} ({}) from {}, failed {}\n", count_of(count_stimuli(r.original), "stimulus", "stimuli"),
                   count_of(r.original.size(), "script step", "script steps"), c.trace, rate_text(r.original_rate));
   if (!r.reproduced) {
-    out += "the failure did not come back: nothing to shrink\nverdict: INCONCLUSIVE\n";
+    out += r.interrupted ? "interrupted before the failure came back: nothing shrunk\nverdict: INCONCLUSIVE\n"
+                         : "the failure did not come back: nothing to shrink\nverdict: INCONCLUSIVE\n";
     return out;
   }
+  if (r.interrupted)
+    out += "interrupted: the search stopped at a stop request; below is the best script so far, not measured again\n";
   out += fmt::format("searched: {} ({} the model cannot play, not run), {}, {:.1f} s{}\n",
                      count_of(r.candidates, "candidate", "candidates"), r.unplayable,
                      count_of(r.attempts, "run", "runs"), r.elapsed_ms / 1000.0,
@@ -175,6 +180,7 @@ json shrink_json(const ShrinkResult& r, const ShrinkContext& c) {
             {"unplayable", r.unplayable},
             {"runs", r.attempts},
             {"budget_spent", r.budget_spent},
+            {"interrupted", r.interrupted},
             {"elapsed_ms", r.elapsed_ms},
             {"failure", r.witness ? failure_json(r.witness->failure) : json(nullptr)},
             {"output", c.output.empty() ? json(nullptr) : json(c.output)},

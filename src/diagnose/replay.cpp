@@ -92,13 +92,18 @@ ReplayResult replay(const TestGraph& g, const ReplayTarget& target, Adapter& ada
   std::uint32_t verdicts = 0, failures = 0;
   for (std::uint32_t i = 0; i < o.attempts; ++i) {
     ReplayAttempt a = replay_once(g, target, adapter, o);
+    if (a.result.interrupted) {
+      r.interrupted = true;
+      break;
+    }
     verdicts += a.same_verdict;
     failures += a.same_failure;
     r.diverged += a.divergence.has_value();
     r.attempts.push_back(std::move(a));
   }
-  r.verdict_rate = estimate_rate(verdicts, o.attempts, o.confidence);
-  r.failure_rate = estimate_rate(failures, o.attempts, o.confidence);
+  const auto done = static_cast<std::uint32_t>(r.attempts.size());
+  r.verdict_rate = estimate_rate(verdicts, done, o.confidence);
+  r.failure_rate = estimate_rate(failures, done, o.confidence);
   return r;
 }
 

@@ -22,7 +22,7 @@ class Shrinker {
     const std::uint32_t k = o_.replay.attempts;
     // The original's rate: K full attempts.
     Measure m = measure(target_.script, k);
-    r_.original_rate = estimate_rate(m.failures, k, o_.replay.confidence);
+    r_.original_rate = estimate_rate(m.failures, m.runs, o_.replay.confidence);
     r_.reproduced = m.failures > 0;
     if (!r_.reproduced) {
       r_.minimal = target_.script;
@@ -36,11 +36,11 @@ class Shrinker {
     ddmin(best);
     while (!out_of_budget() && remove_windows(best)) ddmin(best);
     r_.minimal = best;
-    if (best == target_.script) {
-      r_.minimal_rate = r_.original_rate;
+    if (best == target_.script || r_.interrupted) {
+      r_.minimal_rate = best == target_.script ? r_.original_rate : RateEstimate{.confidence = o_.replay.confidence};
     } else {
       Measure final_m = measure(best, k);
-      r_.minimal_rate = estimate_rate(final_m.failures, k, o_.replay.confidence);
+      r_.minimal_rate = estimate_rate(final_m.failures, final_m.runs, o_.replay.confidence);
       if (final_m.witness) witness_ = std::move(final_m.witness);
     }
     r_.witness = std::move(witness_);
@@ -54,9 +54,11 @@ class Shrinker {
     std::optional<ReplayAttempt> witness;
   };
 
+  bool stopped() const { return o_.replay.run.stop != nullptr && o_.replay.run.stop->requested(); }
   bool out_of_budget() {
     if (o_.budget.count() > 0 && Clock::now() - t0_ >= o_.budget) r_.budget_spent = true;
-    return r_.budget_spent;
+    if (stopped()) r_.interrupted = true;
+    return r_.budget_spent || r_.interrupted;
   }
 
   // Up to `k` attempts; with `early`, stops as soon as the verdict on the threshold is certain.
@@ -66,6 +68,10 @@ class Shrinker {
     Measure m;
     for (std::uint32_t i = 0; i < k; ++i) {
       ReplayAttempt a = replay_once(g_, t, adapter_, o_.replay);
+      if (a.result.interrupted) {
+        r_.interrupted = true;
+        break;
+      }
       ++m.runs;
       ++r_.attempts;
       if (a.same_failure) {
@@ -91,7 +97,7 @@ class Shrinker {
       return false;
     }
     Measure m = measure(c, o_.replay.attempts, true);
-    const bool ok = m.failures >= need_;
+    const bool ok = m.failures >= need_ && !r_.interrupted;
     tested_.emplace(c, ok);
     if (ok) {
       c = cut(c, m.played);

@@ -18,9 +18,12 @@ void JsonlTraceWriter::begin_run(std::uint32_t run, std::uint64_t seed, std::str
 }
 
 void JsonlTraceWriter::on_step(const TestGraph& g, const TraceStep& s) {
-  nlohmann::json j = {{"event", "step"},     {"run", run_},
-                      {"step", s.step},      {"time_ms", std::round(s.time_ms * 1000.0) / 1000.0},
-                      {"kind", std::string(to_string(s.kind))}, {"vertex", std::string(g.name(s.from))}};
+  nlohmann::json j = {{"event", "step"},
+                      {"run", run_},
+                      {"step", s.step},
+                      {"time_ms", std::round(s.time_ms * 1000.0) / 1000.0},
+                      {"kind", std::string(to_string(s.kind))},
+                      {"vertex", std::string(g.name(s.from))}};
   if (s.kind != StepKind::reset) j["label"] = s.label;
   if (!s.edge.is_none()) j["edge"] = std::string(g.name(s.edge));
   if (s.kind != StepKind::unexpected && s.kind != StepKind::silence) j["to"] = std::string(g.name(s.to));
@@ -29,12 +32,12 @@ void JsonlTraceWriter::on_step(const TestGraph& g, const TraceStep& s) {
 }
 
 void JsonlTraceWriter::on_end(const TestGraph&, const RunResult& r) {
-  nlohmann::json j = {{"event", "end"},
-                      {"run", run_},
-                      {"verdict", std::string(to_string(r.verdict))},
-                      {"steps", r.steps},
-                      {"resets", r.resets},
-                      {"message", r.message}};
+  nlohmann::json j = {{"event", "end"},   {"run", run_},        {"verdict", std::string(to_string(r.verdict))},
+                      {"steps", r.steps}, {"resets", r.resets}, {"message", r.message}};
+  if (r.interrupted) {
+    j["interrupted"] = true;
+    j["signal"] = r.signal != 0 ? nlohmann::json(signal_name(r.signal)) : nlohmann::json(nullptr);
+  }
   out_ << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
   out_.flush();
 }
@@ -42,13 +45,20 @@ void JsonlTraceWriter::on_end(const TestGraph&, const RunResult& r) {
 std::string format_step(const TestGraph& g, const TraceStep& s) {
   std::string head = fmt::format("{:>5} {:>9.1f} ms  {:<11} ", s.step, s.time_ms, to_string(s.kind));
   switch (s.kind) {
-    case StepKind::stimulus: return head + fmt::format("{} --{}--> {}", g.name(s.from), s.label, g.name(s.to));
-    case StepKind::observation: return head + fmt::format("{} --{}--> {}", g.name(s.from), s.label, g.name(s.to));
-    case StepKind::timeout: return head + fmt::format("{} --(timeout) {}--> {}", g.name(s.from), s.label, g.name(s.to));
-    case StepKind::reset: return head + fmt::format("{} ==reset==> {}", g.name(s.from), g.name(s.to));
-    case StepKind::unexpected: return head + fmt::format("{} --{}--> ? (not allowed here)", g.name(s.from), s.label);
-    case StepKind::silence: return head + fmt::format("{} --(silence)--> ? (no timeout edge here)", g.name(s.from));
-    case StepKind::wait: return head + fmt::format("{} --({})--> {}", g.name(s.from), s.label, g.name(s.to));
+    case StepKind::stimulus:
+      return head + fmt::format("{} --{}--> {}", g.name(s.from), s.label, g.name(s.to));
+    case StepKind::observation:
+      return head + fmt::format("{} --{}--> {}", g.name(s.from), s.label, g.name(s.to));
+    case StepKind::timeout:
+      return head + fmt::format("{} --(timeout) {}--> {}", g.name(s.from), s.label, g.name(s.to));
+    case StepKind::reset:
+      return head + fmt::format("{} ==reset==> {}", g.name(s.from), g.name(s.to));
+    case StepKind::unexpected:
+      return head + fmt::format("{} --{}--> ? (not allowed here)", g.name(s.from), s.label);
+    case StepKind::silence:
+      return head + fmt::format("{} --(silence)--> ? (no timeout edge here)", g.name(s.from));
+    case StepKind::wait:
+      return head + fmt::format("{} --({})--> {}", g.name(s.from), s.label, g.name(s.to));
   }
   return head;
 }

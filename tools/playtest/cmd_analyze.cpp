@@ -25,7 +25,7 @@ int run(const Options& o) {
   const Analysis a = analyze(g, o.goals, o.edges,
                              {.bound = o.bound, .coverage = !o.no_coverage, .coverage_target = o.coverage_target});
   if (o.json)
-    fmt::print("{}\n", analysis_json(g, a, o.input.path).dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
+    print_json(analysis_json(g, a, o.input.path));
   else
     fmt::print("{}", analysis_text(g, a, o.input.path));
   return a.certified ? exit_ok : exit_uncertified;

@@ -41,7 +41,7 @@ int run(const Options& o) {
   }
   const LearnContext c{.model = model, .output = o.output, .traces = o.traces};
   if (o.json)
-    fmt::print("{}\n", learn_json(g, r, c).dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
+    print_json(learn_json(g, r, c));
   else
     fmt::print("{}", learn_text(g, r, c));
   return exit_ok;

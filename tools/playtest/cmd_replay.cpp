@@ -6,6 +6,7 @@
 #include "command.hpp"
 #include "common.hpp"
 #include "diagnose_options.hpp"
+#include "interrupt.hpp"
 #include "option_checks.hpp"
 #include "playtest/diagnose/render.hpp"
 #include "playtest/diagnose/replay.hpp"
@@ -28,17 +29,22 @@ int run(const Options& o) {
   const std::string model = model_path(o.model, recorded);
   const TestGraph g = load_input(InputOptions{.path = model});
   const ReplayTarget target = replay_target(g, recorded, trace.source);
+  StopSignal stop;
   ReplayOptions ro{.attempts = o.attempts, .confidence = o.confidence, .match = parse_failure_match(o.match)};
   ro.run.max_steps = o.steps ? o.steps : 2 * recorded.steps.size() + 100;
+  ro.run.stop = &stop;
   apply_timeouts(g, o.sut, ro.run);
-  SubprocessAdapter adapter(subprocess_options(o.sut));
+  SubprocessOptions so = subprocess_options(o.sut);
+  so.stop = &stop;
+  SubprocessAdapter adapter(so);
+  const InterruptScope interrupts(stop);
   const ReplayResult r = replay(g, target, adapter, ro);
   const ReplayContext c{.trace = o.trace, .model = model, .run = recorded.run};
   if (o.json)
-    fmt::print("{}\n", replay_json(r, c).dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
+    print_json(replay_json(r, c));
   else
     fmt::print("{}", replay_text(r, c));
-  return verdict_exit_code(r.outcome());
+  return r.interrupted ? interrupted_exit_code(stop) : exit_code_of(r.outcome());
 }
 
 const Registration reg{

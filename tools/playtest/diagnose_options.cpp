@@ -2,14 +2,11 @@
 
 #include <fmt/format.h>
 
-#include <cerrno>
-#include <charconv>
 #include <cstdio>
-#include <cstring>
 
-#include "command.hpp"
+#include "common.hpp"
+#include "option_checks.hpp"
 #include "playtest/error.hpp"
-#include "playtest/graph/names.hpp"
 
 namespace playtest::cli {
 
@@ -25,38 +22,16 @@ void add_sut_options(CLI::App* sub, SutCliOptions& o) {
 }
 
 SubprocessOptions subprocess_options(const SutCliOptions& o) {
-  SubprocessOptions so{.command = o.sut};
-  so.ack_timeout = std::chrono::milliseconds(o.ack_timeout_ms);
-  so.ready_timeout = std::chrono::milliseconds(o.ready_timeout_ms);
-  if (o.sut_stderr == "discard") {
-    so.stderr_mode = SubprocessOptions::Stderr::discard;
-  } else if (!o.sut_stderr.empty() && o.sut_stderr != "inherit") {
-    so.stderr_mode = SubprocessOptions::Stderr::file;
-    so.stderr_path = o.sut_stderr;
-    if (std::FILE* f = std::fopen(o.sut_stderr.c_str(), "a"))
-      std::fclose(f);
-    else
-      throw UsageError("sut_stderr",
-                       fmt::format("cannot open '{}' for appending: {}", o.sut_stderr, std::strerror(errno)));
-  }
+  SubprocessOptions so{.command = o.sut,
+                       .ready_timeout = std::chrono::milliseconds(o.ready_timeout_ms),
+                       .ack_timeout = std::chrono::milliseconds(o.ack_timeout_ms)};
+  set_stderr(so, o.sut_stderr);
   return so;
 }
 
 void apply_timeouts(const TestGraph& g, const SutCliOptions& o, RunOptions& ro) {
   ro.timeout = std::chrono::milliseconds(o.timeout_ms);
-  if (o.vertex_timeouts.empty()) return;
-  ro.vertex_timeouts.assign(g.num_vertices(), std::chrono::milliseconds(0));
-  for (const std::string& vt : o.vertex_timeouts) {
-    const auto eq = vt.rfind('=');
-    if (eq == std::string::npos) throw UsageError("vertex_timeout", fmt::format("'{}': expected VERTEX=MS", vt));
-    const VertexId v = vertex_named(g, vt.substr(0, eq), "a vertex of --vertex-timeout");
-    const std::string ms = vt.substr(eq + 1);
-    std::uint32_t value = 0;
-    auto [end, ec] = std::from_chars(ms.data(), ms.data() + ms.size(), value);
-    if (ms.empty() || ec != std::errc() || end != ms.data() + ms.size())
-      throw UsageError("vertex_timeout", fmt::format("'{}': '{}' is not a number of milliseconds", vt, ms));
-    ro.vertex_timeouts[v.index()] = std::chrono::milliseconds(value);
-  }
+  ro.vertex_timeouts = vertex_timeouts_from_specs(g, o.vertex_timeouts);
 }
 
 std::string shell_quote(const std::string& word) {
@@ -85,18 +60,47 @@ std::string model_path(const std::string& model, const RecordedRun& run) {
   throw UsageError("model", "the trace does not name the model it was recorded with; give it");
 }
 
-int verdict_exit_code(Verdict v) {
-  switch (v) {
-    case Verdict::pass:
-      return exit_ok;
-    case Verdict::fail:
-      return exit_fail;
-    case Verdict::inconclusive:
-      return exit_inconclusive;
-    case Verdict::error:
-      return exit_error;
+void add_shrink_options(CLI::App* sub, ShrinkCliOptions& o, const std::string& prefix) {
+  sub->add_option("--" + prefix + "attempts", o.attempts, "K: tries per candidate")
+      ->default_val(10)
+      ->check(positive_integer());
+  sub->add_option("--" + prefix + "threshold", o.threshold,
+                  "Keep a candidate failing in at least this fraction of its K tries (default: half the original's "
+                  "rate)")
+      ->check(CLI::Range(0.0, 1.0));
+  sub->add_option("--" + prefix + "budget", o.budget_s,
+                  "Wall-clock seconds for the search (0: none); the best so far is kept")
+      ->default_val(0)
+      ->check(non_negative_finite());
+  sub->add_option("--" + prefix + "confidence", o.confidence, "Level of the rates' Wilson intervals")
+      ->default_val(0.95);
+  sub->add_option("--" + prefix + "match", o.match,
+                  "When a failure is the same: symptom (same output where the same outputs are allowed), vertex "
+                  "(at the same vertex too), verdict (any FAIL)")
+      ->check(CLI::IsMember({"symptom", "vertex", "verdict"}))
+      ->default_val("symptom");
+}
+
+ShrinkDone shrink_to_file(const TestGraph& g, const ReplayTarget& target, Adapter& adapter, const RunOptions& run,
+                          const ShrinkCliOptions& o, const SutCliOptions& sut, const std::string& trace,
+                          const std::string& model, std::uint64_t seed) {
+  ShrinkOptions so{
+      .replay = {.run = run, .attempts = o.attempts, .confidence = o.confidence, .match = parse_failure_match(o.match)},
+      .threshold = o.threshold,
+      .budget = std::chrono::milliseconds(static_cast<std::int64_t>(o.budget_s * 1000))};
+  so.replay.run.purpose = {};
+  so.replay.run.max_steps = 2 * target.steps.size() + 100;
+  Output out(o.output);  // opened first: a bad path is an error before minutes of shrinking
+  ShrinkDone d{shrink(g, target, adapter, so), {.trace = trace, .model = model}};
+  if (d.result.witness) {
+    write_trace(out.stream(), g, d.result.witness->result, {.seed = seed, .model = model});
+    d.context.output = o.output;
+    d.context.replay_command = fmt::format("playtest replay {} --model {}{} --attempts {}", shell_quote(o.output),
+                                           shell_quote(model), sut_arguments(sut), o.attempts);
   }
-  return exit_error;
+  out.close();
+  if (!d.result.witness && o.output != "-") std::remove(o.output.c_str());  // nothing failed: no trace
+  return d;
 }
 
 }  // namespace playtest::cli

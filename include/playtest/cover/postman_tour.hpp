@@ -53,7 +53,8 @@ struct PostmanOptions {
   // Ignore the graph's own reset cost (only `reset_cost` above can then enable resets).
   bool ignore_graph_reset = false;
   // The vertices from which a reset is possible; empty: every active vertex. A reset is the
-  // tester's move, so passive vertices are rejected (std::invalid_argument).
+  // tester's move, so passive vertices are rejected (UsageError("reset_from")), as is a list
+  // without any reset cost.
   std::vector<VertexId> reset_from;
   UncoverablePolicy on_uncoverable = UncoverablePolicy::fail;
   PostmanFlowSolver flow_solver = PostmanFlowSolver::network_simplex;
@@ -70,8 +71,8 @@ struct UncoverableEdge {
 struct ResetArcs {
   bool enabled = false;
   double cost = 0;
-  VertexId to;                  // the graph's initial vertex
-  std::vector<VertexId> from;   // sorted, without duplicates, without `to`
+  VertexId to;                          // the graph's initial vertex
+  std::vector<VertexId> from;           // sorted, without duplicates, without `to`
   std::vector<std::uint8_t> can_reset;  // per vertex: 1 if in `from`
 };
 

@@ -57,6 +57,8 @@ struct ReplayResult {
   RateEstimate verdict_rate;   // attempts with the recorded verdict
   RateEstimate failure_rate;   // attempts with the same failure (a recorded FAIL), else = verdict_rate
   std::uint32_t diverged = 0;  // attempts that differ from the recording somewhere
+  // A stop request (RunOptions::stop) ended the replay: the interrupted attempt is not counted.
+  bool interrupted = false;
 
   // The verdict a replay stands for: the recorded one when it came back at least once; otherwise
   // the worst of the attempts, where an attempt that merely passed counts as INCONCLUSIVE (the
@@ -68,7 +70,8 @@ struct ReplayResult {
 ReplayAttempt replay_once(const TestGraph& g, const ReplayTarget& target, Adapter& adapter,
                           const ReplayOptions& options, RunObserver* observer = nullptr);
 
-// K attempts. Throws UsageError("attempts") for K = 0, and what Runner's constructor throws.
+// K attempts (fewer when RunOptions::stop is requested). Throws UsageError("attempts") for K = 0,
+// and what Runner's constructor throws.
 ReplayResult replay(const TestGraph& g, const ReplayTarget& target, Adapter& adapter, const ReplayOptions& options);
 
 // The first place where `replayed` differs from `recorded`, or nullopt.

@@ -32,6 +32,7 @@ struct ShrinkResult {
   std::uint32_t unplayable = 0;              // ... of which the model cannot play (not run)
   std::uint32_t attempts = 0;                // runs against the system, in all
   bool budget_spent = false;                 // the search stopped at the budget (the result may not be minimal)
+  bool interrupted = false;  // a stop request (RunOptions::stop) ended it: the best so far, not measured again
   double elapsed_ms = 0;
   std::optional<ReplayAttempt> witness;  // a failing attempt of the minimal script
 };

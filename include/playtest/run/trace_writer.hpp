@@ -6,6 +6,7 @@
 #include <iosfwd>
 #include <string>
 
+#include "playtest/run/campaign.hpp"
 #include "playtest/run/runner.hpp"
 
 namespace playtest {
@@ -15,17 +16,22 @@ namespace playtest {
 //   {"event":"step","run":1,"step":1,"time_ms":0.1,"kind":"stimulus","vertex":"idle","label":"submit",
 //    "edge":"e0","to":"busy"}          (edge/to absent for unexpected, silence; label absent for reset)
 //   {"event":"end","run":1,"verdict":"PASS","steps":12,"message":"..."}
-class JsonlTraceWriter final : public RunObserver {
+//   (with "interrupted":true,"signal":"SIGTERM" when a stop request ended the run)
+class JsonlTraceWriter final : public CampaignObserver {
  public:
-  explicit JsonlTraceWriter(std::ostream& out) : out_(out) {}
-  // `model`: the model file the run plays, written as "model" when not empty (replay, shrink and
-  // learn read it back, so that the trace alone says which model to follow).
+  // `strategy` is written in every begin event of a campaign (on_run_begin); `model`, the model file
+  // the runs play, too, as "model" when not empty (replay, shrink and learn read it back, so that
+  // the trace alone says which model to follow).
+  explicit JsonlTraceWriter(std::ostream& out, std::string strategy = {}, std::string model = {})
+      : out_(out), strategy_(std::move(strategy)), model_(std::move(model)) {}
   void begin_run(std::uint32_t run, std::uint64_t seed, std::string_view strategy, std::string_view model = {});
+  void on_run_begin(std::uint32_t run, std::uint64_t seed) override { begin_run(run, seed, strategy_, model_); }
   void on_step(const TestGraph& g, const TraceStep& step) override;
   void on_end(const TestGraph& g, const RunResult& result) override;
 
  private:
   std::ostream& out_;
+  std::string strategy_, model_;
   std::uint32_t run_ = 1;
 };
 

@@ -195,7 +195,14 @@ TEST(CliLearn, ATraceOfAnotherModelIsALocatedError) {
   EXPECT_NE(r.err.find(t + ":3:1: error: the trace's vertex 'knocked' is not a vertex of the model"), std::string::npos)
       << r.err;
   EXPECT_NE(r.err.find("note: is the model the one the trace was recorded with?"), std::string::npos) << r.err;
-  r = run_playtest("learn " + t);  // no model named in the trace, none given
+  // run names the model in the trace: learn needs no --model then.
+  EXPECT_NE(read_file(t).find("\"model\":\"" + lock + "\""), std::string::npos);
+  r = run_playtest("learn " + t);
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("knocked"), std::string::npos) << r.out;
+  const std::string anonymous =
+      d.write("anon.jsonl", "{\"event\":\"begin\"}\n{\"event\":\"end\",\"verdict\":\"PASS\"}\n");
+  r = run_playtest("learn " + anonymous);  // no model named in the trace, none given
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("option --model: the trace does not name the model it was recorded with"), std::string::npos)
       << r.err;
@@ -229,6 +236,57 @@ TEST(CliAnalyze, PurposesAndCoverage) {
   r = run_playtest("analyze " + g + " --goal nowhere");
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("no vertex 'nowhere'"), std::string::npos) << r.err;
+}
+
+TEST(CliRunShrink, AFailShrunkRightAway) {
+  ScratchDir d("run_shrink");
+  const std::string t = d.file("t.jsonl"), min = d.file("min.jsonl");
+  CliResult r = run_playtest("run " + lock + " --sut " + lock_sut +
+                             " --strategy random --purpose none --steps 5000 "
+                             "--seed 4 --trace " +
+                             t + " --shrink " + min + " --shrink-attempts 3 --json");
+  EXPECT_EQ(r.code, 1) << r.out << r.err;  // the campaign's verdict
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["verdict"], "FAIL");
+  EXPECT_EQ(j["shrink"]["minimal"]["sequence"], "knock unlock ping");
+  EXPECT_EQ(j["shrink"]["minimal"]["failure_rate"]["successes"], 3);
+  EXPECT_EQ(j["shrink"]["output"], min);
+  EXPECT_NE(read_file(min).find("\"label\":\"jammed\""), std::string::npos);
+  // The trace of run names the model.
+  EXPECT_EQ(read_file(t).rfind("{\"event\":\"begin\",\"model\":\"" + lock + "\"", 0), 0u) << read_file(t);
+  // No failure, nothing shrunk, no file.
+  r = run_playtest("run " + workers + " --sut '" + good_sut + "' --goal off --timeout-ms 10000 --shrink " +
+                   d.file("none.jsonl"));
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_EQ(r.out.find("shrinking"), std::string::npos);
+  EXPECT_FALSE(std::ifstream(d.file("none.jsonl")).good());
+}
+
+TEST(CliRefuseUnreachable, RunAndSimulateNameIt) {
+  ScratchDir d("unreachable");
+  const std::string g = d.write("g.json", R"({"playtest": "graph/1", "initial": "a",
+    "vertices": [{"id": "a", "kind": "active"}, {"id": "b", "kind": "active"}, {"id": "z", "kind": "active", "goal": true},
+                 {"id": "y", "kind": "active"}],
+    "edges": [{"from": "a", "to": "b", "label": "go"}, {"from": "b", "to": "a", "label": "back"},
+              {"id": "zy", "from": "z", "to": "y", "label": "lost"}]})");
+  const std::string message =
+      "playtest: error: the test purpose cannot be met: no goal is reachable from the initial vertex 'a': 'z' is "
+      "unreachable\n  note: every run would end INCONCLUSIVE; --allow-unreachable runs it anyway\n";
+  CliResult r = run_playtest("run " + g + " --sut cat --strategy reach");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err, message);
+  r = run_playtest("simulate " + g + " --strategy random --goal z --runs 2");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err, message);
+  r = run_playtest("simulate " + g + " --strategy random --edge lost --runs 2");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("1 of the 1 edges to cover can never be taken, their source being unreachable from the "
+                       "initial vertex 'a': 'zy' (z -> y)"),
+            std::string::npos)
+      << r.err;
+  r = run_playtest("simulate " + g + " --strategy random --goal z --runs 2 --allow-unreachable --json");
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["strategies"][0]["inconclusive"], 2);
 }
 
 TEST(CliDiagnose, HelpForEveryCommand) {

@@ -1,0 +1,27 @@
+// Reading an input's whole text: a regular file, standard input ("-"), or a pipe or device named
+// by path. Streams that could go on for ever (standard input, pipes, devices) stop at a size limit;
+// a directory, a missing or unreadable file is an InputError naming the path, never an empty input.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+namespace playtest {
+
+// The limit on what is read from a stream whose size is not known in advance (1 GiB). Larger
+// models must be regular files, which the readers stream.
+inline constexpr std::size_t max_stream_input_bytes = std::size_t{1} << 30;
+
+enum class SourceKind : unsigned char {
+  regular_file,  // a file on disk: its size is known
+  stream,        // standard input, a pipe, a device, a socket
+};
+
+// What `path` is ("-" is standard input). Throws InputError "is a directory", "cannot open: ...".
+SourceKind source_kind(const std::string& path);
+
+// The whole text of `path` ("-" = standard input). Throws InputError when it cannot be read, is a
+// directory, or is a stream longer than `limit` bytes ("... stops at the limit of N bytes").
+std::string read_source_text(const std::string& path, std::size_t limit = max_stream_input_bytes);
+
+}  // namespace playtest
