@@ -346,3 +346,26 @@ TEST(Shrink, RefusesWhatCannotBeShrunk) {
 
 }  // namespace
 }  // namespace playtest
+
+namespace playtest {
+namespace {
+
+TEST(Interrupted, ReplayAndShrinkStopAtAStopRequest) {
+  PlantedBugAdapter sut(lock_model(), combo, 1.0, 6);
+  const ReplayTarget target = replay_target(lock_model(), failing_random_run(lock_model(), sut, 6));
+  StopSignal stop;
+  stop.request(15);
+  ReplayOptions o{.attempts = 4};
+  o.run.stop = &stop;
+  const ReplayResult r = replay(lock_model(), target, sut, o);
+  EXPECT_TRUE(r.interrupted);
+  EXPECT_TRUE(r.attempts.empty());
+  EXPECT_EQ(r.verdict_rate.trials, 0u);
+  const ShrinkResult s = shrink(lock_model(), target, sut, {.replay = o});
+  EXPECT_TRUE(s.interrupted);
+  EXPECT_FALSE(s.reproduced);
+  EXPECT_FALSE(s.witness);
+}
+
+}  // namespace
+}  // namespace playtest
