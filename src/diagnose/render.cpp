@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <ostream>
 
 namespace playtest {
 
@@ -71,6 +72,8 @@ json script_json(const Script& s) {
 
 // --- replay ---------------------------------------------------------------------------------------
 
+namespace {
+
 std::string replay_text(const ReplayResult& r, const ReplayContext& c) {
   std::string out =
       fmt::format("replay of run {} of {} (recorded: {}; {}), {}\n", c.run, c.trace,
@@ -99,6 +102,10 @@ std::string replay_text(const ReplayResult& r, const ReplayContext& c) {
   out += fmt::format("verdict: {}\n", to_string(r.outcome()));
   return out;
 }
+
+}  // namespace
+
+void write_replay_text(std::ostream& out, const ReplayResult& r, const ReplayContext& c) { out << replay_text(r, c); }
 
 json replay_json(const ReplayResult& r, const ReplayContext& c) {
   json runs = json::array();
@@ -137,6 +144,8 @@ json replay_json(const ReplayResult& r, const ReplayContext& c) {
 
 // --- shrink ---------------------------------------------------------------------------------------
 
+namespace {
+
 std::string shrink_text(const ShrinkResult& r, const ShrinkContext& c) {
   std::string out =
       fmt::format("original: {} ({}) from {}, failed {}\n", count_of(count_stimuli(r.original), "stimulus", "stimuli"),
@@ -161,6 +170,10 @@ std::string shrink_text(const ShrinkResult& r, const ShrinkContext& c) {
   out += fmt::format("verdict: {}\n", r.minimal_rate.successes > 0 ? "FAIL" : "INCONCLUSIVE");
   return out;
 }
+
+}  // namespace
+
+void write_shrink_text(std::ostream& out, const ShrinkResult& r, const ShrinkContext& c) { out << shrink_text(r, c); }
 
 json shrink_json(const ShrinkResult& r, const ShrinkContext& c) {
   auto part = [](const Script& s, const RateEstimate& rate) {
@@ -190,6 +203,8 @@ json shrink_json(const ShrinkResult& r, const ShrinkContext& c) {
 }
 
 // --- learn ----------------------------------------------------------------------------------------
+
+namespace {
 
 std::string learn_text(const TestGraph& g, const LearnResult& r, const LearnContext& c) {
   const LearnOptions& o = r.options;
@@ -230,6 +245,12 @@ std::string learn_text(const TestGraph& g, const LearnResult& r, const LearnCont
   out += flagged;
   if (!c.output.empty()) out += fmt::format("learned model written to {}\n", c.output);
   return out;
+}
+
+}  // namespace
+
+void write_learn_text(std::ostream& out, const TestGraph& g, const LearnResult& r, const LearnContext& c) {
+  out << learn_text(g, r, c);
 }
 
 json learn_json(const TestGraph& g, const LearnResult& r, const LearnContext& c) {
@@ -301,6 +322,8 @@ std::string purpose_title(const TestGraph& g, const PurposeAnalysis& p) {
 
 }  // namespace
 
+namespace {
+
 std::string analysis_text(const TestGraph& g, const Analysis& a, const std::string& model) {
   std::string out = fmt::format("analysis of {} from '{}'\n", model, g.name(a.start));
   if (g.is_resettable() && !a.purposes.empty())
@@ -350,6 +373,12 @@ std::string analysis_text(const TestGraph& g, const Analysis& a, const std::stri
     }
   }
   return out;
+}
+
+}  // namespace
+
+void write_analysis_text(std::ostream& out, const TestGraph& g, const Analysis& a, const std::string& model) {
+  out << analysis_text(g, a, model);
 }
 
 json analysis_json(const TestGraph& g, const Analysis& a, const std::string& model) {

@@ -69,4 +69,61 @@ std::string read_source_text(const std::string& path, std::size_t limit) {
   return text;
 }
 
+std::size_t find_invalid_utf8(std::string_view t) {
+  const auto* s = reinterpret_cast<const unsigned char*>(t.data());
+  const std::size_t n = t.size();
+  std::size_t i = 0;
+  while (i < n) {
+    const unsigned char c = s[i];
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    std::size_t len = 0;
+    unsigned lo = 0x80, hi = 0xBF;  // the allowed range of the second byte
+    if (c >= 0xC2 && c <= 0xDF) {
+      len = 2;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      len = 3;
+      if (c == 0xE0) lo = 0xA0;  // no overlong forms
+      if (c == 0xED) hi = 0x9F;  // no surrogates
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      len = 4;
+      if (c == 0xF0) lo = 0x90;
+      if (c == 0xF4) hi = 0x8F;  // nothing above U+10FFFF
+    } else {
+      return i;
+    }
+    if (i + len > n) return i;
+    if (s[i + 1] < lo || s[i + 1] > hi) return i;
+    for (std::size_t k = 2; k < len; ++k)
+      if ((s[i + k] & 0xC0) != 0x80) return i;
+    i += len;
+  }
+  return std::string_view::npos;
+}
+
+std::pair<std::uint32_t, std::uint32_t> line_column_of(std::string_view text, std::size_t offset) {
+  std::uint32_t line = 1, col = 1;
+  for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      col = 1;
+    } else {
+      ++col;
+    }
+  }
+  return {line, col};
+}
+
+void require_utf8(std::string_view text, const std::string& source_name) {
+  const std::size_t bad = find_invalid_utf8(text);
+  if (bad == std::string_view::npos) return;
+  const auto [line, col] = line_column_of(text, bad);
+  throw ParseError(make_diagnostic(
+      source_name, line, col, "",
+      fmt::format("invalid UTF-8 byte 0x{:02X}: text inputs must be UTF-8", static_cast<unsigned char>(text[bad])),
+      {"convert the file to UTF-8 (e.g. iconv -f latin1 -t utf-8)"}));
+}
+
 }  // namespace playtest

@@ -1059,7 +1059,7 @@ GraphBuilder located_read(Source& src, const std::string& file) {
   nlohmann::json::sax_parse(SourceIterator(&src), SourceIterator(), &h);
   feed.builder();
   if (src.read_error())
-    throw Error(Diagnostic{{file, 0, 0, ""}, fmt::format("read error: {}", std::strerror(errno)), {}});
+    throw InputError(Diagnostic{{file, 0, 0, ""}, fmt::format("read error: {}", std::strerror(errno)), {}});
   return b;
 }
 
@@ -1076,10 +1076,10 @@ TestGraph read(const std::string& file, std::string_view text, std::FILE* f, boo
     if (!b || std::ferror(f)) {
       b.reset();
       if (std::fseek(f, 0, SEEK_SET) != 0)
-        throw Error(Diagnostic{{file, 0, 0, ""},
-                               "the file is not valid graph/1, and it cannot be read a second time (not seekable) "
-                               "to say where; copy it to a regular file and try again",
-                               {}});
+        throw InputError(Diagnostic{{file, 0, 0, ""},
+                                    "the file is not valid graph/1, and it cannot be read a second time (not seekable) "
+                                    "to say where; copy it to a regular file and try again",
+                                    {}});
       std::clearerr(f);
     }
   } else {
@@ -1120,7 +1120,7 @@ TestGraph load_graph(const std::string& path) {
     return parse_graph(text, "-");
   }
   std::unique_ptr<std::FILE, FileCloser> f(std::fopen(path.c_str(), "rb"));
-  if (!f) throw Error(Diagnostic{{path, 0, 0, ""}, fmt::format("cannot open: {}", std::strerror(errno)), {}});
+  if (!f) throw InputError(Diagnostic{{path, 0, 0, ""}, fmt::format("cannot open: {}", std::strerror(errno)), {}});
   return read(path, {}, f.get());
 }
 

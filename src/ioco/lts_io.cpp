@@ -262,6 +262,7 @@ std::pair<std::uint32_t, std::uint32_t> line_col_of(std::string_view text, std::
 }  // namespace
 
 Lts parse_aut(std::string_view text, const std::string& source_name, const LtsReadOptions& options) {
+  require_utf8(text, source_name);  // labels become graph/1 strings, which must be UTF-8
   return AutParser(text, source_name, options).parse();
 }
 

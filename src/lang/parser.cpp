@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "lang/detail/ast.hpp"
+#include "playtest/source_text.hpp"
 
 namespace playtest::lang {
 
@@ -911,6 +912,7 @@ class Parser {
 }  // namespace
 
 Program parse(std::string_view text, const std::string& file) {
+  require_utf8(text, file);  // strings of the model become vertex names and labels in graph/1
   Program p;
   p.file = file;
   Parser parser(lex(text, file), p);

@@ -397,7 +397,7 @@ class RunSession {
   // --- the tester's move: an active vertex ------------------------------------------------------
   Next play_active() {
     // An output that is already there is judged before anything is sent.
-    AdapterEvent pending = adapter_.next_event(Clock::now());
+    AdapterEvent pending = adapter_.next_event(poll_only);
     if (pending.kind == AdapterEvent::Kind::output) return output_at_active(std::move(pending.label), {});
     if (g_.out_degree(v_) == 0) {
       if (!(o_.reset_on_dead_end && g_.is_resettable()))

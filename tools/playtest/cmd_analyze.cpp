@@ -4,6 +4,8 @@
 // strategy that give 99% (seed 000 §3-5, seed 001 §2; docs/diagnosis.md).
 #include <fmt/format.h>
 
+#include <iostream>
+
 #include "command.hpp"
 #include "common.hpp"
 #include "playtest/diagnose/analyze.hpp"
@@ -27,7 +29,7 @@ int run(const Options& o) {
   if (o.json)
     print_json(analysis_json(g, a, o.input.path));
   else
-    fmt::print("{}", analysis_text(g, a, o.input.path));
+    write_analysis_text(std::cout, g, a, o.input.path);
   return a.certified ? exit_ok : exit_uncertified;
 }
 

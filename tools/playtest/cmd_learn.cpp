@@ -4,6 +4,8 @@
 // the model with the learned probabilities (docs/diagnosis.md).
 #include <fmt/format.h>
 
+#include <iostream>
+
 #include "command.hpp"
 #include "common.hpp"
 #include "diagnose_options.hpp"
@@ -43,7 +45,7 @@ int run(const Options& o) {
   if (o.json)
     print_json(learn_json(g, r, c));
   else
-    fmt::print("{}", learn_text(g, r, c));
+    write_learn_text(std::cout, g, r, c);
   return exit_ok;
 }
 

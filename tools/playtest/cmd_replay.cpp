@@ -3,6 +3,8 @@
 // (docs/diagnosis.md). Exit code: the recorded verdict's when it came back at least once.
 #include <fmt/format.h>
 
+#include <iostream>
+
 #include "command.hpp"
 #include "common.hpp"
 #include "diagnose_options.hpp"
@@ -43,7 +45,7 @@ int run(const Options& o) {
   if (o.json)
     print_json(replay_json(r, c));
   else
-    fmt::print("{}", replay_text(r, c));
+    write_replay_text(std::cout, r, c);
   return r.interrupted ? interrupted_exit_code(stop) : exit_code_of(r.outcome());
 }
 

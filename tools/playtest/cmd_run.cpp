@@ -92,7 +92,10 @@ int run(const Options& o) {
     print_json(j);
   } else {
     write_campaign_text(std::cout, runner, c, {.per_run = !o.quiet});
-    if (shrunk) std::cout << "shrinking the first failing run:\n" << shrink_text(shrunk->result, shrunk->context);
+    if (shrunk) {
+      std::cout << "shrinking the first failing run:\n";
+      write_shrink_text(std::cout, shrunk->result, shrunk->context);
+    }
   }
   return code;
 }

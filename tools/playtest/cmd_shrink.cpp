@@ -3,6 +3,8 @@
 // tried up to K times; docs/diagnosis.md). Writes the minimal run's trace and prints how to replay it.
 #include <fmt/format.h>
 
+#include <iostream>
+
 #include "command.hpp"
 #include "common.hpp"
 #include "diagnose_options.hpp"
@@ -37,7 +39,7 @@ int run(const Options& o) {
   if (o.json)
     print_json(shrink_json(d.result, d.context));
   else
-    fmt::print("{}", shrink_text(d.result, d.context));
+    write_shrink_text(std::cout, d.result, d.context);
   if (d.result.interrupted) return interrupted_exit_code(stop);
   return d.result.reproduced && d.result.minimal_rate.successes > 0 ? exit_fail : exit_inconclusive;
 }

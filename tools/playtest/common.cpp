@@ -1,6 +1,8 @@
 #include "common.hpp"
 
 #include <cctype>
+#include <cerrno>
+#include <cstring>
 #include <optional>
 
 #include "command.hpp"
@@ -168,13 +170,15 @@ TestGraph load_input(const InputOptions& opts, InputFormat* format_out) {
 Output::Output(const std::string& path) : path_(path) {
   if (path != "-") {
     file_ = std::make_unique<std::ofstream>(path, std::ios::binary);
-    if (!*file_) throw Error(Diagnostic{{path, 0, 0, ""}, "cannot open for writing", {}});
+    if (!*file_)
+      throw InputError(
+          make_diagnostic(path, 0, 0, "", "cannot open for writing: " + std::string(std::strerror(errno))));
   }
 }
 
 void Output::close() {
   stream().flush();
-  if (!stream()) throw Error(Diagnostic{{path_, 0, 0, ""}, "write error", {}});
+  if (!stream()) throw InputError(make_diagnostic(path_, 0, 0, "", "write error (disk full?)"));
   if (file_) file_->close();
 }
 

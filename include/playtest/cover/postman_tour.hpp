@@ -38,7 +38,7 @@ enum class PostmanFlowSolver : std::uint8_t {
   // nearest surplus vertex (the fastest measured).
   network_simplex,
   network_simplex_block_search,  // NetworkSimplex, block search pivots (LEMON's default rule)
-  // CostScaling, partial augment-relabel; throws std::invalid_argument when its 64-bit arithmetic
+  // CostScaling, partial augment-relabel; throws UsageError("flow_solver") when its 64-bit arithmetic
   // could overflow (e.g. fractional costs, which are scaled up to 2^50 / |V|).
   cost_scaling,
   capacity_scaling,  // CapacityScaling (successive shortest paths)
@@ -77,8 +77,8 @@ struct ResetArcs {
 };
 
 // Resolves the reset options against the graph (the graph's reset cost, default reset vertices).
-// Throws std::invalid_argument for a passive or out-of-range vertex in reset_from, or a negative
-// or non-finite cost.
+// Throws UsageError for a passive vertex in reset_from, reset_from without a reset cost, or a
+// negative or non-finite cost; InternalError for a vertex id out of range.
 ResetArcs resolve_resets(const TestGraph& g, const PostmanOptions& options);
 
 // The edges that no closed walk from `start` can take (using the reset arcs), in id order.
@@ -118,7 +118,7 @@ struct PostmanTour {
 
 // Throws GraphError when the graph has no edges, when no edge can be toured from the start vertex,
 // or (with UncoverablePolicy::fail) when some edge is uncoverable; the message names the edges and
-// why. Throws std::invalid_argument for a start vertex out of range.
+// why. Throws InternalError for a start vertex out of range.
 PostmanTour postman_tour(const TestGraph& g, const PostmanOptions& options = {});
 
 }  // namespace playtest

@@ -2,6 +2,7 @@
 // rendering of each per command, so that the commands only parse options and print.
 #pragma once
 
+#include <iosfwd>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -26,7 +27,7 @@ struct ReplayContext {
   std::string trace, model;
   std::uint32_t run = 1;
 };
-std::string replay_text(const ReplayResult& r, const ReplayContext& c);
+void write_replay_text(std::ostream& out, const ReplayResult& r, const ReplayContext& c);
 nlohmann::json replay_json(const ReplayResult& r, const ReplayContext& c);
 
 struct ShrinkContext {
@@ -34,17 +35,17 @@ struct ShrinkContext {
   std::string output;          // where the minimal trace was written ("" when not written)
   std::string replay_command;  // how to reproduce it
 };
-std::string shrink_text(const ShrinkResult& r, const ShrinkContext& c);
+void write_shrink_text(std::ostream& out, const ShrinkResult& r, const ShrinkContext& c);
 nlohmann::json shrink_json(const ShrinkResult& r, const ShrinkContext& c);
 
 struct LearnContext {
   std::string model, output;
   std::vector<std::string> traces;
 };
-std::string learn_text(const TestGraph& g, const LearnResult& r, const LearnContext& c);
+void write_learn_text(std::ostream& out, const TestGraph& g, const LearnResult& r, const LearnContext& c);
 nlohmann::json learn_json(const TestGraph& g, const LearnResult& r, const LearnContext& c);
 
-std::string analysis_text(const TestGraph& g, const Analysis& a, const std::string& model);
+void write_analysis_text(std::ostream& out, const TestGraph& g, const Analysis& a, const std::string& model);
 nlohmann::json analysis_json(const TestGraph& g, const Analysis& a, const std::string& model);
 
 }  // namespace playtest

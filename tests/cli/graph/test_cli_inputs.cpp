@@ -215,3 +215,36 @@ final s == "a";
 }
 
 }  // namespace
+
+namespace {
+
+// --- item 7: strings that are not UTF-8 are refused at the source, so what playtest writes it reads --
+
+TEST(CliInputs, InvalidUtf8IsRefusedWhereItEnters) {
+  ScratchDir dir("cli_inputs_utf8");
+  const auto aut = dir.write("bad.aut", "des (0, 2, 2)\n(0, \"?a\xff\", 1)\n(1, \"!b\", 0)\n");
+  auto r = run_playtest("convert " + aut + " --to graph -o " + dir.file("out.json"));
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find(aut + ":2:8: error: invalid UTF-8 byte 0xFF: text inputs must be UTF-8"), std::string::npos)
+      << r.err;
+  const auto ptm = dir.write("bad.ptm", "model M;\nvar s: {\"x\xfe\", \"a\"} = \"a\";\ncontrollable Go { }\n");
+  r = run_playtest("explore " + ptm + " -o " + dir.file("out2.json"));
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find(ptm + ":2:11: error: invalid UTF-8 byte 0xFE"), std::string::npos) << r.err;
+  // Valid UTF-8 goes through and reads back.
+  const auto good = dir.write("good.aut", "des (0, 2, 2)\n(0, \"?caf\xc3\xa9\", 1)\n(1, \"!b\", 0)\n");
+  r = run_playtest("convert " + good + " --to graph -o " + dir.file("good.json"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  r = run_playtest("validate " + dir.file("good.json"));
+  EXPECT_EQ(r.code, 0) << r.err;
+}
+
+TEST(CliInputs, LtsJsonOnStandardInput) {
+  const std::string lts = R"({"playtest": "lts/1", "initial": "s0", "states": ["s0", "s1"],
+    "transitions": [["s0", "?coin", "s1"], ["s1", "!tea", "s0"]]})";
+  auto r = run_playtest("info - --json", lts);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_GE(nlohmann::json::parse(r.out).at("edges").get<int>(), 2);
+}
+
+}  // namespace
