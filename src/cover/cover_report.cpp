@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <ostream>
+#include <span>
+
+#include "playtest/graph/names.hpp"
 
 namespace playtest {
 
@@ -31,6 +34,31 @@ nlohmann::json step_json(const TestGraph& g, const TourStep& s) {
   return std::string(g.name(s.edge));
 }
 
+// Whether the walks of this tour read better by label: some of its edges have generated ids (that
+// are not their labels too, as in seed 000 Figure 1 where edge e1 is labelled e1).
+bool by_label(const TestGraph& g, const PostmanTour& tour) {
+  for (const TourStep& s : tour.steps)
+    if (!s.is_reset() && generated_edge_id(g.name(s.edge)) && g.name(s.edge) != g.label(s.edge)) return true;
+  return false;
+}
+
+// At most `limit` steps of a walk (0: all): edge ids, or the path by labels.
+std::string walk_text(const TestGraph& g, std::span<const TourStep> steps, bool labels, std::size_t limit) {
+  const std::size_t n = limit == 0 ? steps.size() : std::min(steps.size(), limit);
+  std::string out;
+  for (std::size_t i = 0; i < n; ++i) {
+    const TourStep& s = steps[i];
+    if (!labels) {
+      out += (i ? " " : "") + step_text(g, s);
+      continue;
+    }
+    if (i == 0) out += std::string(g.name(s.from));
+    out += " " + (s.is_reset() ? std::string("=reset=>") : edge_step(g, s.edge)) + " " + std::string(g.name(s.to));
+  }
+  if (n < steps.size()) out += fmt::format(" ... ({} more)", steps.size() - n);
+  return out;
+}
+
 const char* segment_choice_name(SegmentChoice c) { return c == SegmentChoice::random ? "random" : "prefer-uncovered"; }
 
 }  // namespace
@@ -39,10 +67,8 @@ void write_cover_text(std::ostream& out, const TestGraph& g, const CoverReport& 
   const PostmanTour& tour = r.tour();
   const TourSegments& segs = r.segments();
   const bool cut = max_tour_steps != 0 && tour.steps.size() > max_tour_steps;
-  std::string line;
-  for (std::size_t i = 0; i < tour.steps.size() && (!cut || i < max_tour_steps); ++i)
-    line += (line.empty() ? "" : " ") + step_text(g, tour.steps[i]);
-  if (cut) line += fmt::format(" ... ({} more)", tour.steps.size() - max_tour_steps);
+  const bool labels = by_label(g, tour);
+  const std::string line = walk_text(g, tour.steps, labels, max_tour_steps);
   out << fmt::format("tour:        {} steps from '{}': {}\n", tour.steps.size(), g.name(tour.start), line);
   out << fmt::format("cost:        {}\n", tour.cost);
   out << fmt::format("lower bound: {} (each edge once)\n", tour.lower_bound);
@@ -58,8 +84,7 @@ void write_cover_text(std::ostream& out, const TestGraph& g, const CoverReport& 
     out << fmt::format("segments:    {}\n", segs.count());
     const std::uint32_t shown = cut ? std::min<std::uint32_t>(segs.count(), 20) : segs.count();
     for (std::uint32_t i = 0; i < shown; ++i) {
-      std::string s;
-      for (const TourStep& st : segs.segment(i)) s += (s.empty() ? "" : " ") + step_text(g, st);
+      const std::string s = walk_text(g, segs.segment(i), labels, cut ? 12 : 0);
       out << fmt::format("  T{:<4} {} -> {}: {}\n", i + 1, g.name(segs.first_vertex(i)), g.name(segs.last_vertex(i)),
                          s);
     }
@@ -138,6 +163,14 @@ nlohmann::json cover_json(const TestGraph& g, const CoverReport& r) {
                   {"cannot_return", u.cannot_return}});
   j["uncoverable"] = std::move(uj);
   return j;
+}
+
+void write_tour_lines(std::ostream& out, const TestGraph& g, const PostmanTour& tour) {
+  for (const TourStep& s : tour.steps)
+    out << (s.is_reset()
+                ? fmt::format("reset {} -> {}", g.name(s.from), g.name(s.to))
+                : fmt::format("{} {} {} {}", g.name(s.edge), g.name(s.from), edge_step(g, s.edge), g.name(s.to)))
+        << '\n';
 }
 
 }  // namespace playtest

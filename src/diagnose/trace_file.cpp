@@ -166,7 +166,8 @@ const RecordedRun& select_run(const RecordedTrace& t, std::uint32_t run) {
 
 void write_trace(std::ostream& out, const TestGraph& g, const RunResult& r, const TraceHeader& header) {
   JsonlTraceWriter w(out);
-  w.begin_run(header.run, header.seed, header.strategy, header.model);
+  w.set_context(header.model, {});
+  w.begin_run(header.run, header.seed, header.strategy);
   for (const TraceStep& s : r.trace) w.on_step(g, s);
   w.on_end(g, r);
 }

@@ -73,4 +73,19 @@ std::string describe_edge(const TestGraph& g, EdgeId e) {
   return fmt::format("{} --{}--> {}", g.name(g.source(e)), g.label(e), g.name(g.target(e)));
 }
 
+bool generated_edge_id(std::string_view id) {
+  if (id.size() < 2 || id[0] != 'e') return false;
+  for (char c : id.substr(1))
+    if (c < '0' || c > '9') return false;
+  return true;
+}
+
+std::string edge_step(const TestGraph& g, EdgeId e) {
+  const std::string_view id = g.name(e), label = g.label(e);
+  std::string text(label);
+  if (text.empty()) text = g.is_timeout(e) ? "(timeout)" : "(no label)";
+  if (!generated_edge_id(id) && id != label) text = fmt::format("{}:{}", id, text);
+  return "-" + text + "->";
+}
+
 }  // namespace playtest

@@ -358,9 +358,11 @@ class RunSession {
 
   // --- the system's move: a passive vertex ------------------------------------------------------
   Next wait_for_output() {
-    if (policy_.stop_at_passive(view()))
-      return end_without_failure(
-          fmt::format("policy '{}' stopped at vertex '{}' after {} steps", policy_.name(), g_.name(v_), r_.steps));
+    if (policy_.stop_at_passive(view())) {
+      const std::string why = policy_.stop_reason();
+      return end_without_failure(fmt::format("policy '{}' stopped at vertex '{}' after {} steps{}", policy_.name(),
+                                             g_.name(v_), r_.steps, why.empty() ? "" : ": " + why));
+    }
     std::chrono::milliseconds t = o_.timeout;
     if (!o_.vertex_timeouts.empty() && o_.vertex_timeouts[v_.index()].count() > 0) t = o_.vertex_timeouts[v_.index()];
     Clock::time_point deadline = Clock::now() + t;
@@ -410,9 +412,11 @@ class RunSession {
         return take(d.edge);
       case Decision::Kind::reset:
         return reset();
-      case Decision::Kind::stop:
-        return end_without_failure(
-            fmt::format("policy '{}' stopped at vertex '{}' after {} steps", policy_.name(), g_.name(v_), r_.steps));
+      case Decision::Kind::stop: {
+        const std::string why = policy_.stop_reason();
+        return end_without_failure(fmt::format("policy '{}' stopped at vertex '{}' after {} steps{}", policy_.name(),
+                                               g_.name(v_), r_.steps, why.empty() ? "" : ": " + why));
+      }
     }
     throw InternalError("RunSession: unknown decision");
   }

@@ -24,11 +24,17 @@ SimulationStats simulate(const TestGraph& model, Policy& policy, const Simulatio
   Runner runner(model, ro);
   double sum = 0, sum2 = 0;
   std::uint32_t met = 0;
+  const std::uint64_t total_runs = options.runs + std::uint64_t{options.mutant_runs} * mutants.size();
+  std::uint64_t done_runs = 0;
+  auto progress = [&] {
+    if (options.on_progress) options.on_progress(++done_runs, total_runs);
+  };
   for (std::uint32_t i = 0; i < options.runs; ++i) {
     SimulatedSut sut(options.implementation ? *options.implementation : model, derive_seed(options.seed, i, 1),
                      options.sut);
     RunResult r = runner.run(policy, sut, nullptr, derive_seed(options.seed, i, 0));
     ++s.runs;
+    progress();
     switch (r.verdict) {
       case Verdict::pass:
         ++s.passed;
@@ -63,6 +69,7 @@ SimulationStats simulate(const TestGraph& model, Policy& policy, const Simulatio
       SimulatedSut sut(mutants[m].graph, derive_seed(options.seed, (m + 1) * 1000003ull + i, 1), options.sut);
       RunResult r = runner.run(policy, sut, nullptr, derive_seed(options.seed, i, 0));
       ++s.mutant_runs;
+      progress();
       if (r.verdict == Verdict::fail) {
         detected = true;
         ++s.mutant_runs_failed;

@@ -8,11 +8,14 @@
 
 namespace playtest {
 
-void JsonlTraceWriter::begin_run(std::uint32_t run, std::uint64_t seed, std::string_view strategy,
-                                 std::string_view model) {
+void JsonlTraceWriter::begin_run(std::uint32_t run, std::uint64_t seed, std::string_view strategy) {
   run_ = run;
   nlohmann::json j = {{"event", "begin"}, {"run", run}, {"seed", seed}, {"strategy", std::string(strategy)}};
-  if (!model.empty()) j["model"] = std::string(model);
+  if (!model_.empty()) j["model"] = model_;
+  if (replay_) {
+    std::string replay = replay_(seed);
+    if (!replay.empty()) j["replay"] = std::move(replay);
+  }
   out_ << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
   out_.flush();
 }
@@ -31,9 +34,19 @@ void JsonlTraceWriter::on_step(const TestGraph& g, const TraceStep& s) {
   out_.flush();
 }
 
-void JsonlTraceWriter::on_end(const TestGraph&, const RunResult& r) {
-  nlohmann::json j = {{"event", "end"},   {"run", run_},        {"verdict", std::string(to_string(r.verdict))},
-                      {"steps", r.steps}, {"resets", r.resets}, {"message", r.message}};
+void JsonlTraceWriter::on_end(const TestGraph& g, const RunResult& r) {
+  nlohmann::json j = {{"event", "end"},
+                      {"run", run_},
+                      {"verdict", std::string(to_string(r.verdict))},
+                      {"steps", r.steps},
+                      {"resets", r.resets},
+                      {"elapsed_ms", std::round(r.elapsed_ms * 1000.0) / 1000.0},
+                      {"purpose_met", r.purpose_met},
+                      {"message", r.message}};
+  if (r.verdict == Verdict::fail)
+    j["failure"] = {{"vertex", std::string(g.name(r.fail_vertex))},
+                    {"allowed", r.allowed},
+                    {"observed", r.observed.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.observed)}};
   if (r.interrupted) {
     j["interrupted"] = true;
     j["signal"] = r.signal != 0 ? nlohmann::json(signal_name(r.signal)) : nlohmann::json(nullptr);

@@ -1,31 +1,24 @@
-// libFuzzer target for the trace reader (diagnose/trace_file.hpp): any input either reads or throws
-// a playtest::Error; what reads must resolve against the lock model (examples/sut/lock.json, held
-// here as text) into a replay target and observation counts, or be refused with an Error, and the
-// scripts it gives must be checked for playability without crashing.
+// libFuzzer target for the JSON-lines trace reader and the HTML report: any input either reads or
+// throws a playtest::Error; what reads must render against the example model (or be refused as a
+// trace of another model, a GraphError) without Graphviz (the fuzzer starts no processes), and the
+// page must hold exactly the report's own one script element.
 #include <cstddef>
 #include <cstdint>
 #include <sstream>
 #include <string>
 
-#include "playtest/diagnose/learn.hpp"
-#include "playtest/diagnose/script.hpp"
-#include "playtest/diagnose/trace_file.hpp"
 #include "playtest/error.hpp"
 #include "playtest/io/graph_json.hpp"
+#include "playtest/report/html_report.hpp"
+#include "playtest/report/run_record.hpp"
 
 namespace {
 
 const playtest::TestGraph& model() {
-  static const playtest::TestGraph g = playtest::parse_graph(R"({"playtest": "graph/1", "initial": "locked",
-    "reset": {"cost": 1},
-    "vertices": [{"id": "locked", "kind": "active"}, {"id": "knocked", "kind": "passive"},
-                 {"id": "open", "kind": "active"}, {"id": "pinged", "kind": "passive"}],
-    "edges": [{"from": "locked", "to": "knocked", "label": "knock"},
-              {"from": "knocked", "to": "locked", "label": "ok", "prob": 0.5},
-              {"from": "knocked", "to": "open", "label": "busy", "prob": 0.5},
-              {"from": "open", "to": "pinged", "label": "ping"},
-              {"from": "pinged", "to": "open", "label": "ok", "prob": 0.9},
-              {"from": "pinged", "to": "locked", "label": "", "prob": 0.1, "timeout": true}]})");
+  static const playtest::TestGraph g = playtest::parse_graph(R"({"playtest": "graph/1", "initial": "a",
+    "vertices": [{"id": "a", "kind": "active"}, {"id": "b", "kind": "passive"}],
+    "edges": [{"id": "e0", "from": "a", "to": "b", "label": "go"},
+              {"id": "e1", "from": "b", "to": "a", "label": "<x>", "prob": 1}]})");
   return g;
 }
 
@@ -35,17 +28,23 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   using namespace playtest;
   std::istringstream in(std::string(reinterpret_cast<const char*>(data), size));
   try {
-    const RecordedTrace t = read_trace(in, "fuzz.jsonl");
-    for (const RecordedRun& run : t.runs) {
+    auto runs = report::read_trace(in, "fuzz.jsonl");
+    report::ReportOptions o;
+    o.graphviz.program = "/nonexistent/dot";
+    for (bool with_model : {false, true}) {
+      std::ostringstream out;
+      report::Report r{.title = "fuzz", .model = with_model ? &model() : nullptr, .runs = runs};
       try {
-        const ReplayTarget target = replay_target(model(), run, t.source);
-        (void)first_unplayable(model(), target.script);
-      } catch (const Error&) {
+        report::write_html_report(out, r, o);
+      } catch (const GraphError&) {
+        if (!with_model) __builtin_trap();  // only a model can disagree with a trace
+        continue;
       }
+      const std::string html = out.str();
+      std::size_t scripts = 0;
+      for (auto p = html.find("<script"); p != std::string::npos; p = html.find("<script", p + 1)) ++scripts;
+      if (scripts != 1) __builtin_trap();  // nothing from the trace became markup
     }
-    ObservationCounts counts(model());
-    counts.add(t);
-    (void)learn(model(), counts);
   } catch (const Error&) {
     // Rejected input: a located error, never a crash.
   }

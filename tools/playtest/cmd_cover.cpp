@@ -7,13 +7,14 @@
 #include "playtest/cover/cover_report.hpp"
 #include "playtest/graph/names.hpp"
 #include "playtest/io/dot.hpp"
+#include "playtest/report/html_report.hpp"
 
 namespace playtest::cli {
 namespace {
 
 struct Options {
   InputOptions input;
-  std::string start, dot;
+  std::string start, dot, html, tour_out;
   std::optional<double> reset_cost;
   std::vector<std::string> reset_from;
   bool ignore_graph_reset = false, skip_uncoverable = false, random_segments = false, json = false;
@@ -45,12 +46,31 @@ int run(Options o) {
   o.report.cover.choice = o.random_segments ? SegmentChoice::random : SegmentChoice::prefer_uncovered;
   const CoverReport r = analyze_cover(g, o.report);
   if (!o.dot.empty()) write_tour_dot(g, r.tour(), o.dot, o.input.path);
+  if (!o.tour_out.empty()) {
+    Output out(o.tour_out);
+    write_tour_lines(out.stream(), g, r.tour());
+    out.close();
+  }
+  if (!o.html.empty()) {
+    Output out(o.html);
+    report::write_html_report(out.stream(), {.title = "playtest cover " + o.input.path,
+                                             .tool_version = PLAYTEST_VERSION,
+                                             .model = &g,
+                                             .model_name = o.input.path,
+                                             .cover = &r});
+    out.close();
+  }
   if (o.json) {
     nlohmann::json j = cover_json(g, r);
     j["file"] = o.input.path;
     print_json(j);
   } else {
-    write_cover_text(std::cout, g, r);
+    // A long tour is summarised on the terminal; --tour-out has every step.
+    constexpr std::size_t shown_steps = 40;
+    write_cover_text(std::cout, g, r, shown_steps);
+    if (r.tour().steps.size() > shown_steps)
+      fmt::print("             {}\n", o.tour_out.empty() ? std::string("(--tour-out FILE writes every step)")
+                                                         : fmt::format("(every step is in {})", o.tour_out));
   }
   return exit_ok;
 }
@@ -77,6 +97,12 @@ const Registration reg{
       add_seed_option(sub, o->report.seed, "Seed of the simulation");
       sub->add_flag("--json", o->json, "Print the result as JSON");
       sub->add_option("--dot", o->dot, "Also write a Graphviz picture of the tour to this file");
+      sub->add_option("--tour-out", o->tour_out,
+                      "Write the whole tour here, one step a line (edge id, source, -label->, target); the terminal "
+                      "shows its first 40 steps");
+      sub->add_option("--report", o->html,
+                      "Also write a self-contained HTML report here: the tour on the model and the simulated "
+                      "convergence against the bound of Proposition 2");
       sub->footer(
           "Errors (exit 2): a graph without edges; edges that no closed walk through the start vertex can take\n"
           "(give --reset-cost, or --skip-uncoverable).");

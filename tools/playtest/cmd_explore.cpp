@@ -10,6 +10,7 @@
 #include "playtest/io/dot.hpp"
 #include "playtest/io/graph_json.hpp"
 #include "playtest/lang/model_program.hpp"
+#include "progress.hpp"
 
 namespace playtest::cli {
 namespace {
@@ -28,10 +29,13 @@ int run(const Options& o) {
   std::vector<ModelParam> params;
   for (const auto& p : o.params) params.push_back(parse_model_param(p));
   const auto model = load_model(o.path, params);
+  ProgressLine progress("explore", "states expanded");
   ExploreResult r = explore(*model, {.max_states = o.max_states,
                                      .max_depth = o.max_depth,
                                      .max_seconds = o.seconds,
-                                     .naming = o.names == "numbered" ? VertexNaming::numbered : VertexNaming::state});
+                                     .naming = o.names == "numbered" ? VertexNaming::numbered : VertexNaming::state,
+                                     .on_progress = [&](std::uint64_t done, std::uint64_t) { progress.update(done); }});
+  progress.finish();
   const TestGraph& g = r.graph;
   if (!o.out.empty()) {
     Output out(o.out);

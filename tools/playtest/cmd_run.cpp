@@ -7,12 +7,14 @@
 #include "diagnose_options.hpp"
 #include "interrupt.hpp"
 #include "option_checks.hpp"
+#include "playtest/report/html_report.hpp"
 #include "playtest/run/campaign.hpp"
 #include "playtest/run/junit_report.hpp"
 #include "playtest/run/run_output.hpp"
 #include "playtest/run/subprocess_adapter.hpp"
 #include "playtest/run/trace_writer.hpp"
 #include "playtest/strategy/traps.hpp"
+#include "progress.hpp"
 #include "strategy_options.hpp"
 
 namespace playtest::cli {
@@ -21,7 +23,7 @@ namespace {
 struct Options {
   InputOptions input;
   StrategyOptions strategy;
-  std::string sut, trace, junit, sut_stderr;
+  std::string sut, trace, junit, sut_stderr, report;
   std::vector<std::string> vertex_timeouts;
   std::uint64_t steps = 1000, seed = 0;
   double time_s = 0;
@@ -42,6 +44,35 @@ std::optional<ShrinkDone> shrink_first_failure(const Options& o, const TestGraph
                             o.trace.empty() ? "the failing run" : o.trace, o.input.path, r.seed);
     }
   return std::nullopt;
+}
+
+// Passes a campaign on to the trace writer and keeps a progress line (on a terminal only).
+class Progress final : public CampaignObserver {
+ public:
+  Progress(JsonlTraceWriter* trace, std::uint32_t runs) : trace_(trace), runs_(runs), line_("run", "runs") {}
+  void on_run_begin(std::uint32_t run, std::uint64_t seed) override {
+    if (runs_ > 1) line_.update(run - 1, runs_);
+    if (trace_) trace_->on_run_begin(run, seed);
+  }
+  void on_step(const TestGraph& g, const TraceStep& step) override {
+    if (trace_) trace_->on_step(g, step);
+  }
+  void on_end(const TestGraph& g, const RunResult& result) override {
+    if (trace_) trace_->on_end(g, result);
+  }
+  void finish() { line_.finish(); }
+
+ private:
+  JsonlTraceWriter* trace_;
+  std::uint32_t runs_;
+  ProgressLine line_;
+};
+
+// The command that replays one run: this command line with that run's seed and one run, writing
+// no files.
+std::string replay(std::uint64_t seed) {
+  return replay_command({"--seed", "--runs", "--trace", "--junit", "--report"}, {"--json", "--quiet"},
+                        {"--seed", std::to_string(seed), "--runs", "1"});
 }
 
 int run(const Options& o) {
@@ -67,15 +98,30 @@ int run(const Options& o) {
   SubprocessAdapter adapter(so);
   std::optional<Output> trace_out;
   std::optional<JsonlTraceWriter> trace;
-  // The trace names the model (replay, shrink and learn then need no --model); not standard input.
-  if (!o.trace.empty())
-    trace.emplace(trace_out.emplace(o.trace).stream(), name, o.input.path == "-" ? std::string() : o.input.path);
+  if (!o.trace.empty()) {
+    trace.emplace(trace_out.emplace(o.trace).stream(), name);
+    trace->set_context(o.input.path, replay);
+  }
+  Progress progress(trace ? &*trace : nullptr, o.runs);
 
   // From here on a signal stops the campaign; what was observed is written all the same.
   const InterruptScope interrupts(stop);
-  const CampaignResult c =
-      run_campaign(runner, *policy, adapter, {.runs = o.runs, .seed = o.seed}, trace ? &*trace : nullptr);
+  const CampaignResult c = run_campaign(runner, *policy, adapter, {.runs = o.runs, .seed = o.seed}, &progress);
+  progress.finish();
   if (trace_out) trace_out->close();
+  if (!o.report.empty()) {
+    report::Report rep{.title = "playtest run " + o.input.path,
+                       .tool_version = PLAYTEST_VERSION,
+                       .model = &g,
+                       .model_name = o.input.path};
+    for (std::size_t i = 0; i < c.runs.size(); ++i)
+      rep.runs.push_back(
+          report::run_record(g, c.runs[i], static_cast<std::uint32_t>(i + 1),
+                             {.strategy = name, .model = o.input.path, .replay = replay(c.runs[i].seed)}));
+    Output out(o.report);
+    report::write_html_report(out.stream(), rep);
+    out.close();
+  }
   if (!o.junit.empty()) {
     Output junit(o.junit);
     write_junit(junit.stream(), g, c.runs,
@@ -128,6 +174,9 @@ const Registration reg{
       add_seed_option(sub, o->seed, "Seed of the strategy's random choices (run i uses seed S+i-1)");
       sub->add_option("--trace", o->trace, "Write the JSON-lines trace of every step here (flushed per step)");
       sub->add_option("--junit", o->junit, "Write a JUnit XML report here");
+      sub->add_option("--report", o->report,
+                      "Write a self-contained HTML report here: verdicts, replay commands, the model with coverage, "
+                      "the path to each failure (docs/testing.md)");
       sub->add_option("--sut-stderr", o->sut_stderr,
                       "The adapter's stderr: inherit (default), discard, or a FILE (appended)");
       sub->add_option("--shrink", o->shrink.output,

@@ -2,9 +2,11 @@
 // system that plays the model's own probabilities (seeded), and against mutants of the model.
 #include "command.hpp"
 #include "common.hpp"
+#include "playtest/report/html_report.hpp"
 #include "playtest/run/mutation.hpp"
 #include "playtest/run/simulation.hpp"
 #include "playtest/strategy/traps.hpp"
+#include "progress.hpp"
 #include "strategy_options.hpp"
 
 namespace playtest::cli {
@@ -17,6 +19,7 @@ struct Options {
   std::uint32_t runs = 100, mutant_count = 20, mutant_runs = 10;
   bool mutants = false, json = false;
   std::string impl;  // --impl: the simulated SUT plays this model instead
+  std::string report;
 };
 
 int run(const Options& o) {
@@ -39,7 +42,18 @@ int run(const Options& o) {
       so.sut.ioco_implementation = format == InputFormat::aut || format == InputFormat::lts;
     }
     auto policy = make_policy(spec.kind, g, policy_setup(o.strategy, so.run.purpose));
+    ProgressLine progress("simulate " + name, "runs");
+    so.on_progress = [&](std::uint64_t done, std::uint64_t total) { progress.update(done, total); };
     c.rows.push_back({name, so.run.purpose, simulate(g, *policy, so, c.mutants)});
+  }
+  if (!o.report.empty()) {
+    Output out(o.report);
+    report::write_html_report(out.stream(), {.title = "playtest simulate " + o.input.path,
+                                             .tool_version = PLAYTEST_VERSION,
+                                             .model = &g,
+                                             .model_name = o.input.path,
+                                             .simulation = &c});
+    out.close();
   }
   if (o.json) {
     nlohmann::json j = comparison_json(g, c);
@@ -75,6 +89,9 @@ const Registration reg{
       sub->add_option("--mutant-runs", o->mutant_runs, "Runs per mutant and strategy")->default_val(10);
       add_seed_option(sub, o->seed, "Seed of every random choice (tester, simulated system, mutants)");
       sub->add_flag("--json", o->json, "Print the results as JSON");
+      sub->add_option("--report", o->report,
+                      "Also write a self-contained HTML report here: the strategies side by side with the "
+                      "distribution of the steps to the purpose, and the mutants each one killed");
       return [o] { return run(*o); };
     }};
 

@@ -9,14 +9,15 @@
 #include <nlohmann/json.hpp>
 
 #include "command.hpp"
-#include "option_checks.hpp"
 #include "common.hpp"
+#include "option_checks.hpp"
 #include "playtest/error.hpp"
 #include "playtest/graph/names.hpp"
 #include "playtest/io/dot.hpp"
 #include "playtest/solve/bounded_reachability.hpp"
 #include "playtest/solve/expected_cost.hpp"
 #include "playtest/solve/sure_winning.hpp"
+#include "progress.hpp"
 
 namespace playtest::cli {
 namespace {
@@ -73,7 +74,11 @@ int run(const Options& o) {
     if (o.method == "vi") eo.method = ExpectedCostMethod::value_iteration;
     if (o.method == "pi") eo.method = ExpectedCostMethod::policy_iteration;
     if (o.method == "lp") eo.method = ExpectedCostMethod::linear_programming;
+    ProgressLine progress("solve expected: value iteration", "sweeps");
+    // The hook copies the values every sweep: only when a progress line is shown.
+    if (progress.shown()) eo.on_iteration = [&](std::uint32_t n, std::span<const double>) { progress.update(n); };
     const auto r = solve_expected_cost(g, goals, eo);
+    progress.finish();
     certified = r.certified;
     if (!r.certified)
       not_certified = (o.method == "vi" || o.method == "lp")
@@ -115,7 +120,12 @@ int run(const Options& o) {
       for (const auto& row : tr.trace) iterates.push_back(row[0]);
     }
   } else if (o.objective == "reach") {
-    const auto r = solve_bounded_reachability(g, goals, {.bound = o.bound, .threads = o.threads});
+    ProgressLine progress("solve reach", "steps of the bound");
+    const auto r = solve_bounded_reachability(
+        g, goals, {.bound = o.bound, .threads = o.threads, .on_step = [&](std::uint32_t k, std::uint32_t n) {
+                     progress.update(k, n);
+                   }});
+    progress.finish();
     std::uint32_t positive = 0;
     for (VertexId v : g.vertices()) {
       rows[v.index()] = {r.choice(v), r.prob(v), r.cost(v)};
@@ -142,8 +152,10 @@ int run(const Options& o) {
   if (!certified) summary["not_certified"] = not_certified;
   summary["from"] = std::string(g.name(from));
 
+  // By label where the edge id was generated (e0, e1, ...: meaningless to a reader).
   auto edge_text = [&](EdgeId e) {
     if (e.is_none()) return std::string("-");
+    if (generated_edge_id(g.name(e))) return fmt::format("{} -> {}", g.label(e), g.name(g.target(e)));
     return fmt::format("{} ({} -> {})", g.name(e), g.label(e), g.name(g.target(e)));
   };
   if (o.json) {

@@ -66,6 +66,15 @@ void add_seed_option(CLI::App* sub, std::uint64_t& seed, const std::string& what
 // The strategy names (run/policy_factory.hpp), comma-separated, for --help texts.
 std::string strategy_list();
 
+// The command line playtest was started with (main records it), and the shell command that runs
+// it again without the options in `drop` (each with its value, e.g. "--seed") and the flags in
+// `drop_flags`, with `append` added: what a report shows as the command that replays one run.
+void set_command_line(int argc, char** argv);
+std::string replay_command(const std::vector<std::string>& drop, const std::vector<std::string>& drop_flags,
+                           const std::vector<std::string>& append);
+// `s` as one word of a POSIX shell command (single-quoted when it needs quoting).
+std::string shell_quote(const std::string& s);
+
 // An output stream for `path` ("-" = standard output); throws playtest::Error if it cannot be opened.
 class Output {
  public:

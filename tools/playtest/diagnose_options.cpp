@@ -34,16 +34,6 @@ void apply_timeouts(const TestGraph& g, const SutCliOptions& o, RunOptions& ro) 
   ro.vertex_timeouts = vertex_timeouts_from_specs(g, o.vertex_timeouts);
 }
 
-std::string shell_quote(const std::string& word) {
-  if (!word.empty() &&
-      word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=:,@+") ==
-          std::string::npos)
-    return word;
-  std::string q = "'";
-  for (char c : word) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
 std::string sut_arguments(const SutCliOptions& o) {
   std::string s = " --sut " + shell_quote(o.sut);
   if (o.timeout_ms != 1000) s += fmt::format(" --timeout-ms {}", o.timeout_ms);

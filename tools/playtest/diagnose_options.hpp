@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "common.hpp"  // shell_quote
 #include "playtest/diagnose/render.hpp"
 #include "playtest/diagnose/shrink.hpp"
 #include "playtest/diagnose/trace_file.hpp"
@@ -31,9 +32,6 @@ SubprocessOptions subprocess_options(const SutCliOptions& o);
 void apply_timeouts(const TestGraph& g, const SutCliOptions& o, RunOptions& ro);
 // " --sut 'CMD' --timeout-ms N ..." as the user would type them (only what differs from the defaults).
 std::string sut_arguments(const SutCliOptions& o);
-
-// The word quoted for /bin/sh when it needs quoting.
-std::string shell_quote(const std::string& word);
 
 // The model to follow: `model` when given, else the one the trace's run names; UsageError("model")
 // when neither.

@@ -38,9 +38,14 @@ struct CoverReport {
 // options).
 CoverReport analyze_cover(const TestGraph& g, const CoverReportOptions& options);
 
+// Tours and segments name edges by id, or, when the model left edge ids to the builder (e0, e1, ...
+// say nothing), as walks by label: "idle0 -submit-> both0 -done_a-> wait_b0".
 // `max_tour_steps`: a longer tour is summarised (its first steps and a count) instead of printed
 // whole; 0: always whole.
 void write_cover_text(std::ostream& out, const TestGraph& g, const CoverReport& r, std::size_t max_tour_steps = 0);
 nlohmann::json cover_json(const TestGraph& g, const CoverReport& r);
+
+// The tour one step a line: "ID SOURCE -LABEL-> TARGET", or "reset SOURCE -> TARGET".
+void write_tour_lines(std::ostream& out, const TestGraph& g, const PostmanTour& tour);
 
 }  // namespace playtest

@@ -27,4 +27,11 @@ namespace playtest {
 // e0, e1, ..., say nothing to a reader).
 std::string describe_edge(const TestGraph& g, EdgeId e);
 
+// True for the ids the builder gives edges that have none ("e<insertion index>").
+bool generated_edge_id(std::string_view id);
+
+// An edge as a step of a walk: "-LABEL->", or "-ID:LABEL->" when the model named the edge with an
+// id of its own that differs from the label.
+std::string edge_step(const TestGraph& g, EdgeId e);
+
 }  // namespace playtest

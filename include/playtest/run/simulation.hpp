@@ -28,6 +28,9 @@ struct SimulationOptions {
   // test graph of an ioco implementation, docs/ioco.md); nullptr: the model itself.
   const TestGraph* implementation = nullptr;
   SimulatedSutOptions sut;  // the simulated SUTs' options (ioco implementations)
+  // Called after every run (against the model and against the mutants) with the runs done and the
+  // runs in all; may be empty.
+  std::function<void(std::uint64_t done, std::uint64_t total)> on_progress;
 };
 
 struct SimulationStats {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <concepts>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <stdexcept>
 #include <thread>
@@ -77,6 +78,8 @@ struct BoundedReachOptions {
   // Threads for dense steps; 0: the machine's hardware threads (at most 8). Results are the same
   // for every count (each step reads only the previous step's values).
   unsigned threads = 0;
+  // Called after each step k = 1..bound (a progress line); may be empty.
+  std::function<void(std::uint32_t k, std::uint32_t bound)> on_step;
 };
 
 // A change point: from remaining bound k on (until the vertex's next change point), S(v, k) = edge.
@@ -427,6 +430,7 @@ BoundedReachResult solve_bounded_reachability(const TestGraph& g, std::span<cons
   for (std::uint32_t k = 0; k < options.bound; ++k) {
     solver.step();
     recorder.capture(solver);
+    if (options.on_step) options.on_step(k + 1, options.bound);
   }
   BoundedReachResult r = solver.take_result();
   recorder.attach_to(r);
