@@ -4,6 +4,7 @@
 // trace, JUnit XML and coverage.
 #include "command.hpp"
 #include "common.hpp"
+#include "diagnose_options.hpp"
 #include "interrupt.hpp"
 #include "option_checks.hpp"
 #include "playtest/report/html_report.hpp"
@@ -29,7 +30,25 @@ struct Options {
   double time_s = 0;
   std::uint32_t timeout_ms = 1000, ack_timeout_ms = 5000, ready_timeout_ms = 5000, runs = 1, jobs = 1;
   bool json = false, quiet = false, fail_fast = false;
+  ShrinkCliOptions shrink;  // --shrink FILE: shrink the first FAIL right after the campaign
 };
+
+// run --shrink: the first failing run shrunk (docs/diagnosis.md) against an instance of its own;
+// nullopt when nothing failed.
+std::optional<ShrinkDone> shrink_first_failure(const Options& o, const TestGraph& g, const CampaignResult& c,
+                                               const RunOptions& ro, SubprocessOptions so) {
+  if (o.shrink.output.empty() || c.interrupted) return std::nullopt;
+  for (const RunResult& r : c.runs)
+    if (r.verdict == Verdict::fail) {
+      so.stop = ro.stop;
+      SubprocessAdapter adapter(so);
+      const SutCliOptions sut{
+          o.sut, o.sut_stderr, o.timeout_ms, o.ack_timeout_ms, o.ready_timeout_ms, o.vertex_timeouts};
+      return shrink_to_file(g, replay_target(g, r), adapter, ro, o.shrink, sut,
+                            o.trace.empty() ? "the failing run" : o.trace, o.input.path, r.seed);
+    }
+  return std::nullopt;
+}
 
 // Passes a campaign on to the trace writer (a file, or one per run) and keeps a progress line (on a
 // terminal only). The campaign reports runs in run order, one at a time.
@@ -60,7 +79,9 @@ class Progress final : public CampaignObserver {
 // The command that replays one run: this command line with that run's seed, one run and one job,
 // writing no files.
 std::string replay(std::uint64_t seed) {
-  return replay_command({"--seed", "--runs", "--jobs", "--shard", "--trace", "--trace-dir", "--junit", "--report"},
+  return replay_command({"--seed", "--runs", "--jobs", "--shard", "--trace", "--trace-dir", "--junit", "--report",
+                         "--shrink", "--shrink-attempts", "--shrink-threshold", "--shrink-budget",
+                         "--shrink-confidence", "--shrink-match"},
                         {"--json", "--quiet", "--fail-fast"}, {"--seed", std::to_string(seed), "--runs", "1"});
 }
 
@@ -83,6 +104,7 @@ int run(const Options& o) {
                        .ready_timeout = std::chrono::milliseconds(o.ready_timeout_ms),
                        .ack_timeout = std::chrono::milliseconds(o.ack_timeout_ms)};
   set_stderr(so, o.sut_stderr);
+  refuse_unreachable(o.strategy, g, ro.purpose);  // after the options' own checks, before any run
   const CampaignWorkers workers{.policy = policy_maker(spec.kind, g, policy_setup(o.strategy, ro.purpose)),
                                 .adapter = subprocess_adapters(so)};
   std::optional<Output> trace_out;
@@ -124,14 +146,21 @@ int run(const Options& o) {
                     {.suite = "playtest run " + o.input.path, .classname = "playtest." + name, .strategy = name}));
     junit.close();
   }
-  const int code = c.interrupted ? interrupted_exit_code(stop) : exit_code_of(c.verdict);
+  const std::optional<ShrinkDone> shrunk = shrink_first_failure(o, g, c, ro, so);
+  const bool interrupted = c.interrupted || (shrunk && shrunk->result.interrupted);
+  const int code = interrupted ? interrupted_exit_code(stop) : exit_code_of(c.verdict);
   const RunOutputOptions out{.per_run = !o.quiet, .replay = replay};
   if (o.json) {
     nlohmann::json j = campaign_json(runner, c, name, out);
     j["exit_code"] = code;
+    if (shrunk) j["shrink"] = shrink_json(shrunk->result, shrunk->context);
     print_json(j);
   } else {
     write_campaign_text(std::cout, runner, c, out);
+    if (shrunk) {
+      std::cout << "shrinking the first failing run:\n";
+      write_shrink_text(std::cout, shrunk->result, shrunk->context);
+    }
   }
   return code;
 }
@@ -185,6 +214,10 @@ const Registration reg{
                       "the path to each failure (docs/testing.md)");
       sub->add_option("--sut-stderr", o->sut_stderr,
                       "The adapter's stderr: inherit (default), discard, or a FILE (appended)");
+      sub->add_option("--shrink", o->shrink.output,
+                      "After a FAIL, shrink the first failing run to a shortest failing stimulus sequence and write "
+                      "its trace here (docs/diagnosis.md; --shrink-attempts, --shrink-threshold, --shrink-budget)");
+      add_shrink_options(sub, o->shrink, "shrink-");
       sub->add_flag("--json", o->json, "Print the result as JSON");
       sub->add_flag("--quiet", o->quiet, "Print only the coverage and the verdict");
       return [o] { return run(*o); };

@@ -46,6 +46,7 @@ int run(const Options& o) {
         .runs = o.runs, .mutant_runs = o.mutant_runs, .seed = o.seed, .threads = o.threads, .shard = c.shard};
     so.run.purpose = spec.resolve(g, declared_traps(g));
     require_something_to_test(g, so.run.purpose);
+    refuse_unreachable(o.strategy, g, so.run.purpose);
     so.run.max_steps = o.steps;
     if (impl) {
       so.implementation = &*impl;
