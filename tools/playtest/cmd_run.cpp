@@ -4,6 +4,7 @@
 // trace, JUnit XML and coverage.
 #include "command.hpp"
 #include "common.hpp"
+#include "diagnose_options.hpp"
 #include "interrupt.hpp"
 #include "option_checks.hpp"
 #include "playtest/report/html_report.hpp"
@@ -31,7 +32,25 @@ struct Options {
   double time_s = 0;
   std::uint32_t timeout_ms = 1000, ack_timeout_ms = 5000, ready_timeout_ms = 5000, runs = 1, jobs = 1;
   bool json = false, quiet = false, fail_fast = false;
+  ShrinkCliOptions shrink;  // --shrink FILE: shrink the first FAIL right after the campaign
 };
+
+// run --shrink: the first failing run shrunk (docs/diagnosis.md) against an instance of its own;
+// nullopt when nothing failed.
+std::optional<ShrinkDone> shrink_first_failure(const Options& o, const TestGraph& g, const CampaignResult& c,
+                                               const RunOptions& ro, SubprocessOptions so) {
+  if (o.shrink.output.empty() || c.interrupted) return std::nullopt;
+  for (const RunResult& r : c.runs)
+    if (r.verdict == Verdict::fail) {
+      so.stop = ro.stop;
+      SubprocessAdapter adapter(so);
+      const SutCliOptions sut{
+          o.sut, o.sut_stderr, o.timeout_ms, o.ack_timeout_ms, o.ready_timeout_ms, o.vertex_timeouts};
+      return shrink_to_file(g, replay_target(g, r), adapter, ro, o.shrink, sut,
+                            o.trace.empty() ? "the failing run" : o.trace, o.input.path, r.seed);
+    }
+  return std::nullopt;
+}
 
 // Passes a campaign on to the trace writer (a file, or one per run) and keeps a progress line (on a
 // terminal only). The campaign reports runs in run order, one at a time. `G`: the graph the runs
@@ -64,7 +83,9 @@ class Progress final : public BasicCampaignObserver<G> {
 // The command that replays one run: this command line with that run's seed, one run and one job,
 // writing no files.
 std::string replay(std::uint64_t seed) {
-  return replay_command({"--seed", "--runs", "--jobs", "--shard", "--trace", "--trace-dir", "--junit", "--report"},
+  return replay_command({"--seed", "--runs", "--jobs", "--shard", "--trace", "--trace-dir", "--junit", "--report",
+                         "--shrink", "--shrink-attempts", "--shrink-threshold", "--shrink-budget",
+                         "--shrink-confidence", "--shrink-match"},
                         {"--json", "--quiet", "--fail-fast"}, {"--seed", std::to_string(seed), "--runs", "1"});
 }
 
@@ -97,6 +118,7 @@ int play(const Options& o, const G& g) {
                        .ready_timeout = std::chrono::milliseconds(o.ready_timeout_ms),
                        .ack_timeout = std::chrono::milliseconds(o.ack_timeout_ms)};
   set_stderr(so, o.sut_stderr);
+  if constexpr (!on_the_fly) refuse_unreachable(o.strategy, g, ro.purpose);  // before any run
   workers.adapter = subprocess_adapters(so);
   std::optional<Output> trace_out;
   std::optional<JsonlTraceWriter> trace;
@@ -140,14 +162,22 @@ int play(const Options& o, const G& g) {
                     {.suite = "playtest run " + o.input.path, .classname = "playtest." + name, .strategy = name}));
     junit.close();
   }
-  const int code = c.interrupted ? interrupted_exit_code(stop) : exit_code_of(c.verdict);
+  std::optional<ShrinkDone> shrunk;
+  if constexpr (!on_the_fly) shrunk = shrink_first_failure(o, g, c, ro, so);
+  const bool interrupted = c.interrupted || (shrunk && shrunk->result.interrupted);
+  const int code = interrupted ? interrupted_exit_code(stop) : exit_code_of(c.verdict);
   const RunOutputOptions out{.per_run = !o.quiet, .replay = replay};
   if (o.json) {
     nlohmann::json j = campaign_json(runner, c, name, out);
     j["exit_code"] = code;
+    if (shrunk) j["shrink"] = shrink_json(shrunk->result, shrunk->context);
     print_json(j);
   } else {
     write_campaign_text(std::cout, runner, c, out);
+    if (shrunk) {
+      std::cout << "shrinking the first failing run:\n";
+      write_shrink_text(std::cout, shrunk->result, shrunk->context);
+    }
   }
   return code;
 }
@@ -157,6 +187,10 @@ int run(const Options& o) {
   InputOptions input = o.input;
   input.whole_graph_for = whole_graph_reason(o.strategy);
   if (input.whole_graph_for.empty() && !o.vertex_timeouts.empty()) input.whole_graph_for = "--vertex-timeout";
+  if (input.whole_graph_for.empty() && !o.shrink.output.empty()) input.whole_graph_for = "--shrink";
+  // Runs on the fly share one growing graph: one job, no shards (run_campaign refuses them).
+  if (input.whole_graph_for.empty() && o.jobs > 1) input.whole_graph_for = "--jobs";
+  if (input.whole_graph_for.empty() && o.shard != "1/1") input.whole_graph_for = "--shard";
   if (input.whole_graph_for.empty())
     if (const std::unique_ptr<Model> model = load_model_program(o.input)) return play(o, ModelGraph(*model));
   return play(o, load_input(input));
@@ -211,6 +245,10 @@ const Registration reg{
                       "the path to each failure (docs/testing.md)");
       sub->add_option("--sut-stderr", o->sut_stderr,
                       "The adapter's stderr: inherit (default), discard, or a FILE (appended)");
+      sub->add_option("--shrink", o->shrink.output,
+                      "After a FAIL, shrink the first failing run to a shortest failing stimulus sequence and write "
+                      "its trace here (docs/diagnosis.md; --shrink-attempts, --shrink-threshold, --shrink-budget)");
+      add_shrink_options(sub, o->shrink, "shrink-");
       sub->add_flag("--json", o->json, "Print the result as JSON");
       sub->add_flag("--quiet", o->quiet, "Print only the coverage and the verdict");
       return [o] { return run(*o); };

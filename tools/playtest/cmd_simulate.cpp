@@ -60,6 +60,7 @@ int compare(const Options& o, const G& g, const Model* model, InputFormat format
     } else {
       so.run.purpose = spec.resolve(g, declared_traps(g));
       require_something_to_test(g, so.run.purpose);
+      refuse_unreachable(o.strategy, g, so.run.purpose);
       if (impl) {
         so.implementation = &*impl;
         // ioco implementations refuse inputs they lack and give outputs only when observed.
