@@ -49,9 +49,7 @@ std::string quoted_list(const std::vector<std::string>& items) {
 }  // namespace
 
 std::vector<EdgeId> purpose_edges_left(const Runner& runner, const RunResult& r) { return edges_left(runner, r); }
-std::vector<EdgeId> purpose_edges_left(const ModelRunner& runner, const RunResult& r) {
-  return edges_left(runner, r);
-}
+std::vector<EdgeId> purpose_edges_left(const ModelRunner& runner, const RunResult& r) { return edges_left(runner, r); }
 
 std::string replay_command(const RunOutputOptions& o, const RunResult& r) {
   if (!o.replay || r.interrupted || (r.verdict != Verdict::fail && r.verdict != Verdict::error)) return {};
@@ -82,7 +80,9 @@ void run_text(std::ostream& out, const BasicRunner<G>& runner, const RunResult& 
       else
         out << fmt::format("purpose edges left uncovered: {} of {}\n", left.size(), runner.purpose_edge_count());
       for (std::size_t i = 0; i < left.size() && i < o.purpose_listed; ++i)
-        out << "  " << fmt::format("{} --{}--> {}", g.name(g.source(left[i])), g.label(left[i]), g.name(g.target(left[i]))) << '\n';
+        out << "  "
+            << fmt::format("{} --{}--> {}", g.name(g.source(left[i])), g.label(left[i]), g.name(g.target(left[i])))
+            << '\n';
       if (left.size() > o.purpose_listed) out << fmt::format("  ... and {} more\n", left.size() - o.purpose_listed);
     } else if (runner.options().purpose.kind == TestPurpose::Kind::reach && !r.purpose_met) {
       out << "purpose left unmet: no goal vertex was reached\n";
@@ -95,7 +95,8 @@ template <class G>
 void campaign_text(std::ostream& out, const BasicRunner<G>& runner, const CampaignResult& c,
                    const RunOutputOptions& o) {
   if (o.per_run)
-    for (std::size_t i = 0; i < c.runs.size(); ++i) run_text(out, runner, c.runs[i], static_cast<std::uint32_t>(i + 1), o);
+    for (std::size_t i = 0; i < c.runs.size(); ++i)
+      run_text(out, runner, c.runs[i], static_cast<std::uint32_t>(i + 1), o);
   // Every run that failed, with the command that replays it, together at the end (with many runs
   // the per-run lines scroll away; with per_run off they are the only ones shown).
   std::vector<const RunResult*> failed;
@@ -114,9 +115,10 @@ void campaign_text(std::ostream& out, const BasicRunner<G>& runner, const Campai
                        c.runs_requested);
   std::string note;
   if constexpr (on_the_fly<G>)
-    note = fmt::format(" (of those discovered: the model was explored on the fly, {} vertices reached; its totals "
-                       "are unknown)",
-                       runner.graph().num_expanded());
+    note = fmt::format(
+        " of the explored part (the model was explored on the fly: {} vertices expanded; its "
+        "totals are unknown)",
+        runner.graph().num_expanded());
   out << fmt::format("coverage: {}/{} edges, {}/{} labels{}\n", c.coverage.edges_covered, c.coverage.edges_total,
                      c.coverage.labels_covered, c.coverage.labels_total, note);
   if (c.interrupted)
@@ -141,7 +143,7 @@ nlohmann::json campaign_json_of(const BasicRunner<G>& runner, const CampaignResu
   if constexpr (on_the_fly<G>) {
     // Coverage totals are those of the part discovered (model's totals unknown).
     j["on_the_fly"] = true;
-    j["vertices_reached"] = g.num_expanded();
+    j["vertices_expanded"] = g.num_expanded();
   }
   nlohmann::json visits = nlohmann::json::object();
   std::vector<std::string> labels;

@@ -147,8 +147,8 @@ TestGraph load_input(const InputOptions& opts, InputFormat* format_out) {
         if (!opts.whole_graph_for.empty())
           notes.push_back(
               "or test on the fly with --strategy random, anti-ant or pessimistic (without --goal, --edge, "
-              "--traps, --vertex-timeout, --mutants, --impl): they explore the model as the runs go, without a "
-              "state limit");
+              "--traps, --vertex-timeout, --shrink, --jobs, --shard, --mutants, --impl): they explore the model "
+              "as the runs go, without a state limit");
         throw ModelError(Diagnostic{{opts.path, 0, 0, ""}, message, std::move(notes)});
       }
       return std::move(r.graph);

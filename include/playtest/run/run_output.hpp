@@ -35,7 +35,7 @@ void write_run_text(std::ostream& out, const Runner& runner, const RunResult& r,
                     const RunOutputOptions& options = {});
 void write_campaign_text(std::ostream& out, const Runner& runner, const CampaignResult& c,
                          const RunOutputOptions& options = {});
-// On the fly: the same, with coverage over the part discovered ("of those discovered").
+// On the fly: the same, with coverage over the part discovered ("of the explored part").
 void write_run_text(std::ostream& out, const ModelRunner& runner, const RunResult& r, std::uint32_t run_index,
                     const RunOutputOptions& options = {});
 void write_campaign_text(std::ostream& out, const ModelRunner& runner, const CampaignResult& c,
@@ -49,7 +49,7 @@ void write_campaign_text(std::ostream& out, const ModelRunner& runner, const Cam
 // `playtest merge` compute the coverage of shards put together.
 nlohmann::json campaign_json(const Runner& runner, const CampaignResult& c, std::string_view strategy,
                              const RunOutputOptions& options = {});
-// On the fly: also "on_the_fly": true and "vertices_reached"; coverage totals are the discovered part's.
+// On the fly: also "on_the_fly": true and "vertices_expanded"; coverage totals are the discovered part's.
 nlohmann::json campaign_json(const ModelRunner& runner, const CampaignResult& c, std::string_view strategy,
                              const RunOutputOptions& options = {});
 

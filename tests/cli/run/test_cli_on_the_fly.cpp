@@ -1,0 +1,132 @@
+// run and simulate on a model program too big to explore (examples/models/counters.ptm: over
+// 2 * 10^9 reachable states): the random, anti-ant and pessimistic strategies play it on the fly,
+// exploring only what the runs reach; the strategies that need the whole graph are refused, naming
+// the strategy and --max-states (docs/testing.md "Models too big to explore").
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "cli_runner.hpp"
+
+namespace playtest::testing {
+namespace {
+
+const std::string model = example("examples/models/counters.ptm");
+
+// The counters as a system under test: every Up* is acknowledged by ?Ack. The buggy one also
+// acknowledges DownY, at an active state, where no output is allowed.
+std::string adapter(bool buggy) {
+  return std::string(
+             "echo ready\n"
+             "while read -r cmd arg; do\n"
+             "  case \"$cmd\" in\n"
+             "    stimulus) echo ack\n"
+             "      case \"$arg\" in\n"
+             "        Up*) echo 'output ?Ack' ;;\n") +
+         (buggy ? "        DownY) echo 'output ?Ack' ;;\n" : "") +
+         "      esac ;;\n"
+         "    reset) echo ready ;;\n"
+         "    end) exit 0 ;;\n"
+         "  esac\n"
+         "done\n";
+}
+
+class OnTheFly : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(OnTheFly, RunPlaysTheModelWithoutExploringIt) {
+  ScratchDir d("on_the_fly_run_" + GetParam());
+  const std::string sut = d.write("sut.sh", adapter(false));
+  CliResult r = run_playtest("run " + model + " --sut 'sh " + sut + "' --strategy " + GetParam() +
+                             " --steps 100000 --timeout-ms 10000 --seed 5 --json --trace " + d.file("t.jsonl"));
+  ASSERT_TRUE(r.code == 0 || r.code == 4) << r.out << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_TRUE(j["verdict"] == "PASS" || j["verdict"] == "INCONCLUSIVE") << r.out;
+  EXPECT_EQ(j["on_the_fly"], true);
+  EXPECT_EQ(j["runs"][0]["steps"], 100000);
+  // Only the states the run reached were expanded: one per step at most (and the start; a passive
+  // state's active twin is expanded with it), against over 2 * 10^9 in the model.
+  const std::uint64_t expanded = j["vertices_expanded"];
+  EXPECT_GT(expanded, 1000u);
+  EXPECT_LE(expanded, 2 * 100001u);
+  // Coverage is over the part discovered, never a total of the model.
+  EXPECT_GT(j["coverage"]["edges_covered"].get<std::uint64_t>(), 1000u);
+  EXPECT_LE(j["coverage"]["edges_total"].get<std::uint64_t>(), 6 * 2 * 100001u);
+  // The trace's campaign line says the totals are unknown.
+  std::istringstream in(read_file(d.file("t.jsonl")));
+  std::string first;
+  std::getline(in, first);
+  const auto campaign = nlohmann::json::parse(first);
+  EXPECT_EQ(campaign["on_the_fly"], true);
+  EXPECT_TRUE(campaign["edges"].is_null());
+}
+
+TEST_P(OnTheFly, SimulatePlaysAHundredThousandSteps) {
+  CliResult r = run_playtest("simulate " + model + " --strategy " + GetParam() +
+                             " --runs 1 --steps 100000 --seed 3 --threads 1 --json");
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["on_the_fly"], true);
+  const auto& row = j["strategies"][0];
+  EXPECT_EQ(row["failed"], 0) << r.out;
+  EXPECT_EQ(row["errors"], 0) << r.out;
+  // The purpose (cover every edge) is far away: the run spends its whole budget. Exploring the model
+  // first would not end (the default --max-states, 10^7, would refuse it).
+  EXPECT_EQ(row["inconclusive"], 1) << r.out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Strategies, OnTheFly, ::testing::Values("random", "anti-ant", "pessimistic"),
+                         [](const auto& info) {
+                           std::string n = info.param;
+                           for (char& c : n)
+                             if (c == '-') c = '_';
+                           return n;
+                         });
+
+TEST(CliOnTheFly, AWrongOutputFailsWithTraceAndJunit) {
+  ScratchDir d("on_the_fly_fail");
+  const std::string sut = d.write("sut.sh", adapter(true));
+  CliResult r = run_playtest("run " + model + " --sut 'sh " + sut +
+                             "' --strategy anti-ant --steps 3000 --timeout-ms 10000 --junit " + d.file("j.xml"));
+  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("verdict: FAIL"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("observed '?Ack'"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("--DownY-->"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("of the explored part"), std::string::npos) << r.out;
+  const std::string junit = read_file(d.file("j.xml"));
+  EXPECT_NE(junit.find("<failure type=\"FAIL\""), std::string::npos) << junit;
+  EXPECT_NE(junit.find("on_the_fly"), std::string::npos) << junit;
+}
+
+TEST(CliOnTheFly, StrategiesThatNeedTheWholeGraphAreRefused) {
+  for (const std::string strategy : {"reach", "win", "expected", "cover", "planner"}) {
+    CliResult r = run_playtest("run " + model + " --sut true --strategy " + strategy + " --max-states 2000");
+    EXPECT_EQ(r.code, 2) << strategy << r.out << r.err;
+    EXPECT_NE(r.err.find("strategy '" + strategy + "' needs the whole graph"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("--max-states"), std::string::npos) << r.err;
+    CliResult s = run_playtest("simulate " + model + " --strategy random," + strategy + " --max-states 2000");
+    EXPECT_EQ(s.code, 2) << strategy << s.out << s.err;
+    EXPECT_NE(s.err.find("strategy '" + strategy + "' needs the whole graph"), std::string::npos) << s.err;
+  }
+}
+
+TEST(CliOnTheFly, JobsAndShardsNeedTheWholeGraph) {
+  // Runs on the fly share the graph they discover: with several jobs or a shard the model is
+  // explored first (small models keep --jobs and --shard), and a big one is refused.
+  for (const std::string option : {"--jobs 2", "--shard 1/2"}) {
+    CliResult r = run_playtest("run " + model + " --sut true --strategy random --max-states 2000 " + option);
+    EXPECT_EQ(r.code, 2) << r.out << r.err;
+    EXPECT_NE(r.err.find(option.substr(0, option.find(' ')) + " needs the whole graph"), std::string::npos) << r.err;
+  }
+  ScratchDir d("on_the_fly_jobs");
+  const std::string sut = d.write("sut.sh", adapter(false));
+  CliResult r = run_playtest("run " + model + " --param N=3 --sut 'sh " + sut +
+                             "' --strategy random --jobs 2 --runs 2 --steps 50 --timeout-ms 10000 --json");
+  ASSERT_TRUE(r.code == 0 || r.code == 4) << r.out << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_FALSE(j.contains("on_the_fly"));
+  EXPECT_EQ(j["coverage"]["edges_total"], 134);  // the explored model: 108 stimuli, 26 acks
+}
+
+}  // namespace
+}  // namespace playtest::testing
