@@ -21,7 +21,8 @@ namespace playtest {
 //   {"event":"begin","run":1,"seed":42,"strategy":"random","model":"m.json","replay":"playtest run ..."}
 //                                    (model and replay only when known: set_context)
 //   {"event":"step","run":1,"step":1,"time_ms":0.1,"kind":"stimulus","vertex":"idle","label":"submit",
-//    "edge":"e0","to":"busy"}          (edge/to absent for unexpected, silence; label absent for reset)
+//    "edge":"e0","to":"busy"}          (edge/to absent for unexpected, silence; label absent for reset;
+//                                       edge absent on a model explored on the fly)
 //   {"event":"end","run":1,"verdict":"FAIL","steps":12,"resets":0,"elapsed_ms":3.2,"purpose_met":false,
 //    "message":"...","failure":{"vertex":"v","allowed":["a"],"observed":"b"}}
 //   (failure for FAIL only, observed null for silence; with "interrupted":true,"signal":"SIGTERM" when

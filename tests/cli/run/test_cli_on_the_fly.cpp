@@ -98,6 +98,27 @@ TEST(CliOnTheFly, AWrongOutputFailsWithTraceAndJunit) {
   EXPECT_NE(junit.find("on_the_fly"), std::string::npos) << junit;
 }
 
+TEST(CliOnTheFly, TracesAreReadByReplayAndLearn) {
+  // The steps of a trace on the fly name vertices (by state, as the explored graph does) and labels
+  // but no edge: on the fly edges are numbered in discovery order, not the explored graph's.
+  ScratchDir d("on_the_fly_trace");
+  std::string text = read_file(model);
+  text.replace(text.find("= 1000;"), 7, "= 3;");
+  const std::string small = d.write("c3.ptm", text);
+  const std::string sut = d.write("sut.sh", adapter(false));
+  CliResult r = run_playtest("run " + small + " --sut 'sh " + sut +
+                             "' --steps 60 --seed 2 --timeout-ms 10000 --trace " + d.file("t.jsonl"));
+  ASSERT_TRUE(r.code == 0 || r.code == 4) << r.out << r.err;
+  const std::string trace = read_file(d.file("t.jsonl"));
+  EXPECT_EQ(trace.find("\"edge\":"), std::string::npos) << trace;
+  EXPECT_NE(trace.find("\"label\":\"?Ack\""), std::string::npos) << trace;
+  CliResult learn = run_playtest("learn " + d.file("t.jsonl") + " --json");
+  EXPECT_EQ(learn.code, 0) << learn.out << learn.err;
+  CliResult replay = run_playtest("replay " + d.file("t.jsonl") + " --sut 'sh " + sut + "' --attempts 2");
+  EXPECT_TRUE(replay.code == 0 || replay.code == 4) << replay.out << replay.err;
+  EXPECT_NE(replay.out.find("attempt 2: PASS"), std::string::npos) << replay.out;
+}
+
 TEST(CliOnTheFly, StrategiesThatNeedTheWholeGraphAreRefused) {
   for (const std::string strategy : {"reach", "win", "expected", "cover", "planner"}) {
     CliResult r = run_playtest("run " + model + " --sut true --strategy " + strategy + " --max-states 2000");
