@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "solve/detail/expected_cost_mdp.hpp"
 #include "solve/detail/expected_cost_model.hpp"
 #include "solve/detail/scc_csr.hpp"
 
@@ -129,8 +130,8 @@ std::uint32_t backward_choose(const CompactModel& c, Accept accept, bool fallbac
 
 bool is_proper(const CompactModel& c, std::span<const std::uint32_t> choice, std::vector<std::uint8_t>& reached) {
   std::vector<std::uint32_t> ch(choice.begin(), choice.end());
-  const std::uint32_t count =
-      backward_choose(c, [&](std::uint32_t i, std::uint32_t k) { return choice[i] == k; }, false, ch, reached);
+  const std::uint32_t count = backward_choose(
+      c, [&](std::uint32_t i, std::uint32_t k) { return choice[i] == k; }, false, ch, reached);
   return count == c.n;
 }
 
@@ -296,7 +297,8 @@ double bellman_residual(const CompactModel& c, std::span<const double> x) {
 }
 
 // A proper strategy made of edges within a relative tolerance of the best one at x.
-void extract_proper(const CompactModel& c, std::span<const double> x, double rel_tol, std::vector<std::uint32_t>& choice) {
+void extract_proper(const CompactModel& c, std::span<const double> x, double rel_tol,
+                    std::vector<std::uint32_t>& choice) {
   std::vector<double> best(c.n, inf);
   for (std::uint32_t i = 0; i < c.n; ++i) {
     if (c.passive[i]) continue;
@@ -687,6 +689,12 @@ ExpectedCostResult solve_expected_cost(const TestGraph& g, std::span<const Verte
   const std::uint32_t nv = g.num_vertices();
   std::vector<VertexId> order;
   region_with_order(g, is_goal, order, nullptr);
+  if (o.method == ExpectedCostMethod::certified && o.trace_vertices.empty() && !o.on_iteration &&
+      (o.fold_choices == ChoiceFolding::always ||
+       (o.fold_choices == ChoiceFolding::automatic && order.size() >= 65536))) {
+    ExpectedCostResult result;
+    if (detail::solve_certified_mdp(g, is_goal, order, o, result)) return result;
+  }
   std::vector<std::uint8_t> work(nv, 0);
   for (VertexId v : order) work[v.index()] = 1;
   const CompactModel c = detail::build_compact(g, is_goal, work, order);
@@ -704,7 +712,8 @@ ExpectedCostResult solve_expected_cost(const TestGraph& g, std::span<const Verte
     }
     case ExpectedCostMethod::policy_iteration: {
       std::vector<std::uint8_t> reached;
-      detail::backward_choose(c, [](std::uint32_t, std::uint32_t) { return true; }, false, choice, reached);
+      detail::backward_choose(
+          c, [](std::uint32_t, std::uint32_t) { return true; }, false, choice, reached);
       detail::PolicyBlocks blocks;
       pi_converged = policy_iteration(c, o, choice, x, result, blocks);
       result.error_bound = evaluation_error_bound(c, choice, x, &blocks);

@@ -28,6 +28,13 @@ enum class ExpectedCostMethod {
   linear_programming,  // §2.2 with COIN-OR Clp
 };
 
+// Whether the certified method folds each passive vertex whose only predecessor (in the region) is
+// an active vertex into that vertex's edge, and solves the resulting MDP on the remaining vertices
+// (for a model imported from PRISM: its states). The answer is the same to the certified error
+// bound; the counts of sweeps and evaluations may differ. automatic: when the region has at least
+// 65536 vertices and no zero-cost edge that could close a zero-cost end component.
+enum class ChoiceFolding { automatic, never, always };
+
 // How value iteration updates: Jacobi computes M^{n+1} from M^n as in §3 equation (10) (the
 // iterates the paper lists); Gauss-Seidel uses new values as soon as they exist (faster).
 enum class ValueIterationUpdate { jacobi, gauss_seidel };
@@ -52,6 +59,8 @@ struct ExpectedCostOptions {
   // whichever comes first; policy iteration does the rest.
   double certified_vi_epsilon = 1e-6;
   std::uint32_t certified_vi_sweeps = 200;
+  // certified: see ChoiceFolding (ignored, as never, when iterates are traced or observed).
+  ChoiceFolding fold_choices = ChoiceFolding::automatic;
 };
 
 struct ExpectedCostResult {

@@ -1,0 +1,54 @@
+// The linear system (I - P) z = b of one strongly connected block of a strategy's Markov chain,
+// solved by BiCGSTAB (the algorithm and restart rule of Eigen's BiCGSTAB) with a Gauss-Seidel
+// preconditioner: M = D - L, where L holds the entries to earlier rows. The rows come in the
+// order of the backward search from the goals, so M^-1 is one sweep that carries values from the
+// goal side in a single pass: on the gen_mdp models this needs 4x fewer iterations than Eigen's
+// BiCGSTAB with its diagonal preconditioner (15 instead of 60 on r100000, 19 instead of 78 on
+// r1000000), each about twice as dear.
+//
+// Everything here is sequential and in a fixed order, so the solution depends only on the input.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace playtest::detail {
+
+struct BlockMatrix {
+  std::uint32_t size = 0;
+  // Off-diagonal entries a_rc (= -p) of row r: [off[r], mid[r]) have c < r, [mid[r], off[r + 1]) c > r.
+  std::vector<std::uint32_t> off, mid, col;
+  std::vector<double> val;
+  std::vector<double> diag;  // 1 - p(r, r)
+
+  // y = A x
+  void multiply(std::span<const double> x, std::span<double> y) const {
+    for (std::uint32_t r = 0; r < size; ++r) {
+      double s = diag[r] * x[r];
+      for (std::uint32_t k = off[r]; k < off[r + 1]; ++k) s += val[k] * x[col[k]];
+      y[r] = s;
+    }
+  }
+  // z = M^-1 b with M = D - L (forward substitution)
+  void precondition(std::span<const double> b, std::span<double> z) const {
+    for (std::uint32_t r = 0; r < size; ++r) {
+      double s = b[r];
+      for (std::uint32_t k = off[r]; k < mid[r]; ++k) s -= val[k] * z[col[k]];
+      z[r] = s / diag[r];
+    }
+  }
+};
+
+struct BicgstabOutcome {
+  std::uint32_t iterations = 0;
+  double relative_residual = 0;  // ||b - A x|| / ||b|| by the recurrence
+};
+
+// Solves A x = b from the starting guess in x; stops when ||r|| <= tolerance * ||b|| (2-norms)
+// or after max_iterations.
+BicgstabOutcome bicgstab(const BlockMatrix& a, std::span<const double> b, std::span<double> x, double tolerance,
+                         std::uint32_t max_iterations);
+
+}  // namespace playtest::detail
