@@ -61,6 +61,9 @@ struct ExpectedCostOptions {
   std::uint32_t certified_vi_sweeps = 200;
   // certified: see ChoiceFolding (ignored, as never, when iterates are traced or observed).
   ChoiceFolding fold_choices = ChoiceFolding::automatic;
+  // certified on the folded MDP: threads for the sweeps and the linear solves; 0: the machine's
+  // hardware threads (at most 8; a sweep uses at most 2). The result is the same for every count.
+  unsigned threads = 0;
 };
 
 struct ExpectedCostResult {

@@ -1,38 +1,51 @@
 #include "solve/detail/bicgstab.hpp"
 
+#include <array>
 #include <limits>
 
 namespace playtest::detail {
 
 namespace {
 
-double dot(std::span<const double> a, std::span<const double> b) {
-  // Four partial sums in a fixed order: vectorizable, and the same result on every run.
-  double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-  const std::size_t n = a.size();
-  std::size_t i = 0;
-  for (; i + 4 <= n; i += 4) {
-    s0 += a[i] * b[i];
-    s1 += a[i + 1] * b[i + 1];
-    s2 += a[i + 2] * b[i + 2];
-    s3 += a[i + 3] * b[i + 3];
-  }
-  for (; i < n; ++i) s0 += a[i] * b[i];
-  return (s0 + s1) + (s2 + s3);
+constexpr std::uint32_t chunk = 4096;
+
+// K sums over [0, n), each added up over fixed chunks in chunk order; f(lo, hi, sums) adds the
+// chunk's terms to sums (and may write the chunk's rows of other vectors on the way).
+template <std::size_t K, class F>
+std::array<double, K> chunked(Team& team, std::uint32_t n, std::vector<std::array<double, K>>& part, F&& f) {
+  const std::uint32_t chunks = (n + chunk - 1) / chunk;
+  part.assign(chunks, std::array<double, K>{});
+  team.for_parts(chunks, [&](std::uint32_t c0, std::uint32_t c1) {
+    for (std::uint32_t c = c0; c < c1; ++c) f(c * chunk, std::min(n, (c + 1) * chunk), part[c]);
+  });
+  std::array<double, K> total{};
+  for (const auto& p : part)
+    for (std::size_t k = 0; k < K; ++k) total[k] += p[k];
+  return total;
 }
 
 }  // namespace
 
-BicgstabOutcome bicgstab(const BlockMatrix& a, std::span<const double> b, std::span<double> x, double tolerance,
-                         std::uint32_t max_iterations) {
+BicgstabOutcome bicgstab(Team& team, const BlockMatrix& a, std::span<const double> b, std::span<double> x,
+                         double tolerance, std::uint32_t max_iterations) {
   const std::uint32_t n = a.size;
   BicgstabOutcome out;
   std::vector<double> r(n), r0(n), p(n, 0.0), v(n, 0.0), y(n), z(n), s(n), t(n);
-  a.multiply(x, r);
-  for (std::uint32_t i = 0; i < n; ++i) r[i] = b[i] - r[i];
-  r0 = r;
-  double r0_sqnorm = dot(r0, r0);
-  const double rhs_sqnorm = dot(b, b);
+  std::vector<std::array<double, 1>> part1;
+  std::vector<std::array<double, 2>> part2;
+  const BlockPipeline pipe(n);
+  // r = r0 = b - A x; returns (r.r, b.b)
+  auto residual = [&] {
+    return chunked<2>(team, n, part2, [&](std::uint32_t lo, std::uint32_t hi, std::array<double, 2>& acc) {
+      for (std::uint32_t i = lo; i < hi; ++i) {
+        r[i] = r0[i] = b[i] - a.row(x.data(), i);
+        acc[0] += r[i] * r[i];
+        acc[1] += b[i] * b[i];
+      }
+    });
+  };
+  const auto [r0_sq, rhs_sqnorm] = residual();
+  double r0_sqnorm = r0_sq;
   if (rhs_sqnorm == 0) {
     for (std::uint32_t i = 0; i < n; ++i) x[i] = 0;
     return out;
@@ -40,34 +53,59 @@ BicgstabOutcome bicgstab(const BlockMatrix& a, std::span<const double> b, std::s
   const double eps2 = std::numeric_limits<double>::epsilon() * std::numeric_limits<double>::epsilon();
   const double tol2 = tolerance * tolerance * rhs_sqnorm;
   double rho = 1, alpha = 1, w = 1;
-  double r_sqnorm = r0_sqnorm;
+  double r_sqnorm = r0_sqnorm, r0r = r0_sqnorm;  // r.r and r0.r
   std::uint32_t i = 0, restarts = 0;
   while (r_sqnorm > tol2 && i < max_iterations) {
     const double rho_old = rho;
-    rho = dot(r0, r);
+    rho = r0r;
     if (std::abs(rho) < eps2 * r0_sqnorm) {
       // r became too orthogonal to r0: restart with r0 = r.
-      a.multiply(x, r);
-      for (std::uint32_t j = 0; j < n; ++j) r[j] = b[j] - r[j];
-      r0 = r;
-      rho = r0_sqnorm = dot(r, r);
+      rho = r0_sqnorm = residual()[0];
       if (restarts++ == 0) i = 0;
     }
     const double beta = (rho / rho_old) * (alpha / w);
-    for (std::uint32_t j = 0; j < n; ++j) p[j] = r[j] + beta * (p[j] - w * v[j]);
-    a.precondition(p, y);
-    a.multiply(y, v);
-    alpha = rho / dot(r0, v);
-    for (std::uint32_t j = 0; j < n; ++j) s[j] = r[j] - alpha * v[j];
-    a.precondition(s, z);
-    a.multiply(z, t);
-    const double tt = dot(t, t);
-    w = tt > 0 ? dot(t, s) / tt : 0.0;
-    for (std::uint32_t j = 0; j < n; ++j) {
-      x[j] += alpha * y[j] + w * z[j];
-      r[j] = s[j] - w * t[j];
-    }
-    r_sqnorm = dot(r, r);
+    // p = r + beta (p - w v); y = M^-1 p
+    pipe.run(team, [&](std::uint32_t lo, std::uint32_t hi) {
+      for (std::uint32_t j = lo; j < hi; ++j) {
+        p[j] = r[j] + beta * (p[j] - w * v[j]);
+        y[j] = a.forward(p[j], y.data(), j);
+      }
+    });
+    // v = A y; r0.v
+    const double r0v = chunked<1>(team, n, part1, [&](std::uint32_t lo, std::uint32_t hi, std::array<double, 1>& acc) {
+      for (std::uint32_t j = lo; j < hi; ++j) {
+        v[j] = a.row(y.data(), j);
+        acc[0] += r0[j] * v[j];
+      }
+    })[0];
+    alpha = rho / r0v;
+    // s = r - alpha v; z = M^-1 s
+    pipe.run(team, [&](std::uint32_t lo, std::uint32_t hi) {
+      for (std::uint32_t j = lo; j < hi; ++j) {
+        s[j] = r[j] - alpha * v[j];
+        z[j] = a.forward(s[j], z.data(), j);
+      }
+    });
+    // t = A z; t.t, t.s
+    const auto ts = chunked<2>(team, n, part2, [&](std::uint32_t lo, std::uint32_t hi, std::array<double, 2>& acc) {
+      for (std::uint32_t j = lo; j < hi; ++j) {
+        t[j] = a.row(z.data(), j);
+        acc[0] += t[j] * t[j];
+        acc[1] += t[j] * s[j];
+      }
+    });
+    w = ts[0] > 0 ? ts[1] / ts[0] : 0.0;
+    // x += alpha y + w z; r = s - w t; r.r, r0.r
+    const auto rr = chunked<2>(team, n, part2, [&](std::uint32_t lo, std::uint32_t hi, std::array<double, 2>& acc) {
+      for (std::uint32_t j = lo; j < hi; ++j) {
+        x[j] += alpha * y[j] + w * z[j];
+        r[j] = s[j] - w * t[j];
+        acc[0] += r[j] * r[j];
+        acc[1] += r0[j] * r[j];
+      }
+    });
+    r_sqnorm = rr[0];
+    r0r = rr[1];
     ++i;
   }
   out.iterations = i;

@@ -11,6 +11,7 @@
 #include "solve/detail/bicgstab.hpp"
 #include "solve/detail/mdp_model.hpp"
 #include "solve/detail/scc_csr.hpp"
+#include "solve/detail/team.hpp"
 
 namespace playtest::detail {
 
@@ -32,49 +33,59 @@ inline double q_value(const MdpModel& m, std::uint32_t a, const double* x) {
 // more than double them, every action padded to the same number of transitions (into the goal slot
 // with probability 0), so that the inner loop has no data-dependent branch. The values read at
 // random are prefetched a few dozen transitions ahead.
+//
+// The sweep is Gauss-Seidel in node order cut into the blocks of a BlockPipeline (team.hpp): a
+// transition into a neighbouring block reads the value from before the sweep. Values live in one
+// buffer [x | snapshot], and such a transition's target is stored as n + 1 + t, so the inner loop
+// does not test anything.
 struct SweepModel {
   std::uint32_t width = 0;  // transitions per action when padded; 0: not padded (first_trans)
   std::vector<float> cost, prob;
-  std::vector<std::uint32_t> tgt;
+  std::vector<std::uint32_t> tgt;  // into [x | snapshot]
 };
 
-SweepModel sweep_model(const MdpModel& m) {
+SweepModel sweep_model(const MdpModel& m, const BlockPipeline& pipe) {
   SweepModel s;
+  const std::uint32_t n = m.n;
   const std::uint32_t na = m.num_actions();
   const std::size_t nt = m.tgt.size();
   s.cost.assign(m.cost.begin(), m.cost.end());
+  auto encode = [&](std::uint32_t a, std::uint32_t t) {
+    return t != n && pipe.stale(m.action_node[a], t) ? n + 1 + t : t;
+  };
   const std::uint32_t w = std::max<std::uint32_t>(1, m.max_trans);
   if (w <= 4 && std::size_t{na} * w <= 2 * nt) {
     s.width = w;
     s.prob.assign(std::size_t{na} * w, 0.0f);
-    s.tgt.assign(std::size_t{na} * w, m.n);
+    s.tgt.assign(std::size_t{na} * w, n);
     for (std::uint32_t a = 0; a < na; ++a)
       for (std::uint32_t k = m.first_trans[a], j = 0; k < m.first_trans[a + 1]; ++k, ++j) {
         s.prob[std::size_t{a} * w + j] = static_cast<float>(m.prob[k]);
-        s.tgt[std::size_t{a} * w + j] = m.tgt[k];
+        s.tgt[std::size_t{a} * w + j] = encode(a, m.tgt[k]);
       }
   } else {
     s.prob.assign(m.prob.begin(), m.prob.end());
-    s.tgt = m.tgt;
+    s.tgt.resize(nt);
+    for (std::uint32_t a = 0; a < na; ++a)
+      for (std::uint32_t k = m.first_trans[a]; k < m.first_trans[a + 1]; ++k) s.tgt[k] = encode(a, m.tgt[k]);
   }
   return s;
 }
 
 constexpr std::uint32_t prefetch_distance = 64;  // transitions
 
-// One Gauss-Seidel sweep over nodes; returns the largest relative change.
+// The sweep over nodes [lo, hi) (one block); returns the largest relative change.
 template <std::uint32_t W>
-double sweep(const MdpModel& m, const SweepModel& s, double* x) {
-  const std::uint32_t n = m.n;
+double sweep_block(const MdpModel& m, const SweepModel& s, double* x, std::uint32_t lo, std::uint32_t hi) {
   const std::uint32_t* fa = m.first_action.data();
   const std::uint32_t* ft = m.first_trans.data();
   const std::uint32_t* tgt = s.tgt.data();
   const float* prob = s.prob.data();
   const float* cost = s.cost.data();
   const std::uint32_t slots = static_cast<std::uint32_t>(s.tgt.size());
-  std::uint32_t pf = 0;
+  std::uint32_t pf = W != 0 ? fa[lo] * W : ft[fa[lo]];
   double delta = 0;
-  for (std::uint32_t i = 0; i < n; ++i) {
+  for (std::uint32_t i = lo; i < hi; ++i) {
     const std::uint32_t end = W != 0 ? fa[i + 1] * W : ft[fa[i + 1]];
     for (const std::uint32_t ahead = std::min(end + prefetch_distance, slots); pf < ahead; ++pf)
       __builtin_prefetch(&x[tgt[pf]]);
@@ -94,31 +105,46 @@ double sweep(const MdpModel& m, const SweepModel& s, double* x) {
   return delta;
 }
 
-// Gauss-Seidel value iteration from 0 in node order until the largest relative change is <= eps.
-std::uint32_t value_iteration(const MdpModel& m, double eps, std::uint32_t max_sweeps, std::vector<double>& x) {
-  x.assign(std::size_t{m.n} + 1, 0.0);
-  if (max_sweeps == 0) return 0;
-  const SweepModel s = sweep_model(m);
-  auto one = [&] {
+// Value iteration from 0 (sweeps as above) until the largest relative change is <= eps.
+std::uint32_t value_iteration(Team& team, const MdpModel& m, double eps, std::uint32_t max_sweeps,
+                              std::vector<double>& x) {
+  const std::uint32_t n = m.n;
+  x.assign(std::size_t{n} + 1, 0.0);
+  if (max_sweeps == 0 || n == 0) return 0;
+  BlockPipeline pipe(n);
+  const SweepModel s = sweep_model(m, pipe);
+  std::vector<double> buf(2 * (std::size_t{n} + 1), 0.0);  // [x | snapshot]
+  double* xs = buf.data();
+  std::vector<double> block_delta(pipe.blocks());
+  auto block = [&](std::uint32_t lo, std::uint32_t hi) {
+    double d;
     switch (s.width) {
       case 1:
-        return sweep<1>(m, s, x.data());
+        d = sweep_block<1>(m, s, xs, lo, hi);
+        break;
       case 2:
-        return sweep<2>(m, s, x.data());
+        d = sweep_block<2>(m, s, xs, lo, hi);
+        break;
       case 3:
-        return sweep<3>(m, s, x.data());
+        d = sweep_block<3>(m, s, xs, lo, hi);
+        break;
       case 4:
-        return sweep<4>(m, s, x.data());
+        d = sweep_block<4>(m, s, xs, lo, hi);
+        break;
       default:
-        return sweep<0>(m, s, x.data());
+        d = sweep_block<0>(m, s, xs, lo, hi);
+        break;
     }
+    block_delta[pipe.block_of(lo)] = d;
   };
   std::uint32_t sweeps = 0;
   while (sweeps < max_sweeps) {
-    const double delta = one();
+    team.for_parts(n, [&](std::uint32_t lo, std::uint32_t hi) { std::copy(xs + lo, xs + hi, xs + n + 1 + lo); });
+    pipe.run(team, block);
     ++sweeps;
-    if (delta <= eps) break;
+    if (*std::max_element(block_delta.begin(), block_delta.end()) <= eps) break;
   }
+  std::copy(xs, xs + n, x.begin());
   return sweeps;
 }
 
@@ -222,8 +248,8 @@ PolicyBlocks decompose_policy(const MdpModel& m, std::span<const std::uint32_t> 
 // single nodes directly, small blocks by sparse LU, large ones by BiCGSTAB started from `x`
 // (sparse LU when it does not reach the tolerance). `unit` makes rhs the number of moves in the
 // test graph (for the expected number of steps), else the action's cost.
-void solve_blocks(const MdpModel& m, std::span<const std::uint32_t> choice, const PolicyBlocks& blocks, bool unit,
-                  std::vector<double>& x) {
+void solve_blocks(Team& team, const MdpModel& m, std::span<const std::uint32_t> choice, const PolicyBlocks& blocks,
+                  bool unit, std::vector<double>& x) {
   const std::uint32_t n = m.n;
   x.resize(std::size_t{n} + 1);
   x[n] = 0;
@@ -253,6 +279,7 @@ void solve_blocks(const MdpModel& m, std::span<const std::uint32_t> choice, cons
     bool done = false;
     if (size > 3000) {
       BlockMatrix mat;
+      const BlockPipeline pipe(size);
       mat.size = size;
       mat.off.resize(std::size_t{size} + 1);
       mat.mid.resize(size);
@@ -274,7 +301,7 @@ void solve_blocks(const MdpModel& m, std::span<const std::uint32_t> choice, cons
               if (part == 0) diag -= m.prob[t];
               continue;
             }
-            if ((local[j] < r) == (part == 0)) {
+            if ((local[j] < r && !pipe.stale(r, local[j])) == (part == 0)) {
               mat.col.push_back(local[j]);
               mat.val.push_back(-m.prob[t]);
             }
@@ -286,7 +313,7 @@ void solve_blocks(const MdpModel& m, std::span<const std::uint32_t> choice, cons
         rhs[r] = sum;
         sol[r] = std::isfinite(x[i]) ? x[i] : 0.0;
       }
-      bicgstab(mat, rhs, sol, 1e-14, 5000);
+      bicgstab(team, mat, rhs, sol, 1e-14, 5000);
       // Accept only a solution whose true residual is small.
       std::vector<double> ax(size);
       mat.multiply(sol, ax);
@@ -343,7 +370,7 @@ double policy_residual(const MdpModel& m, std::span<const std::uint32_t> choice,
 }
 
 // Policy iteration from a proper strategy, as on the test graph (expected_cost.cpp).
-bool policy_iteration(const MdpModel& m, const MdpReverse& rev, const ExpectedCostOptions& o,
+bool policy_iteration(Team& team, const MdpModel& m, const MdpReverse& rev, const ExpectedCostOptions& o,
                       std::vector<std::uint32_t>& choice, std::vector<double>& x, ExpectedCostResult& result,
                       PolicyBlocks& blocks) {
   const std::uint32_t n = m.n;
@@ -351,7 +378,7 @@ bool policy_iteration(const MdpModel& m, const MdpReverse& rev, const ExpectedCo
   std::vector<std::uint32_t> old;
   for (std::uint32_t round = 0;; ++round) {
     blocks = decompose_policy(m, choice);
-    solve_blocks(m, choice, blocks, false, x);
+    solve_blocks(team, m, choice, blocks, false, x);
     ++result.evaluations;
     if (round >= o.max_iterations) return false;
     old = choice;
@@ -463,7 +490,7 @@ VertexResiduals vertex_residuals(const TestGraph& g, const MdpModel& m, std::spa
 // 1 + J / cmin_m, a step is at most mm moves (mm = 2 through a folded vertex; T <= mm T_m) and
 // J <= x + r T, so T_m <= (cmin_m + x) / (cmin_m - mm r); a step straight to a goal is T = its
 // moves, and a folded vertex adds its own move to its successors'. Otherwise T is solved for.
-double error_bound(const TestGraph& g, const MdpModel& m, std::span<const std::uint32_t> choice,
+double error_bound(Team& team, const TestGraph& g, const MdpModel& m, std::span<const std::uint32_t> choice,
                    const PolicyBlocks& blocks, std::span<const double> x, std::span<const double> value,
                    const VertexResiduals& res) {
   const double r = res.policy;
@@ -517,7 +544,7 @@ double error_bound(const TestGraph& g, const MdpModel& m, std::span<const std::u
   const auto tg = g.targets();
   const auto prob = g.probabilities();
   std::vector<double> steps(std::size_t{m.n} + 1, 0.0);
-  solve_blocks(m, choice, blocks, true, steps);
+  solve_blocks(team, m, choice, blocks, true, steps);
   const double s = policy_residual(m, choice, true, steps);
   if (!(s < 1)) return inf;
   double tmax = 0;
@@ -552,14 +579,15 @@ bool solve_certified_mdp(const TestGraph& g, std::span<const std::uint8_t> is_go
 
   ExpectedCostResult r;
   std::vector<double> x;
-  r.iterations = value_iteration(m, std::max(o.epsilon, o.certified_vi_epsilon),
+  Team team(resolve_threads(o.threads));
+  r.iterations = value_iteration(team, m, std::max(o.epsilon, o.certified_vi_epsilon),
                                  std::min(o.max_iterations, o.certified_vi_sweeps), x);
   std::vector<std::uint32_t> choice(n, none32);
   for (std::uint32_t i = 0; i < n; ++i)
     if (m.passive[i]) choice[i] = m.first_action[i];
   extract_proper(m, rev, x, 1e-9, choice);
   PolicyBlocks blocks;
-  const bool converged = policy_iteration(m, rev, o, choice, x, r, blocks);
+  const bool converged = policy_iteration(team, m, rev, o, choice, x, r, blocks);
 
   const std::uint32_t nv = g.num_vertices();
   vertex_values(g, m, x, r.value);
@@ -568,7 +596,7 @@ bool solve_certified_mdp(const TestGraph& g, std::span<const std::uint8_t> is_go
     if (!m.passive[i]) r.strategy[m.node_vertex[i].index()] = m.action_edge[choice[i]];
   const VertexResiduals res = vertex_residuals(g, m, r.value, r.strategy);
   r.residual = res.bellman;
-  r.error_bound = error_bound(g, m, choice, blocks, x, r.value, res);
+  r.error_bound = error_bound(team, g, m, choice, blocks, x, r.value, res);
   r.certified = converged && r.error_bound >= 0 && r.error_bound <= 1e-6;
   for (std::uint32_t v = 0; v < nv; ++v) {
     if (m.index[v] == mdp_outside)

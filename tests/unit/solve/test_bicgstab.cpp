@@ -63,7 +63,8 @@ TEST(Bicgstab, SolvesRandomChainsToTheTolerance) {
     // The multiplication is the dense matrix's.
     a.multiply(std::vector<double>(exact.data(), exact.data() + n), ax);
     for (std::uint32_t r = 0; r < n; ++r) ASSERT_NEAR(ax[r], b[r], 1e-9 * std::max(1.0, std::abs(b[r])));
-    const auto out = detail::bicgstab(a, b, x, 1e-14, 5000);
+    detail::Team team(1 + round % 2);
+    const auto out = detail::bicgstab(team, a, b, x, 1e-14, 5000);
     EXPECT_GT(out.iterations, 0u);
     EXPECT_LE(out.relative_residual, 1e-14);
     for (std::uint32_t r = 0; r < n; ++r)
@@ -89,7 +90,8 @@ TEST(Bicgstab, ZeroRightHandSideGivesZero) {
   Eigen::MatrixXd dense;
   const BlockMatrix a = random_block(rng, 30, 0.1, dense);
   std::vector<double> b(30, 0.0), x(30, 5.0);
-  detail::bicgstab(a, b, x, 1e-14, 100);
+  detail::Team team(2);
+  detail::bicgstab(team, a, b, x, 1e-14, 100);
   for (double v : x) EXPECT_EQ(v, 0.0);
 }
 
