@@ -20,6 +20,7 @@ void solve_expected(const TestGraph& g, const SolveRequest& q, SolveReport& r) {
   ExpectedCostOptions eo;
   eo.epsilon = q.epsilon;
   eo.method = q.method;
+  eo.threads = q.threads;
   r.expected = solve_expected_cost(g, q.goals, eo);
   const ExpectedCostResult& e = r.expected;
   r.certified = e.certified;

@@ -70,7 +70,7 @@ const Registration reg{
           ->default_val("expected");
       sub->add_option("--bound", o->request.bound, "reach: the bound n on the number of moves")->default_val(100);
       sub->add_option("--threads", o->request.threads,
-                      "reach: threads for the solver's sweeps (0: the machine's hardware threads, at most 8); "
+                      "reach, expected: threads for the solver (0: the machine's hardware threads, at most 8); "
                       "the result is the same for every count")
           ->default_val(0);
       sub->add_option("--goal", o->goals, "A goal vertex id (repeatable; default: the file's goal vertices)");

@@ -25,7 +25,7 @@ struct SolveRequest {
   std::vector<VertexId> goals;  // at least one
   VertexId from;                // the vertex the summary reports on
   std::uint32_t bound = 100;    // reach: the bound n on the number of moves
-  unsigned threads = 0;         // reach: threads for the sweeps (0: the hardware's, at most 8)
+  unsigned threads = 0;         // reach, expected: threads (0: the hardware's, at most 8)
   ExpectedCostMethod method = ExpectedCostMethod::certified;  // expected
   double epsilon = 1e-9;                                      // expected, value iteration: the stopping tolerance
   std::uint32_t iterates = 0;  // expected: also the first K value-iteration iterates M^n at `from`

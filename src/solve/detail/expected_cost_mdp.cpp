@@ -194,18 +194,20 @@ bool is_proper(const MdpModel& m, const MdpReverse& rev, std::span<const std::ui
 }
 
 // A proper strategy made of actions within a relative tolerance of the best one at x.
-void extract_proper(const MdpModel& m, const MdpReverse& rev, std::span<const double> x, double rel_tol,
+void extract_proper(Team& team, const MdpModel& m, const MdpReverse& rev, std::span<const double> x, double rel_tol,
                     std::vector<std::uint32_t>& choice) {
   std::vector<std::uint8_t> good(m.num_actions(), 0);
-  std::vector<double> q;
-  for (std::uint32_t i = 0; i < m.n; ++i) {
-    const std::uint32_t a0 = m.first_action[i], a1 = m.first_action[i + 1];
-    q.resize(a1 - a0);
-    double best = inf;
-    for (std::uint32_t a = a0; a < a1; ++a) best = std::min(best, q[a - a0] = q_value(m, a, x.data()));
-    for (std::uint32_t a = a0; a < a1; ++a)
-      good[a] = q[a - a0] <= best + rel_tol * std::max(1.0, std::abs(best)) ? 1 : 0;
-  }
+  team.for_parts(m.n, [&](std::uint32_t lo, std::uint32_t hi) {
+    std::vector<double> q;
+    for (std::uint32_t i = lo; i < hi; ++i) {
+      const std::uint32_t a0 = m.first_action[i], a1 = m.first_action[i + 1];
+      q.resize(a1 - a0);
+      double best = inf;
+      for (std::uint32_t a = a0; a < a1; ++a) best = std::min(best, q[a - a0] = q_value(m, a, x.data()));
+      for (std::uint32_t a = a0; a < a1; ++a)
+        good[a] = q[a - a0] <= best + rel_tol * std::max(1.0, std::abs(best)) ? 1 : 0;
+    }
+  });
   std::vector<std::uint8_t> reached;
   backward_choose(
       m, rev, [&](std::uint32_t, std::uint32_t a) { return good[a] != 0; }, true, choice, reached);
@@ -382,26 +384,30 @@ bool policy_iteration(Team& team, const MdpModel& m, const MdpReverse& rev, cons
     ++result.evaluations;
     if (round >= o.max_iterations) return false;
     old = choice;
-    bool changed = false;
-    for (std::uint32_t i = 0; i < n; ++i) {
-      if (m.passive[i]) continue;
-      const std::uint32_t cur = choice[i];
-      const double qcur = q_value(m, cur, x.data());
-      double best = qcur;
-      std::uint32_t bk = cur;
-      for (std::uint32_t a = m.first_action[i]; a < m.first_action[i + 1]; ++a) {
-        const double q = q_value(m, a, x.data());
-        if (q < best) {
-          best = q;
-          bk = a;
+    std::vector<std::uint8_t> changed(team.size(), 0);
+    team.run([&](unsigned part) {
+      const auto lo = static_cast<std::uint32_t>(std::uint64_t{n} * part / team.size());
+      const auto hi = static_cast<std::uint32_t>(std::uint64_t{n} * (part + 1) / team.size());
+      for (std::uint32_t i = lo; i < hi; ++i) {
+        if (m.passive[i]) continue;
+        const std::uint32_t cur = choice[i];
+        const double qcur = q_value(m, cur, x.data());
+        double best = qcur;
+        std::uint32_t bk = cur;
+        for (std::uint32_t a = m.first_action[i]; a < m.first_action[i + 1]; ++a) {
+          const double q = q_value(m, a, x.data());
+          if (q < best) {
+            best = q;
+            bk = a;
+          }
+        }
+        if (bk != cur && best < qcur - o.improvement_tolerance * std::max(1.0, std::abs(x[i]))) {
+          choice[i] = bk;
+          changed[part] = 1;
         }
       }
-      if (bk != cur && best < qcur - o.improvement_tolerance * std::max(1.0, std::abs(x[i]))) {
-        choice[i] = bk;
-        changed = true;
-      }
-    }
-    if (!changed) return true;
+    });
+    if (std::find(changed.begin(), changed.end(), 1) == changed.end()) return true;
     while (!is_proper(m, rev, choice, reached)) {
       bool reverted = false;
       for (std::uint32_t i = 0; i < n; ++i)
@@ -418,26 +424,30 @@ bool policy_iteration(Team& team, const MdpModel& m, const MdpReverse& rev, cons
 
 // Values of every vertex from the node values: 0 at goals, +inf outside the work set, and a folded
 // passive vertex's expectation over its edges.
-void vertex_values(const TestGraph& g, const MdpModel& m, std::span<const double> x, std::vector<double>& value) {
+void vertex_values(Team& team, const TestGraph& g, const MdpModel& m, std::span<const double> x,
+                   std::vector<double>& value) {
   const std::uint32_t nv = g.num_vertices();
   const auto off = g.out_offsets();
   const auto tg = g.targets();
   const auto cost = g.costs();
   const auto prob = g.probabilities();
-  value.assign(nv, inf);
-  for (std::uint32_t v = 0; v < nv; ++v) {
-    const std::uint32_t i = m.index[v];
-    if (i == mdp_outside) continue;
-    if (i != mdp_folded) {
-      value[v] = x[i];
-      continue;
+  value.resize(nv);
+  team.for_parts(nv, [&](std::uint32_t lo, std::uint32_t hi) {
+    for (std::uint32_t v = lo; v < hi; ++v) {
+      const std::uint32_t i = m.index[v];
+      if (i == mdp_outside) {
+        value[v] = inf;
+      } else if (i != mdp_folded) {
+        value[v] = x[i];
+      } else {
+        double base = 0;
+        for (std::uint32_t e = off[v]; e < off[v + 1]; ++e) base += prob[e] * cost[e];
+        double s = base;
+        for (std::uint32_t e = off[v]; e < off[v + 1]; ++e) s += prob[e] * x[m.index[tg[e].index()]];
+        value[v] = s;
+      }
     }
-    double base = 0;
-    for (std::uint32_t e = off[v]; e < off[v + 1]; ++e) base += prob[e] * cost[e];
-    double s = base;
-    for (std::uint32_t e = off[v]; e < off[v + 1]; ++e) s += prob[e] * x[m.index[tg[e].index()]];
-    value[v] = s;
-  }
+  });
 }
 
 // Residuals of the vertex values in the test graph's own equations over the work set: the
@@ -448,14 +458,33 @@ struct VertexResiduals {
 };
 
 VertexResiduals vertex_residuals(const TestGraph& g, const MdpModel& m, std::span<const double> value,
+                                 std::span<const EdgeId> strategy, std::uint32_t lo, std::uint32_t hi);
+
+VertexResiduals vertex_residuals(Team& team, const TestGraph& g, const MdpModel& m, std::span<const double> value,
                                  std::span<const EdgeId> strategy) {
+  std::vector<VertexResiduals> parts(team.size());
+  team.run([&](unsigned part) {
+    const auto lo = static_cast<std::uint32_t>(std::uint64_t{g.num_vertices()} * part / team.size());
+    const auto hi = static_cast<std::uint32_t>(std::uint64_t{g.num_vertices()} * (part + 1) / team.size());
+    parts[part] = vertex_residuals(g, m, value, strategy, lo, hi);
+  });
   VertexResiduals out;
-  const std::uint32_t nv = g.num_vertices();
+  for (const auto& p : parts) {
+    out.policy = std::max(out.policy, p.policy);
+    out.bellman = std::max(out.bellman, p.bellman);
+    out.cmin = std::min(out.cmin, p.cmin);
+  }
+  return out;
+}
+
+VertexResiduals vertex_residuals(const TestGraph& g, const MdpModel& m, std::span<const double> value,
+                                 std::span<const EdgeId> strategy, std::uint32_t lo, std::uint32_t hi) {
+  VertexResiduals out;
   const auto off = g.out_offsets();
   const auto tg = g.targets();
   const auto cost = g.costs();
   const auto prob = g.probabilities();
-  for (std::uint32_t v = 0; v < nv; ++v) {
+  for (std::uint32_t v = lo; v < hi; ++v) {
     const std::uint32_t i = m.index[v];
     if (i == mdp_outside || i == m.n) continue;
     if (g.is_passive(VertexId{v})) {
@@ -567,7 +596,8 @@ double error_bound(Team& team, const TestGraph& g, const MdpModel& m, std::span<
 
 bool solve_certified_mdp(const TestGraph& g, std::span<const std::uint8_t> is_goal, std::span<const VertexId> order,
                          const ExpectedCostOptions& o, ExpectedCostResult& result) {
-  MdpModel m = build_mdp(g, is_goal, order);
+  Team team(resolve_threads(o.threads));
+  MdpModel m = build_mdp(team, g, is_goal, order);
   const std::uint32_t n = m.n;
   // A zero-cost action that can stay in the work set may close a zero-cost end component.
   for (std::uint32_t a = 0; a < m.num_actions(); ++a) {
@@ -579,22 +609,21 @@ bool solve_certified_mdp(const TestGraph& g, std::span<const std::uint8_t> is_go
 
   ExpectedCostResult r;
   std::vector<double> x;
-  Team team(resolve_threads(o.threads));
   r.iterations = value_iteration(team, m, std::max(o.epsilon, o.certified_vi_epsilon),
                                  std::min(o.max_iterations, o.certified_vi_sweeps), x);
   std::vector<std::uint32_t> choice(n, none32);
   for (std::uint32_t i = 0; i < n; ++i)
     if (m.passive[i]) choice[i] = m.first_action[i];
-  extract_proper(m, rev, x, 1e-9, choice);
+  extract_proper(team, m, rev, x, 1e-9, choice);
   PolicyBlocks blocks;
   const bool converged = policy_iteration(team, m, rev, o, choice, x, r, blocks);
 
   const std::uint32_t nv = g.num_vertices();
-  vertex_values(g, m, x, r.value);
+  vertex_values(team, g, m, x, r.value);
   r.strategy.assign(nv, EdgeId::none());
   for (std::uint32_t i = 0; i < n; ++i)
     if (!m.passive[i]) r.strategy[m.node_vertex[i].index()] = m.action_edge[choice[i]];
-  const VertexResiduals res = vertex_residuals(g, m, r.value, r.strategy);
+  const VertexResiduals res = vertex_residuals(team, g, m, r.value, r.strategy);
   r.residual = res.bellman;
   r.error_bound = error_bound(team, g, m, choice, blocks, x, r.value, res);
   r.certified = converged && r.error_bound >= 0 && r.error_bound <= 1e-6;

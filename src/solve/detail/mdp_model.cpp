@@ -6,37 +6,43 @@
 
 namespace playtest::detail {
 
-MdpModel build_mdp(const TestGraph& g, std::span<const std::uint8_t> is_goal, std::span<const VertexId> order) {
+MdpModel build_mdp(Team& team, const TestGraph& g, std::span<const std::uint8_t> is_goal,
+                   std::span<const VertexId> order) {
   const std::uint32_t nv = g.num_vertices();
   const auto off = g.out_offsets();
   const auto tg = g.targets();
   const auto cost = g.costs();
   const auto prob = g.probabilities();
+  const auto src = g.sources();
+  const std::uint32_t nw = static_cast<std::uint32_t>(order.size());
   MdpModel m;
 
-  // Per vertex: bit 0 in the work set; bits 1-2 the number of predecessors in the work set (capped
-  // at 2); bit 3 the last such predecessor is active. One pass over the work set's edges.
-  std::vector<std::uint8_t> state(nv, 0);
-  for (VertexId v : order) state[v.index()] = 1;
-  for (VertexId u : order) {
-    const std::uint8_t active = g.is_active(u) ? 8 : 0;
-    for (std::uint32_t e = off[u.index()]; e < off[u.index() + 1]; ++e) {
-      std::uint8_t& st = state[tg[e].index()];
-      const std::uint8_t preds = std::min<std::uint8_t>(((st >> 1) & 3) + 1, 2);
-      st = static_cast<std::uint8_t>((st & 1) | (preds << 1) | active);
-    }
-  }
-  // A passive vertex of the work set with exactly one predecessor there, an active one (a
+  // Folded: a passive vertex of the work set with exactly one predecessor there, an active one (a
   // self-loop is a predecessor: such a vertex is not folded).
-  auto folds = [&](VertexId v) {
-    const std::uint8_t st = state[v.index()];
-    return g.is_passive(v) && (st & 1) && ((st >> 1) & 3) == 1 && (st & 8);
-  };
+  std::vector<std::uint8_t> in_work(nv, 0), fold(nw, 0);
+  for (VertexId v : order) in_work[v.index()] = 1;
+  team.for_parts(nw, [&](std::uint32_t lo, std::uint32_t hi) {
+    for (std::uint32_t w = lo; w < hi; ++w) {
+      const VertexId v = order[w];
+      if (!g.is_passive(v)) continue;
+      std::uint32_t preds = 0;
+      bool from_active = false;
+      for (EdgeId e : g.in_edges(v)) {
+        const VertexId u = src[e.index()];
+        if (!in_work[u.index()]) continue;
+        from_active = g.is_active(u);
+        if (++preds > 1) break;
+      }
+      fold[w] = preds == 1 && from_active;
+    }
+  });
+  std::vector<std::uint8_t>().swap(in_work);
   m.index.assign(nv, mdp_outside);
   std::uint32_t n = 0;
-  m.node_vertex.reserve(order.size());
-  for (VertexId v : order) {
-    if (folds(v)) {
+  m.node_vertex.reserve(nw);
+  for (std::uint32_t w = 0; w < nw; ++w) {
+    const VertexId v = order[w];
+    if (fold[w]) {
       m.index[v.index()] = mdp_folded;
     } else {
       m.index[v.index()] = n++;
@@ -46,27 +52,43 @@ MdpModel build_mdp(const TestGraph& g, std::span<const std::uint8_t> is_goal, st
   m.n = n;
   for (std::uint32_t v = 0; v < nv; ++v)
     if (is_goal[v]) m.index[v] = n;
-  std::vector<std::uint8_t>().swap(state);
-
-  // Sizes first, so that every array is allocated once at its final size.
-  std::size_t num_actions = 0, num_trans = 0;
+  std::vector<std::uint8_t>().swap(fold);
   auto folded = [&](std::uint32_t t) { return m.index[t] == mdp_folded; };
-  for (VertexId v : m.node_vertex) {
-    if (g.is_passive(v)) {
-      ++num_actions;
-      num_trans += off[v.index() + 1] - off[v.index()];
-      continue;
-    }
-    for (std::uint32_t e = off[v.index()]; e < off[v.index() + 1]; ++e) {
-      const std::uint32_t t = tg[e].index();
-      if (m.index[t] == mdp_outside) continue;
-      ++num_actions;
-      num_trans += folded(t) ? off[t + 1] - off[t] : 1;
-    }
-  }
-  if (num_actions >= mdp_folded || num_trans >= mdp_folded)
-    throw InternalError("build_mdp: more than 2^32 - 2 actions or transitions");
+
+  // Actions and transitions per node, then their places, then the arrays, node ranges in parallel.
+  std::vector<std::uint32_t> trans_of(std::size_t{n} + 1);
   m.first_action.resize(std::size_t{n} + 1);
+  team.for_parts(n, [&](std::uint32_t lo, std::uint32_t hi) {
+    for (std::uint32_t i = lo; i < hi; ++i) {
+      const VertexId v = m.node_vertex[i];
+      std::uint32_t na = 0, nt = 0;
+      if (g.is_passive(v)) {
+        na = 1;
+        nt = off[v.index() + 1] - off[v.index()];
+      } else {
+        for (std::uint32_t e = off[v.index()]; e < off[v.index() + 1]; ++e) {
+          const std::uint32_t t = tg[e].index();
+          if (m.index[t] == mdp_outside) continue;
+          ++na;
+          nt += folded(t) ? off[t + 1] - off[t] : 1;
+        }
+      }
+      m.first_action[i] = na;
+      trans_of[i] = nt;
+    }
+  });
+  std::uint64_t num_actions = 0, num_trans = 0;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const std::uint32_t na = m.first_action[i], nt = trans_of[i];
+    m.first_action[i] = static_cast<std::uint32_t>(num_actions);
+    trans_of[i] = static_cast<std::uint32_t>(num_trans);
+    num_actions += na;
+    num_trans += nt;
+    if (num_actions >= mdp_folded || num_trans >= mdp_folded)
+      throw InternalError("build_mdp: more than 2^32 - 2 actions or transitions");
+  }
+  m.first_action[n] = static_cast<std::uint32_t>(num_actions);
+  trans_of[n] = static_cast<std::uint32_t>(num_trans);
   m.action_node.resize(num_actions);
   m.first_trans.resize(num_actions + 1);
   m.cost.resize(num_actions);
@@ -75,60 +97,74 @@ MdpModel build_mdp(const TestGraph& g, std::span<const std::uint8_t> is_goal, st
   m.tgt.resize(num_trans);
   m.prob.resize(num_trans);
   m.passive.resize(n);
+  m.first_trans[num_actions] = static_cast<std::uint32_t>(num_trans);
 
-  std::uint32_t a = 0, k = 0;
   auto target_node = [&](std::uint32_t t) {
     const std::uint32_t x = m.index[t];
     if (x == mdp_outside || x == mdp_folded)
       throw InternalError("build_mdp: a passive vertex of the work set leads outside it or into a folded vertex");
     return x;
   };
-  // The transitions of passive vertex j (all into nodes or the goal); returns sum p * cost.
-  auto add_passive = [&](std::uint32_t j) {
-    double base = 0;
-    for (std::uint32_t f = off[j]; f < off[j + 1]; ++f) {
-      m.tgt[k] = target_node(tg[f].index());
-      m.prob[k] = prob[f];
-      ++k;
-      base += prob[f] * cost[f];
-    }
-    return base;
-  };
-  for (std::uint32_t i = 0; i < n; ++i) {
-    const VertexId v = m.node_vertex[i];
-    m.first_action[i] = a;
-    if (g.is_passive(v)) {
-      m.passive[i] = 1;
-      m.action_node[a] = i;
-      m.first_trans[a] = k;
-      m.cost[a] = add_passive(v.index());
-      m.action_edge[a] = EdgeId::none();
-      m.moves[a] = 1;
-      ++a;
-      continue;
-    }
-    for (std::uint32_t e = off[v.index()]; e < off[v.index() + 1]; ++e) {
-      const std::uint32_t t = tg[e].index();
-      if (m.index[t] == mdp_outside) continue;
-      m.action_node[a] = i;
-      m.first_trans[a] = k;
-      m.action_edge[a] = EdgeId{e};
-      if (folded(t)) {
-        m.cost[a] = cost[e] + add_passive(t);
-        m.moves[a] = 2;
-      } else {
-        m.cost[a] = cost[e];
-        m.tgt[k] = m.index[t];
-        m.prob[k] = 1.0;
+  std::vector<std::uint32_t> widest(team.size(), 0);
+  team.run([&](unsigned part) {
+    const auto lo = static_cast<std::uint32_t>(std::uint64_t{n} * part / team.size());
+    const auto hi = static_cast<std::uint32_t>(std::uint64_t{n} * (part + 1) / team.size());
+    std::uint32_t a = lo < hi ? m.first_action[lo] : 0, k = lo < hi ? trans_of[lo] : 0, w = 0;
+    // The transitions of passive vertex j (all into nodes or the goal); returns sum p * cost.
+    auto add_passive = [&](std::uint32_t j) {
+      double base = 0;
+      for (std::uint32_t f = off[j]; f < off[j + 1]; ++f) {
+        m.tgt[k] = target_node(tg[f].index());
+        m.prob[k] = prob[f];
         ++k;
-        m.moves[a] = 1;
+        base += prob[f] * cost[f];
       }
-      ++a;
+      w = std::max(w, off[j + 1] - off[j]);
+      return base;
+    };
+    for (std::uint32_t i = lo; i < hi; ++i) {
+      // Nodes come in search order, so the graph's rows are read at random: start loading the
+      // rows of the nodes a little ahead.
+      if (i + 16 < hi) __builtin_prefetch(&off[m.node_vertex[i + 16].index()]);
+      if (i + 8 < hi) {
+        const std::uint32_t u = m.node_vertex[i + 8].index();
+        __builtin_prefetch(&tg[off[u]]);
+        __builtin_prefetch(&m.index[tg[off[u]].index()]);
+      }
+      const VertexId v = m.node_vertex[i];
+      if (g.is_passive(v)) {
+        m.passive[i] = 1;
+        m.action_node[a] = i;
+        m.first_trans[a] = k;
+        m.cost[a] = add_passive(v.index());
+        m.action_edge[a] = EdgeId::none();
+        m.moves[a] = 1;
+        ++a;
+        continue;
+      }
+      for (std::uint32_t e = off[v.index()]; e < off[v.index() + 1]; ++e) {
+        const std::uint32_t t = tg[e].index();
+        if (m.index[t] == mdp_outside) continue;
+        m.action_node[a] = i;
+        m.first_trans[a] = k;
+        m.action_edge[a] = EdgeId{e};
+        if (folded(t)) {
+          m.cost[a] = cost[e] + add_passive(t);
+          m.moves[a] = 2;
+        } else {
+          m.cost[a] = cost[e];
+          m.tgt[k] = m.index[t];
+          m.prob[k] = 1.0;
+          ++k;
+          m.moves[a] = 1;
+          w = std::max(w, 1u);
+        }
+        ++a;
+      }
     }
-  }
-  m.first_action[n] = a;
-  m.first_trans[a] = k;
-  for (std::uint32_t b = 0; b < a; ++b) m.max_trans = std::max(m.max_trans, m.first_trans[b + 1] - m.first_trans[b]);
+    widest[part] = w;
+  });
+  m.max_trans = *std::max_element(widest.begin(), widest.end());
   return m;
 }
 

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "playtest/graph/test_graph.hpp"
+#include "solve/detail/team.hpp"
 
 namespace playtest::detail {
 
@@ -49,7 +50,9 @@ struct MdpModel {
 // `order` lists the work set (no goals) in the order the nodes should get: a work set is closed
 // for passive vertices (all their edges stay in the work set or reach a goal); active vertices
 // keep only their edges into the work set or a goal. Nodes are numbered in `order`'s order.
-MdpModel build_mdp(const TestGraph& g, std::span<const std::uint8_t> is_goal, std::span<const VertexId> order);
+// The node ranges are filled by the team's threads (the model is the same for every count).
+MdpModel build_mdp(Team& team, const TestGraph& g, std::span<const std::uint8_t> is_goal,
+                   std::span<const VertexId> order);
 
 // For every node, the actions with a transition into it (the goal slot n included): rev_action
 // [rev_off[t], rev_off[t + 1]) (an action appears once per transition into t).

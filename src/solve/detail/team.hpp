@@ -13,9 +13,11 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <mutex>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace playtest::detail {
@@ -44,7 +46,8 @@ class Team {
 
   unsigned size() const { return size_; }
 
-  // Runs f(t) for t = 0 .. size() - 1 (t = 0 on the calling thread) and returns when all are done.
+  // Runs f(t) for t = 0 .. size() - 1 (t = 0 on the calling thread) and returns when all are done;
+  // then rethrows the first exception any of them threw.
   void run(const std::function<void(unsigned)>& f) {
     if (size_ == 1) {
       f(0);
@@ -54,13 +57,15 @@ class Team {
       std::lock_guard lock(mutex_);
       job_ = &f;
       pending_ = size_ - 1;
+      error_ = nullptr;
       ++generation_;
     }
     wake_.notify_all();
-    f(0);
+    call(f, 0);
     std::unique_lock lock(mutex_);
     done_.wait(lock, [&] { return pending_ == 0; });
     job_ = nullptr;
+    if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
   }
 
   // Calls f(begin, end) for `size()` contiguous parts of [0, n), in parallel.
@@ -74,6 +79,15 @@ class Team {
   }
 
  private:
+  void call(const std::function<void(unsigned)>& f, unsigned t) {
+    try {
+      f(t);
+    } catch (...) {
+      std::lock_guard lock(mutex_);
+      if (!error_) error_ = std::current_exception();
+    }
+  }
+
   void work(unsigned t) {
     std::uint64_t seen = 0;
     for (;;) {
@@ -85,7 +99,7 @@ class Team {
         if (stop_) return;
         job = job_;
       }
-      (*job)(t);
+      call(*job, t);
       {
         std::lock_guard lock(mutex_);
         if (--pending_ == 0) done_.notify_one();
@@ -101,6 +115,7 @@ class Team {
   std::uint64_t generation_ = 0;
   unsigned pending_ = 0;
   bool stop_ = false;
+  std::exception_ptr error_;
 };
 
 // Sum over i in [0, n) of f(begin, end) for fixed chunks of `chunk` elements, added up in chunk
