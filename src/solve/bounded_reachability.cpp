@@ -4,6 +4,8 @@
 #include <iterator>
 #include <string>
 
+#include "solve/detail/bounded_reach_folded.hpp"
+
 namespace playtest {
 
 template class BoundedReachSolver<LexicographicOrder>;
@@ -75,6 +77,16 @@ void BoundedReachRecorder::attach_to(BoundedReachResult& r) {
 
 BoundedReachResult solve_bounded_reachability(const TestGraph& g, std::span<const VertexId> goals,
                                               const BoundedReachOptions& options) {
+  const bool fold =
+      options.record.empty() && (options.fold_choices == ChoiceFolding::always ||
+                                 (options.fold_choices == ChoiceFolding::automatic && g.num_vertices() >= 65536));
+  if (fold) {
+    BoundedReachResult r;
+    const bool done = options.order == ReachOrder::probability
+                          ? detail::BoundedReachFolded::solve(g, goals, options, ProbabilityOrder{}, r)
+                          : detail::BoundedReachFolded::solve(g, goals, options, LexicographicOrder{}, r);
+    if (done) return r;
+  }
   switch (options.order) {
     case ReachOrder::probability:
       return solve_bounded_reachability(g, goals, options, ProbabilityOrder{});

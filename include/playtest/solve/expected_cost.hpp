@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "playtest/graph/test_graph.hpp"
+#include "playtest/solve/choice_folding.hpp"
 
 namespace playtest {
 
@@ -27,13 +28,6 @@ enum class ExpectedCostMethod {
   policy_iteration,    // from the attractor strategy, exact policy evaluation each round
   linear_programming,  // §2.2 with COIN-OR Clp
 };
-
-// Whether the certified method folds each passive vertex whose only predecessor (in the region) is
-// an active vertex into that vertex's edge, and solves the resulting MDP on the remaining vertices
-// (for a model imported from PRISM: its states). The answer is the same to the certified error
-// bound; the counts of sweeps and evaluations may differ. automatic: when the region has at least
-// 65536 vertices and no zero-cost edge that could close a zero-cost end component.
-enum class ChoiceFolding { automatic, never, always };
 
 // How value iteration updates: Jacobi computes M^{n+1} from M^n as in §3 equation (10) (the
 // iterates the paper lists); Gauss-Seidel uses new values as soon as they exist (faster).
@@ -59,7 +53,12 @@ struct ExpectedCostOptions {
   // whichever comes first; policy iteration does the rest.
   double certified_vi_epsilon = 1e-6;
   std::uint32_t certified_vi_sweeps = 200;
-  // certified: see ChoiceFolding (ignored, as never, when iterates are traced or observed).
+  // certified: whether to fold each passive vertex whose only predecessor (in the region) is an
+  // active vertex into that vertex's edge and solve the MDP on the remaining vertices (for a model
+  // imported from PRISM: its states). The answer is the same to the certified error bound; the
+  // counts of sweeps and evaluations may differ. automatic: when the region has at least 65536
+  // vertices; never when iterates are traced or observed, or when a zero-cost edge could close a
+  // zero-cost end component.
   ChoiceFolding fold_choices = ChoiceFolding::automatic;
   // certified on the folded MDP: threads for the sweeps and the linear solves; 0: the machine's
   // hardware threads (at most 8; a sweep uses at most 2). The result is the same for every count.
