@@ -534,6 +534,8 @@ TestGraph build_graph(Transitions& m, Costs& costs, const Labels& labels, const 
   const std::uint32_t nt = m.transitions();
   auto state_cost = [&](std::uint32_t s) { return costs.state.empty() ? 0.0 : costs.state[s]; };
   GraphBuilder b;
+  // Names are the state numbers and "state.choice": distinct by construction.
+  b.names_are_distinct();
   char buf[32];
   char* const end = buf + sizeof buf;
   auto name_of = [&](char* p) { return std::string_view(p, static_cast<std::size_t>(end - p)); };
