@@ -10,6 +10,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <thread>
 #include <tuple>
 #include <unordered_map>
 #include <vector>
@@ -64,6 +65,13 @@ class LineReader {
       return true;
     }
     return false;
+  }
+
+  // The next line as it is (no splitting, comments included); false at the end.
+  bool next_raw(std::string_view& line) {
+    if (!raw_line(line)) return false;
+    ++line_;
+    return true;
   }
 
   std::size_t count() const { return count_; }
@@ -601,6 +609,123 @@ TestGraph build_graph(Transitions& m, Costs& costs, const Labels& labels, const 
   return b.build(bo);
 }
 
+// A fast path for an MDP's .trew file, read on a second thread while the .tra file is read: rows
+// "state choice target reward" tokenized without locations, then checked against the model and
+// turned into costs as read_trew does. Anything it does not expect (a malformed or out-of-range
+// row, a count that does not match) makes it give up; read_trew then reads the file again and
+// reports the error with its location, so the fast path never decides an error on its own.
+struct TrewRows {
+  bool ok = false;
+  std::uint32_t states = 0, choices = 0, declared = 0;
+  std::vector<std::uint32_t> s, c, t;
+  std::vector<double> x;
+};
+
+// A decimal number without sign of at most 9 digits (what PRISM writes for ids); false otherwise.
+bool small_uint(std::string_view f, std::uint32_t& out) {
+  if (f.empty() || f.size() > 9) return false;
+  std::uint32_t v = 0;
+  for (char ch : f) {
+    if (ch < '0' || ch > '9') return false;
+    v = v * 10 + static_cast<std::uint32_t>(ch - '0');
+  }
+  out = v;
+  return true;
+}
+
+TrewRows tokenize_trew(const std::string& path) {
+  TrewRows rows;
+  try {
+    LineReader r(path);
+    std::string_view line;
+    std::string_view f[5];
+    bool header = false;
+    while (r.next_raw(line)) {
+      std::size_t nf = 0, i = 0;
+      const std::size_t n = line.size();
+      while (nf < 5) {
+        while (i < n && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r')) ++i;
+        if (i == n) break;
+        const std::size_t j = i;
+        while (i < n && line[i] != ' ' && line[i] != '\t' && line[i] != '\r') ++i;
+        f[nf++] = line.substr(j, i - j);
+      }
+      if (nf == 0) continue;
+      if (f[0][0] == '#') continue;
+      if (!header) {
+        if (nf != 3 || !small_uint(f[0], rows.states) || !small_uint(f[1], rows.choices) ||
+            !small_uint(f[2], rows.declared))
+          return rows;
+        header = true;
+        rows.s.reserve(rows.declared);
+        rows.c.reserve(rows.declared);
+        rows.t.reserve(rows.declared);
+        rows.x.reserve(rows.declared);
+        continue;
+      }
+      std::uint32_t a = 0, b = 0, c = 0;
+      double x = 0;
+      if (nf != 4 || !small_uint(f[0], a) || !small_uint(f[1], b) || !small_uint(f[2], c)) return rows;
+      auto [p, ec] = std::from_chars(f[3].data(), f[3].data() + f[3].size(), x);
+      if (ec != std::errc() || p != f[3].data() + f[3].size() || !std::isfinite(x) || x < 0) return rows;
+      if (rows.s.size() == rows.declared) return rows;
+      rows.s.push_back(a);
+      rows.c.push_back(b);
+      rows.t.push_back(c);
+      rows.x.push_back(x);
+    }
+    rows.ok = header && rows.s.size() == rows.declared;
+  } catch (const std::exception&) {
+    rows.ok = false;
+  }
+  return rows;
+}
+
+// read_trew's checks and costs for the tokenized rows of an MDP; false where read_trew would fail.
+bool apply_trew(const TrewRows& rows, const Transitions& m, Costs& costs) {
+  if (!rows.ok || m.dtmc || rows.states != m.n || rows.choices != m.choices() || rows.declared > m.transitions())
+    return false;
+  std::vector<bool> seen(m.transitions(), false);
+  costs.choice.assign(m.choices(), 0.0);
+  std::uint32_t group = 0xffffffffu, group_rows = 0;
+  double group_value = 0, group_sum = 0;
+  bool group_uniform = true;
+  auto close_group = [&] {
+    if (group == 0xffffffffu) return;
+    const auto [b, e] = m.range_of_choice(group);
+    if (group_uniform && group_rows == e - b)
+      costs.choice[group] = group_value;
+    else
+      costs.choice[group] += group_sum;
+  };
+  for (std::size_t i = 0; i < rows.s.size(); ++i) {
+    const std::uint32_t s = rows.s[i], c = rows.c[i], t = rows.t[i];
+    const double x = rows.x[i];
+    if (s >= m.n) return false;
+    const auto [cb, ce] = m.range_of_state(s);
+    if (c >= ce - cb) return false;
+    const std::uint32_t gc = cb + c;
+    const auto [b, e] = m.range_of_choice(gc);
+    std::uint32_t k = b;
+    while (k < e && m.target[k] != t) ++k;
+    if (k == e || seen[k]) return false;
+    seen[k] = true;
+    if (gc != group) {
+      close_group();
+      group = gc;
+      group_rows = 0;
+      group_value = x;
+      group_sum = 0;
+      group_uniform = true;
+    }
+    ++group_rows;
+    group_uniform = group_uniform && x == group_value;
+    group_sum += m.prob[k] * x;
+  }
+  close_group();
+  return true;
+}
+
 }  // namespace
 
 TestGraph parse_prism(const PrismText& text, const std::string& base, const PrismImportOptions& o) {
@@ -709,6 +834,20 @@ const RewardFiles* choose_reward(const std::vector<RewardFiles>& all, const std:
 TestGraph load_prism(const std::string& base, const PrismImportOptions& o) {
   const std::vector<RewardFiles> rewards = find_reward_files(base);
   const RewardFiles* chosen = choose_reward(rewards, base, o.reward);
+  // The transition rewards are tokenized on a second thread while the .tra file is read (only
+  // worth it for large files; an error is always found and reported by read_trew below).
+  const std::string trew = chosen != nullptr ? chosen->trew : std::string();
+  TrewRows rows;
+  std::thread tokenizer;
+  struct stat st{};
+  if (!trew.empty() && ::stat(trew.c_str(), &st) == 0 && st.st_size >= (std::int64_t{1} << 20))
+    tokenizer = std::thread([&] { rows = tokenize_trew(trew); });
+  struct Join {
+    std::thread& t;
+    ~Join() {
+      if (t.joinable()) t.join();
+    }
+  } join{tokenizer};
   Transitions m;
   {
     LineReader tra(base + ".tra");
@@ -719,9 +858,16 @@ TestGraph load_prism(const std::string& base, const PrismImportOptions& o) {
     LineReader r(chosen->srew);
     read_srew(r, m, costs);
   }
-  if (chosen != nullptr && !chosen->trew.empty()) {
-    LineReader r(chosen->trew);
-    read_trew(r, m, costs);
+  if (!trew.empty()) {
+    if (tokenizer.joinable()) tokenizer.join();
+    Costs fast = costs;
+    if (apply_trew(rows, m, fast)) {
+      costs = std::move(fast);
+    } else {
+      LineReader r(trew);
+      read_trew(r, m, costs);
+    }
+    rows = TrewRows{};
   }
   LineReader lab(base + ".lab");
   const Labels labels = read_lab(lab, m.n, o);
