@@ -609,6 +609,214 @@ TestGraph build_graph(Transitions& m, Costs& costs, const Labels& labels, const 
   return b.build(bo);
 }
 
+// Reads the fields of a plain row in place: unsigned numbers of at most 9 digits, then (for the
+// last numeric field) a double, then at most one more token. Blanks are ' ', '\t' and '\r'.
+class RowScan {
+ public:
+  explicit RowScan(std::string_view line) : p_(line.data()), end_(line.data() + line.size()) {}
+  bool at_end() {
+    skip();
+    return p_ == end_;
+  }
+  bool comment() {
+    skip();
+    return p_ != end_ && *p_ == '#';
+  }
+  bool uint(std::uint32_t& out) {
+    skip();
+    std::uint32_t v = 0;
+    const char* start = p_;
+    while (p_ != end_ && static_cast<unsigned char>(*p_ - '0') < 10) v = v * 10 + static_cast<std::uint32_t>(*p_++ - '0');
+    out = v;
+    return p_ != start && p_ - start <= 9 && (p_ == end_ || blank(*p_));
+  }
+  bool real(double& out) {
+    skip();
+    const char* start = p_;
+    while (p_ != end_ && !blank(*p_)) ++p_;
+    auto [q, ec] = std::from_chars(start, p_, out);
+    return start != p_ && ec == std::errc() && q == p_;
+  }
+  bool token(std::string_view& out) {
+    skip();
+    const char* start = p_;
+    while (p_ != end_ && !blank(*p_)) ++p_;
+    out = std::string_view(start, static_cast<std::size_t>(p_ - start));
+    return start != p_;
+  }
+
+ private:
+  static bool blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+  void skip() {
+    while (p_ != end_ && blank(*p_)) ++p_;
+  }
+  const char* p_;
+  const char* end_;
+};
+
+// A fast path for a large MDP's .tra file: two threads tokenize the two halves of the file (rows
+// "state choice target probability [action]", no locations), then one pass makes the Transitions
+// as read_tra does, action ids in the same order. It gives up on anything read_tra would refuse or
+// that it does not expect (a DTMC, comments between rows, numbers of 10 digits), and read_tra then
+// reads the file and reports the error with its location.
+struct TraChunk {
+  bool ok = true;
+  bool header = false;
+  std::uint32_t hdr[3] = {0, 0, 0};
+  std::vector<std::uint32_t> s, c, t, a;  // a: 1 + the chunk's action id, 0 for none
+  std::vector<double> p;
+  std::vector<std::string> names;  // the chunk's action names
+};
+
+// Calls f(line) for the lines starting in [begin, end) of the file (begin at a line start).
+template <class F>
+bool for_lines(const std::string& path, std::uint64_t begin, std::uint64_t end, F f) {
+  std::FILE* fp = std::fopen(path.c_str(), "rb");
+  if (fp == nullptr) return false;
+  struct Close {
+    std::FILE* fp;
+    ~Close() { std::fclose(fp); }
+  } close{fp};
+  if (::fseeko(fp, static_cast<off_t>(begin), SEEK_SET) != 0) return false;
+  std::vector<char> buf(block_size);
+  std::size_t have = 0;
+  std::uint64_t pos = begin;  // file offset of buf[0]
+  bool eof = false;
+  while (pos < end) {
+    if (!eof) {
+      const std::size_t got = std::fread(buf.data() + have, 1, buf.size() - have, fp);
+      if (got < buf.size() - have) eof = true;
+      have += got;
+    }
+    std::size_t i = 0;
+    for (;;) {
+      if (pos + i >= end) return true;
+      const void* nl = std::memchr(buf.data() + i, '\n', have - i);
+      if (nl == nullptr) break;
+      const std::size_t j = static_cast<std::size_t>(static_cast<const char*>(nl) - buf.data());
+      if (!f(std::string_view(buf.data() + i, j - i))) return false;
+      i = j + 1;
+    }
+    if (eof) {
+      if (i < have && pos + i < end && !f(std::string_view(buf.data() + i, have - i))) return false;
+      return true;
+    }
+    if (i == 0) return false;  // a line longer than the buffer: read_tra reports it
+    std::memmove(buf.data(), buf.data() + i, have - i);
+    have -= i;
+    pos += i;
+  }
+  return true;
+}
+
+void tokenize_tra(const std::string& path, std::uint64_t begin, std::uint64_t end, bool first, TraChunk& out) {
+  out.ok = for_lines(path, begin, end, [&](std::string_view line) {
+    RowScan r(line);
+    if (r.at_end()) return true;
+    if (r.comment()) return !out.header && first;  // comments only before the header
+    if (first && !out.header) {
+      out.header = true;
+      return r.uint(out.hdr[0]) && r.uint(out.hdr[1]) && r.uint(out.hdr[2]) && r.at_end();
+    }
+    std::uint32_t s = 0, c = 0, t = 0, a = 0;
+    double p = 0;
+    if (!r.uint(s) || !r.uint(c) || !r.uint(t) || !r.real(p)) return false;
+    std::string_view label;
+    if (r.token(label)) {
+      if (!r.at_end()) return false;
+      for (std::size_t k = out.names.size(); k-- > 0 && a == 0;)
+        if (out.names[k] == label) a = static_cast<std::uint32_t>(k) + 1;
+      if (a == 0) {
+        out.names.emplace_back(label);
+        a = static_cast<std::uint32_t>(out.names.size());
+      }
+    }
+    out.s.push_back(s);
+    out.c.push_back(c);
+    out.t.push_back(t);
+    out.p.push_back(p);
+    out.a.push_back(a);
+    return true;
+  });
+  if (first && !out.header) out.ok = false;
+}
+
+// The offset of the first line that starts at or after `at`.
+std::uint64_t line_start_after(const std::string& path, std::uint64_t at) {
+  std::uint64_t found = 0;
+  bool done = false;
+  for_lines(path, at - 1, ~std::uint64_t{0}, [&](std::string_view line) {
+    found = at - 1 + line.size() + 1;  // the line through the byte before `at` ends here
+    done = true;
+    return false;
+  });
+  return done ? found : at;
+}
+
+bool fast_read_tra(const std::string& path, std::uint64_t size, Transitions& m) {
+  const std::uint64_t mid = line_start_after(path, size / 2);
+  TraChunk a, b;
+  {
+    std::thread second([&] { tokenize_tra(path, mid, size, false, b); });
+    tokenize_tra(path, 0, mid, true, a);
+    second.join();
+  }
+  if (!a.ok || !b.ok) return false;
+  const std::uint32_t n = a.hdr[0], nchoices = a.hdr[1], ntrans = a.hdr[2];
+  if (n == 0 || ntrans > size / 8 || nchoices > ntrans || n > 2 * std::uint64_t{ntrans} + 1 ||
+      std::uint64_t{n} + nchoices >= 0xffffffffu || std::uint64_t{nchoices} + ntrans >= 0xffffffffu)
+    return false;
+  if (a.s.size() + b.s.size() != ntrans) return false;
+  m = Transitions{};
+  m.n = n;
+  m.first.assign(std::size_t{n} + 1, 0);
+  m.target.reserve(ntrans);
+  m.prob.reserve(ntrans);
+  m.trans_off.reserve(std::size_t{nchoices} + 1);
+  m.action.reserve(nchoices);
+  std::uint32_t cur_s = 0, cur_c = 0;
+  bool any = false;
+  double sum = 0;
+  for (TraChunk* ch : {&a, &b}) {
+    std::vector<std::uint32_t> global(ch->names.size(), 0xffffffffu);
+    const std::size_t rows = ch->s.size();
+    for (std::size_t i = 0; i < rows; ++i) {
+      const std::uint32_t s = ch->s[i], c = ch->c[i], t = ch->t[i], la = ch->a[i];
+      const double p = ch->p[i];
+      if (s >= n || t >= n || !(p > 0 && p <= 1)) return false;
+      if (!any || s != cur_s || c != cur_c) {
+        const bool next_choice = any && s == cur_s && c == cur_c + 1;
+        const bool first_of_state = (!any || s > cur_s) && c == 0;
+        if (!next_choice && !first_of_state) return false;
+        if (any && std::abs(sum - 1.0) > probability_tolerance) return false;
+        if (m.trans_off.size() == nchoices) return false;
+        for (std::uint32_t x = any ? cur_s + 1 : 0; x <= s; ++x) m.first[x] = static_cast<std::uint32_t>(m.trans_off.size());
+        m.trans_off.push_back(m.transitions());
+        std::uint32_t id = 0;
+        if (la != 0) {
+          if (global[la - 1] == 0xffffffffu) global[la - 1] = m.actions.id(ch->names[la - 1]);
+          id = global[la - 1];
+        }
+        m.action.push_back(id);
+        cur_s = s;
+        cur_c = c;
+        sum = 0;
+        any = true;
+      } else if (la != 0 && m.actions.name(m.action.back()) != ch->names[la - 1]) {
+        return false;
+      }
+      m.target.push_back(t);
+      m.prob.push_back(p);
+      sum += p;
+    }
+    *ch = TraChunk{};
+  }
+  if (any && std::abs(sum - 1.0) > probability_tolerance) return false;
+  for (std::uint32_t x = any ? cur_s + 1 : 0; x <= n; ++x) m.first[x] = static_cast<std::uint32_t>(m.trans_off.size());
+  m.trans_off.push_back(m.transitions());
+  return m.choices() == nchoices && m.transitions() == ntrans;
+}
+
 // A fast path for an MDP's .trew file, read on a second thread while the .tra file is read: rows
 // "state choice target reward" tokenized without locations, then checked against the model and
 // turned into costs as read_trew does. Anything it does not expect (a malformed or out-of-range
@@ -621,41 +829,17 @@ struct TrewRows {
   std::vector<double> x;
 };
 
-// A decimal number without sign of at most 9 digits (what PRISM writes for ids); false otherwise.
-bool small_uint(std::string_view f, std::uint32_t& out) {
-  if (f.empty() || f.size() > 9) return false;
-  std::uint32_t v = 0;
-  for (char ch : f) {
-    if (ch < '0' || ch > '9') return false;
-    v = v * 10 + static_cast<std::uint32_t>(ch - '0');
-  }
-  out = v;
-  return true;
-}
-
 TrewRows tokenize_trew(const std::string& path) {
   TrewRows rows;
   try {
     LineReader r(path);
     std::string_view line;
-    std::string_view f[5];
     bool header = false;
     while (r.next_raw(line)) {
-      std::size_t nf = 0, i = 0;
-      const std::size_t n = line.size();
-      while (nf < 5) {
-        while (i < n && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r')) ++i;
-        if (i == n) break;
-        const std::size_t j = i;
-        while (i < n && line[i] != ' ' && line[i] != '\t' && line[i] != '\r') ++i;
-        f[nf++] = line.substr(j, i - j);
-      }
-      if (nf == 0) continue;
-      if (f[0][0] == '#') continue;
+      RowScan q(line);
+      if (q.at_end() || q.comment()) continue;
       if (!header) {
-        if (nf != 3 || !small_uint(f[0], rows.states) || !small_uint(f[1], rows.choices) ||
-            !small_uint(f[2], rows.declared))
-          return rows;
+        if (!q.uint(rows.states) || !q.uint(rows.choices) || !q.uint(rows.declared) || !q.at_end()) return rows;
         header = true;
         rows.s.reserve(rows.declared);
         rows.c.reserve(rows.declared);
@@ -665,9 +849,8 @@ TrewRows tokenize_trew(const std::string& path) {
       }
       std::uint32_t a = 0, b = 0, c = 0;
       double x = 0;
-      if (nf != 4 || !small_uint(f[0], a) || !small_uint(f[1], b) || !small_uint(f[2], c)) return rows;
-      auto [p, ec] = std::from_chars(f[3].data(), f[3].data() + f[3].size(), x);
-      if (ec != std::errc() || p != f[3].data() + f[3].size() || !std::isfinite(x) || x < 0) return rows;
+      if (!q.uint(a) || !q.uint(b) || !q.uint(c) || !q.real(x) || !q.at_end() || !std::isfinite(x) || x < 0)
+        return rows;
       if (rows.s.size() == rows.declared) return rows;
       rows.s.push_back(a);
       rows.c.push_back(b);
@@ -849,8 +1032,12 @@ TestGraph load_prism(const std::string& base, const PrismImportOptions& o) {
     }
   } join{tokenizer};
   Transitions m;
-  {
-    LineReader tra(base + ".tra");
+  struct stat tra_st{};
+  const std::string tra_path = base + ".tra";
+  const bool large = ::stat(tra_path.c_str(), &tra_st) == 0 && S_ISREG(tra_st.st_mode) &&
+                     tra_st.st_size >= (std::int64_t{8} << 20);
+  if (!large || !fast_read_tra(tra_path, static_cast<std::uint64_t>(tra_st.st_size), m)) {
+    LineReader tra(tra_path);
     m = read_tra(tra);
   }
   Costs costs;
