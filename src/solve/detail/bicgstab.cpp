@@ -71,10 +71,10 @@ BicgstabOutcome bicgstab(Team& team, const BlockMatrix& a, std::span<const doubl
         y[j] = a.forward(p[j], y.data(), j);
       }
     });
-    // v = A y; r0.v
+    // v = A y = p + upper(y) (M y = p); r0.v
     const double r0v = chunked<1>(team, n, part1, [&](std::uint32_t lo, std::uint32_t hi, std::array<double, 1>& acc) {
       for (std::uint32_t j = lo; j < hi; ++j) {
-        v[j] = a.row(y.data(), j);
+        v[j] = p[j] + a.upper(y.data(), j);
         acc[0] += r0[j] * v[j];
       }
     })[0];
@@ -86,10 +86,10 @@ BicgstabOutcome bicgstab(Team& team, const BlockMatrix& a, std::span<const doubl
         z[j] = a.forward(s[j], z.data(), j);
       }
     });
-    // t = A z; t.t, t.s
+    // t = A z = s + upper(z); t.t, t.s
     const auto ts = chunked<2>(team, n, part2, [&](std::uint32_t lo, std::uint32_t hi, std::array<double, 2>& acc) {
       for (std::uint32_t j = lo; j < hi; ++j) {
-        t[j] = a.row(z.data(), j);
+        t[j] = s[j] + a.upper(z.data(), j);
         acc[0] += t[j] * t[j];
         acc[1] += t[j] * s[j];
       }

@@ -44,6 +44,13 @@ struct BlockMatrix {
     for (std::uint32_t k = off[r]; k < off[r + 1]; ++k) s += val[k] * x[col[k]];
     return s;
   }
+  // The entries of row r outside the preconditioner's L, times x: A y = M y + upper(y), so when
+  // y = M^-1 p, A y = p + upper(y) costs only these entries.
+  double upper(const double* x, std::uint32_t r) const {
+    double s = 0;
+    for (std::uint32_t k = mid[r]; k < off[r + 1]; ++k) s += val[k] * x[col[k]];
+    return s;
+  }
   double forward(double b, const double* z, std::uint32_t r) const {
     for (std::uint32_t k = off[r]; k < mid[r]; ++k) b -= val[k] * z[col[k]];
     return b / diag[r];
