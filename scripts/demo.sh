@@ -4,7 +4,9 @@
 #  2. compute the expected-cost strategy for the example system under test (examples/sut, a
 #     multithreaded program whose output order is nondeterministic);
 #  3. play that strategy online against the correct build (verdict PASS) and against the buggy build
-#     (verdict FAIL, with the trace that led to it), writing a JSON-lines trace and a JUnit report.
+#     (verdict FAIL, with the trace that led to it), writing a JSON-lines trace and a JUnit report;
+#  4. write one HTML report of both (build/release/demo-report.html): verdicts, replay commands, the
+#     model with coverage and the path to the failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
@@ -30,4 +32,6 @@ if [ "$code" -ne 1 ]; then
   echo "demo: expected verdict FAIL (exit code 1) on the buggy build, got exit code $code" >&2
   exit 1
 fi
-echo "demo: the correct build passed, the buggy build was caught (traces and report in $out/)"
+"$pt" report "$out/demo-trace.jsonl" "$out/demo-buggy-trace.jsonl" --model "$model" -o "$out/demo-report.html"
+echo "demo: the correct build passed, the buggy build was caught (traces and JUnit in $out/)"
+echo "demo: report of both runs: $out/demo-report.html (open it in a browser; it loads nothing from the network)"

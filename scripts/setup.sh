@@ -10,6 +10,7 @@ packages=(
   liblemon-dev coinor-libclp-dev libeigen3-dev
   clang libclang-rt-14-dev python3
   redis-server
+  graphviz libkainjow-mustache-dev chromium
 )
 
 missing=()

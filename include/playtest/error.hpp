@@ -17,10 +17,10 @@
 namespace playtest {
 
 struct SourceLocation {
-  std::string file;     // "" when unknown, "-" for standard input
+  std::string file;          // "" when unknown, "-" for standard input
   std::uint32_t line = 0;    // 1-based, 0 when unknown
   std::uint32_t column = 0;  // 1-based, 0 when unknown
-  std::string pointer;  // JSON pointer (RFC 6901) of the offending value, "" when not JSON
+  std::string pointer;       // JSON pointer (RFC 6901) of the offending value, "" when not JSON
 
   bool has_position() const { return line != 0; }
 };
@@ -30,6 +30,11 @@ struct Diagnostic {
   std::string message;
   std::vector<std::string> notes;
 };
+
+// A diagnostic built out of line: GCC 12 at -O3 reports -Wmaybe-uninitialized for some nested
+// aggregate initializations of Diagnostic inlined into large functions (a false positive).
+Diagnostic make_diagnostic(std::string file, std::uint32_t line, std::uint32_t column, std::string pointer,
+                           std::string message, std::vector<std::string> notes = {});
 
 // "file:line:col: error: message" (GNU form), with " (at /json/pointer)" when a pointer is known,
 // followed by one "note: ..." line per note.

@@ -1,9 +1,10 @@
-#include "playtest/error.hpp"
 #include "playtest/cover/cover_convergence.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+
+#include "playtest/error.hpp"
 
 namespace playtest {
 
@@ -11,6 +12,13 @@ double CoverBound::bound(std::uint64_t m) const {
   if (!computed) return 0;
   const double b = 1.0 - static_cast<double>(num_segments) * std::pow(1.0 - p, static_cast<double>(m));
   return std::max(0.0, b);
+}
+
+std::optional<std::uint64_t> CoverBound::rounds_for(double target) const {
+  if (!computed || p <= 0) return std::nullopt;
+  if (p >= 1) return 1;
+  const double m = std::ceil(std::log((1 - target) / num_segments) / std::log(1 - p));
+  return static_cast<std::uint64_t>(std::max(1.0, m));
 }
 
 double CoverBound::bound_after_visits(std::uint64_t k) const {
@@ -97,7 +105,8 @@ Interval wilson_interval(std::uint32_t successes, std::uint32_t trials, double z
   const double center = (ph + z2 / (2 * n)) / denom;
   const double half = z / denom * std::sqrt(ph * (1 - ph) / n + z2 / (4 * n * n));
   // Exact ends at 0 and n successes (the formula leaves rounding noise there).
-  return {successes == 0 ? 0.0 : std::max(0.0, center - half), successes == trials ? 1.0 : std::min(1.0, center + half)};
+  return {successes == 0 ? 0.0 : std::max(0.0, center - half),
+          successes == trials ? 1.0 : std::min(1.0, center + half)};
 }
 
 ConvergenceTable simulate_coverage(const TestGraph& g, CoverPolicy& policy, const ConvergenceOptions& o) {

@@ -20,7 +20,7 @@ constexpr double scaled_path_limit = 0x1.0p50;
 
 void check_vertex(const TestGraph& g, VertexId v, const char* what) {
   if (v.is_none() || v.index() >= g.num_vertices())
-    throw std::invalid_argument(fmt::format("postman_tour: {} vertex {} is out of range", what, v.value));
+    throw InternalError(fmt::format("postman_tour: {} vertex {} is out of range", what, v.value));
 }
 
 // Forward (from `start`) and backward (to `start`) reachability over the graph's edges plus the
@@ -60,13 +60,16 @@ Reach reach(const TestGraph& g, VertexId start, const ResetArcs& r) {
 detail::MinCostFlowOptions flow_options(PostmanFlowSolver s) {
   using A = detail::MinCostFlowAlgorithm;
   switch (s) {
-    case PostmanFlowSolver::network_simplex: return {.algorithm = A::network_simplex_altering};
+    case PostmanFlowSolver::network_simplex:
+      return {.algorithm = A::network_simplex_altering};
     case PostmanFlowSolver::network_simplex_block_search:
       return {.algorithm = A::network_simplex_block, .shift_costs = false};
-    case PostmanFlowSolver::cost_scaling: return {.algorithm = A::cost_scaling_partial_augment, .shift_costs = false};
-    case PostmanFlowSolver::capacity_scaling: return {.algorithm = A::capacity_scaling, .shift_costs = false};
+    case PostmanFlowSolver::cost_scaling:
+      return {.algorithm = A::cost_scaling_partial_augment, .shift_costs = false};
+    case PostmanFlowSolver::capacity_scaling:
+      return {.algorithm = A::capacity_scaling, .shift_costs = false};
   }
-  throw std::invalid_argument("postman_tour: unknown flow solver");
+  throw InternalError("postman_tour: unknown flow solver");
 }
 
 }  // namespace
@@ -76,9 +79,13 @@ ResetArcs resolve_resets(const TestGraph& g, const PostmanOptions& o) {
   std::optional<double> cost = o.reset_cost;
   if (!cost && !o.ignore_graph_reset) cost = g.reset_cost();
   r.can_reset.assign(g.num_vertices(), 0);
-  if (!cost) return r;
+  if (!cost) {
+    if (!o.reset_from.empty())
+      throw UsageError("reset_from", "needs a reset cost (the graph has no reset cost of its own, or it is ignored)");
+    return r;
+  }
   if (!std::isfinite(*cost) || *cost < 0)
-    throw std::invalid_argument(fmt::format("postman_tour: the reset cost must be finite and >= 0, got {}", *cost));
+    throw UsageError("reset_cost", fmt::format("must be finite and >= 0, got {}", *cost));
   r.enabled = true;
   r.cost = *cost;
   r.to = g.initial();
@@ -89,9 +96,9 @@ ResetArcs resolve_resets(const TestGraph& g, const PostmanOptions& o) {
     for (VertexId v : o.reset_from) {
       check_vertex(g, v, "reset");
       if (g.is_passive(v))
-        throw std::invalid_argument(fmt::format(
-            "postman_tour: vertex '{}' is passive; a reset is the tester's move, so only active vertices can reset",
-            g.name(v)));
+        throw UsageError("reset_from", fmt::format("vertex '{}' is passive; a reset is the tester's move, so only "
+                                                   "active vertices can reset",
+                                                   g.name(v)));
       if (v != r.to) r.can_reset[v.index()] = 1;
     }
   }
@@ -112,9 +119,11 @@ std::vector<UncoverableEdge> find_uncoverable_edges(const TestGraph& g, VertexId
 }
 
 std::string describe_uncoverable(const TestGraph& g, VertexId start, const UncoverableEdge& u) {
-  std::string s = fmt::format("edge '{}' ({} -> {}): ", g.name(u.edge), g.name(g.source(u.edge)), g.name(g.target(u.edge)));
+  std::string s =
+      fmt::format("edge '{}' ({} -> {}): ", g.name(u.edge), g.name(g.source(u.edge)), g.name(g.target(u.edge)));
   if (u.unreachable)
-    s += fmt::format("its source '{}' is unreachable from the start vertex '{}'", g.name(g.source(u.edge)), g.name(start));
+    s += fmt::format("its source '{}' is unreachable from the start vertex '{}'", g.name(g.source(u.edge)),
+                     g.name(start));
   if (u.unreachable && u.cannot_return) s += "; ";
   if (u.cannot_return)
     s += fmt::format("the start vertex '{}' cannot be reached again from its target '{}'", g.name(start),
@@ -147,15 +156,17 @@ PostmanTour postman_tour(const TestGraph& g, const PostmanOptions& options) {
     Diagnostic d;
     d.message = num_coverable == 0
                     ? fmt::format("no edge lies on a closed walk through the start vertex '{}'", g.name(t.start))
-                    : fmt::format("{} of {} edges cannot be on a closed walk through the start vertex '{}' (the graph "
-                                  "is not strongly connected)",
-                                  t.uncoverable.size(), m, g.name(t.start));
+                    : fmt::format(
+                          "{} of {} edges cannot be on a closed walk through the start vertex '{}' (the graph "
+                          "is not strongly connected)",
+                          t.uncoverable.size(), m, g.name(t.start));
     const std::size_t shown = std::min<std::size_t>(t.uncoverable.size(), 10);
     for (std::size_t i = 0; i < shown; ++i) d.notes.push_back(describe_uncoverable(g, t.start, t.uncoverable[i]));
     if (shown < t.uncoverable.size()) d.notes.push_back(fmt::format("... and {} more", t.uncoverable.size() - shown));
     if (!rs.enabled)
-      d.notes.push_back("a reset cost adds reset edges back to the initial vertex, so that every edge reachable "
-                        "from it can be toured");
+      d.notes.push_back(
+          "a reset cost adds reset edges back to the initial vertex, so that every edge reachable "
+          "from it can be toured");
     throw GraphError(std::move(d));
   }
 
@@ -231,8 +242,9 @@ PostmanTour postman_tour(const TestGraph& g, const PostmanOptions& options) {
     const detail::MinCostFlowResult flow = detail::solve_min_cost_flow(net, flow_options(options.flow_solver));
     // The component is strongly connected and costs are >= 0: always feasible and bounded.
     if (flow.status != detail::MinCostFlowStatus::optimal)
-      throw InternalError(fmt::format("postman_tour: the balancing flow problem is {}",
-                                      flow.status == detail::MinCostFlowStatus::infeasible ? "infeasible" : "unbounded"));
+      throw InternalError(
+          fmt::format("postman_tour: the balancing flow problem is {}",
+                      flow.status == detail::MinCostFlowStatus::infeasible ? "infeasible" : "unbounded"));
     // Only the start vertex's component carries arcs; there the potentials differ by at most a
     // path's cost, so they are kept relative to the start vertex (LEMON's own are offset by up to
     // its artificial cost, 2^62 in 64-bit arithmetic).
@@ -255,7 +267,8 @@ PostmanTour postman_tour(const TestGraph& g, const PostmanOptions& options) {
     if (!t.exact_costs) {
       // Rounding moves each arc cost by at most 0.5/scale; an optimal flow needs at most
       // total_supply * (n - 1) arc units (simple paths).
-      t.optimality_gap_bound = (static_cast<double>(total_flow) + static_cast<double>(total_supply) * (n - 1)) * 0.5 / scale;
+      t.optimality_gap_bound =
+          (static_cast<double>(total_flow) + static_cast<double>(total_supply) * (n - 1)) * 0.5 / scale;
     }
   }
 

@@ -2,8 +2,9 @@
 
 #include <fmt/format.h>
 
-#include <chrono>
 #include <algorithm>
+#include <chrono>
+#include <ctime>
 #include <unordered_map>
 
 #include "playtest/graph/graph_builder.hpp"
@@ -20,61 +21,28 @@ const char* to_string(ExploreStatus s) {
   return "?";
 }
 
-ExploreResult explore(const Model& model, const ExploreOptions& options) {
-  StateSpace space(model, options.projection);
-  return explore(space, options);
+namespace {
+
+constexpr std::uint32_t no_vertex = UINT32_MAX;
+
+// CPU time of the calling thread (the exploration is single-threaded).
+double thread_cpu_seconds() {
+  timespec ts{};
+  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
 }
 
-ExploreResult explore(StateSpace& space, const ExploreOptions& options) {
-  using clock = std::chrono::steady_clock;
-  const auto t0 = clock::now();
-  ExploreResult r;
-  constexpr std::uint32_t none = UINT32_MAX;
-  std::vector<std::uint32_t> vertex_of_node;
-  std::vector<NodeId> order;
-  std::vector<std::uint32_t> depth;
-  auto add = [&](NodeId n, std::uint32_t d) {
-    if (vertex_of_node.size() <= n.index()) vertex_of_node.resize(std::max<std::size_t>(n.index() + 1, vertex_of_node.size() * 2), none);
-    if (vertex_of_node[n.index()] != none) return;
-    vertex_of_node[n.index()] = static_cast<std::uint32_t>(order.size());
-    order.push_back(n);
-    depth.push_back(d);
-  };
-  add(space.initial(), 0);
-  std::size_t head = 0;
-  bool depth_cut = false;
-  std::vector<std::uint8_t> expanded;  // per vertex
-  while (head < order.size()) {
-    if (order.size() >= options.max_states) {
-      r.status = ExploreStatus::state_limit;
-      break;
-    }
-    if (options.max_seconds > 0 && (head & 255) == 0 &&
-        std::chrono::duration<double>(clock::now() - t0).count() > options.max_seconds) {
-      r.status = ExploreStatus::time_limit;
-      break;
-    }
-    const NodeId n = order[head];
-    const std::uint32_t d = depth[head];
-    ++head;
-    expanded.resize(head, 0);
-    if (d >= options.max_depth) {
-      // Kept as frontier unless it has no successors anyway.
-      if (space.successors(n).empty()) expanded[head - 1] = 1;
-      else depth_cut = true;
-      continue;
-    }
-    for (const SpaceEdge& e : space.successors(n)) add(e.target, d + 1);
-    expanded[head - 1] = 1;
-  }
-  expanded.resize(order.size(), 0);
-  if (r.status == ExploreStatus::complete && depth_cut) r.status = ExploreStatus::depth_limit;
-  for (std::size_t v = 0; v < order.size(); ++v) r.frontier += expanded[v] ? 0 : 1;
-  r.depth = 0;
-  for (std::size_t v = 0; v < order.size(); ++v) r.depth = std::max(r.depth, depth[v]);
-  if (r.frontier == 0) r.status = ExploreStatus::complete;
+struct Frozen {
+  TestGraph graph;
+  std::vector<std::string> trap_names;
+  std::vector<std::vector<EdgeId>> trap_edges;
+};
 
-  // Freeze into a TestGraph.
+// The test graph of what was found: vertices in breadth-first order, the expanded ones with their
+// successors, the others as active dead ends.
+Frozen freeze(StateSpace& space, const std::vector<NodeId>& order, const std::vector<std::uint8_t>& expanded,
+              const std::vector<std::uint32_t>& vertex_of_node, VertexNaming naming) {
+  Frozen f;
   GraphBuilder b;
   std::size_t num_edges = 0;
   for (std::size_t v = 0; v < order.size(); ++v)
@@ -92,7 +60,7 @@ ExploreResult explore(StateSpace& space, const ExploreOptions& options) {
   for (std::size_t v = 0; v < order.size(); ++v) {
     const NodeId n = order[v];
     const bool twin = space.is_twin(n);
-    if (options.naming == VertexNaming::numbered) {
+    if (naming == VertexNaming::numbered) {
       // "s<number>" and "'" for a twin, without a formatting library per vertex.
       char buf[16];
       char* end = buf + sizeof buf;
@@ -153,13 +121,109 @@ ExploreResult explore(StateSpace& space, const ExploreOptions& options) {
     }
   }
   std::vector<EdgeId> edge_of_insertion;
-  r.graph = b.build({}, &edge_of_insertion);
-  r.trap_names.reserve(ntraps);
-  r.trap_edges.resize(ntraps);
+  f.graph = b.build({}, &edge_of_insertion);
+  f.trap_names.reserve(ntraps);
+  f.trap_edges.resize(ntraps);
   for (std::uint32_t t = 0; t < ntraps; ++t) {
-    r.trap_names.push_back(space.model().trap_name(t));
-    for (std::uint32_t ins : trap_insertions[t]) r.trap_edges[t].push_back(edge_of_insertion[ins]);
+    f.trap_names.push_back(space.model().trap_name(t));
+    for (std::uint32_t ins : trap_insertions[t]) f.trap_edges[t].push_back(edge_of_insertion[ins]);
   }
+  return f;
+}
+
+}  // namespace
+
+ExploreResult explore(const Model& model, const ExploreOptions& options) {
+  StateSpace space(model, options.projection);
+  return explore(space, options);
+}
+
+ExploreResult explore(StateSpace& space, const ExploreOptions& options) {
+  using clock = std::chrono::steady_clock;
+  const auto t0 = clock::now();
+  ExploreResult r;
+  constexpr std::uint32_t none = no_vertex;
+  std::vector<std::uint32_t> vertex_of_node;
+  std::vector<NodeId> order;
+  std::vector<std::uint32_t> depth;
+  auto add = [&](NodeId n, std::uint32_t d) {
+    if (vertex_of_node.size() <= n.index())
+      vertex_of_node.resize(std::max<std::size_t>(n.index() + 1, vertex_of_node.size() * 2), none);
+    if (vertex_of_node[n.index()] != none) return;
+    vertex_of_node[n.index()] = static_cast<std::uint32_t>(order.size());
+    order.push_back(n);
+    depth.push_back(d);
+  };
+  add(space.initial(), 0);
+  std::size_t head = 0;
+  bool depth_cut = false;
+  std::vector<std::uint8_t> expanded;  // per vertex
+  // The time budget covers building the graph of what was found too, which takes a model-dependent
+  // fraction of the time the expansion took (about half for counter.ptm, docs/performance.md).
+  // Once a sixteenth of the budget is spent, the graph of what was found so far is built once and
+  // thrown away to measure that fraction (in CPU time of this thread, so that other processes on a
+  // loaded machine do not skew it); the expansion then stops when the wall time spent plus the
+  // projected building (the expansion's wall time times that fraction, a tenth more for safety)
+  // reaches 98% of the budget. The clock is read every 16 expansions (an expansion of a model
+  // program takes microseconds).
+  const bool timed = options.max_seconds > 0;
+  const double cpu_start = thread_cpu_seconds();
+  double build_ratio = 1.0;  // building time per second of expansion, until measured
+  double calibration_seconds = 0;
+  bool calibrated = false;
+  auto seconds_since = [](clock::time_point t) { return std::chrono::duration<double>(clock::now() - t).count(); };
+  while (head < order.size()) {
+    if (order.size() >= options.max_states) {
+      r.status = ExploreStatus::state_limit;
+      break;
+    }
+    if (timed && (head & 15) == 0) {
+      const double elapsed = seconds_since(t0);
+      if (!calibrated && head >= 1024 && elapsed >= options.max_seconds / 16) {
+        const auto c0 = clock::now();
+        const double cpu0 = thread_cpu_seconds();
+        std::vector<std::uint8_t> so_far = expanded;
+        so_far.resize(order.size(), 0);
+        (void)freeze(space, order, so_far, vertex_of_node, options.naming);
+        const double cpu1 = thread_cpu_seconds();
+        calibration_seconds = seconds_since(c0);
+        build_ratio = (cpu1 - cpu0) / std::max(cpu0 - cpu_start, 1e-6);
+        calibrated = true;
+      }
+      const double expanding = seconds_since(t0) - calibration_seconds;
+      if (seconds_since(t0) + expanding * build_ratio * 1.1 >= options.max_seconds * 0.98) {
+        r.status = ExploreStatus::time_limit;
+        break;
+      }
+    }
+    if (options.on_progress && (head & 4095) == 0 && head > 0) options.on_progress(head, order.size());
+    const NodeId n = order[head];
+    const std::uint32_t d = depth[head];
+    ++head;
+    expanded.resize(head, 0);
+    if (d >= options.max_depth) {
+      // Kept as frontier unless it has no successors anyway.
+      if (space.successors(n).empty())
+        expanded[head - 1] = 1;
+      else
+        depth_cut = true;
+      continue;
+    }
+    for (const SpaceEdge& e : space.successors(n)) add(e.target, d + 1);
+    expanded[head - 1] = 1;
+  }
+  expanded.resize(order.size(), 0);
+  if (r.status == ExploreStatus::complete && depth_cut) r.status = ExploreStatus::depth_limit;
+  for (std::size_t v = 0; v < order.size(); ++v) r.frontier += expanded[v] ? 0 : 1;
+  r.depth = 0;
+  for (std::size_t v = 0; v < order.size(); ++v) r.depth = std::max(r.depth, depth[v]);
+  if (r.frontier == 0) r.status = ExploreStatus::complete;
+
+  // Freeze into a TestGraph.
+  Frozen frozen = freeze(space, order, expanded, vertex_of_node, options.naming);
+  r.graph = std::move(frozen.graph);
+  r.trap_names = std::move(frozen.trap_names);
+  r.trap_edges = std::move(frozen.trap_edges);
   r.node_of_vertex = std::move(order);
   r.states = space.num_states();
   r.store_bytes = space.store_bytes();

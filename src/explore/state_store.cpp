@@ -1,9 +1,10 @@
-#include "playtest/error.hpp"
 #include "playtest/explore/state_store.hpp"
 
 #include <cstring>
 #include <limits>
 #include <stdexcept>
+
+#include "playtest/error.hpp"
 
 namespace playtest {
 
@@ -20,7 +21,9 @@ inline std::uint64_t mix(std::uint64_t x) {
 
 }  // namespace
 
-StateStore::StateStore(std::size_t key_size) : key_size_(key_size), inline_keys_(key_size <= 4) { slots_.assign(16, 0); }
+StateStore::StateStore(std::size_t key_size) : key_size_(key_size), inline_keys_(key_size <= 4) {
+  slots_.assign(16, 0);
+}
 
 std::uint32_t StateStore::tag(std::span<const std::byte> key, std::uint64_t h) const {
   if (!inline_keys_) return static_cast<std::uint32_t>(h >> 32);
@@ -87,7 +90,7 @@ std::pair<std::uint32_t, bool> StateStore::insert(std::span<const std::byte> key
     pos = (pos + 1) & mask;
   }
   if (count_ == std::numeric_limits<std::uint32_t>::max() - 1)
-    throw std::length_error("StateStore::insert: more than 2^32 - 2 states");
+    throw ModelError("the model has more than 2^32 - 2 states: bound its variables more tightly or abstract the state");
   const std::uint32_t id = count_++;
   arena_.insert(arena_.end(), key.begin(), key.end());
   slots_[pos] = (static_cast<std::uint64_t>(h) << 32) | (id + 1);
@@ -110,8 +113,6 @@ std::uint32_t StateStore::find(std::span<const std::byte> key) const {
   }
 }
 
-std::size_t StateStore::memory_bytes() const {
-  return arena_.capacity() + slots_.capacity() * sizeof(std::uint64_t);
-}
+std::size_t StateStore::memory_bytes() const { return arena_.capacity() + slots_.capacity() * sizeof(std::uint64_t); }
 
 }  // namespace playtest

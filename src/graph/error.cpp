@@ -61,6 +61,18 @@ std::string format_diagnostic_with_line(const Diagnostic& d, std::string_view li
   return out;
 }
 
+Diagnostic make_diagnostic(std::string file, std::uint32_t line, std::uint32_t column, std::string pointer,
+                           std::string message, std::vector<std::string> notes) {
+  Diagnostic d;
+  d.where.file = std::move(file);
+  d.where.line = line;
+  d.where.column = column;
+  d.where.pointer = std::move(pointer);
+  d.message = std::move(message);
+  d.notes = std::move(notes);
+  return d;
+}
+
 Error::Error(Diagnostic d) : std::runtime_error(format_diagnostic(d)), diag_(std::move(d)) {}
 
 Error::Error(std::string message) : Error(Diagnostic{{}, std::move(message), {}}) {}

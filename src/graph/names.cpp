@@ -52,7 +52,8 @@ VertexId vertex_named(const TestGraph& g, std::string_view name, std::string_vie
     for (const auto& c : close) list += (list.empty() ? "'" : ", '") + c + "'";
     notes.push_back("vertices with similar ids: " + list);
   }
-  throw GraphError(Diagnostic{{}, fmt::format("no vertex '{}' in the graph (given as {})", name, role), std::move(notes)});
+  throw GraphError(
+      Diagnostic{{}, fmt::format("no vertex '{}' in the graph (given as {})", name, role), std::move(notes)});
 }
 
 std::vector<EdgeId> edges_named(const TestGraph& g, std::string_view name, std::string_view role) {
@@ -63,8 +64,28 @@ std::vector<EdgeId> edges_named(const TestGraph& g, std::string_view name, std::
       if (g.label_id(e) == *l) out.push_back(e);
   }
   if (out.empty())
-    throw GraphError(Diagnostic{{}, fmt::format("no edge with id or label '{}' in the graph (given as {})", name, role), {}});
+    throw GraphError(
+        Diagnostic{{}, fmt::format("no edge with id or label '{}' in the graph (given as {})", name, role), {}});
   return out;
+}
+
+std::string describe_edge(const TestGraph& g, EdgeId e) {
+  return fmt::format("{} --{}--> {}", g.name(g.source(e)), g.label(e), g.name(g.target(e)));
+}
+
+bool generated_edge_id(std::string_view id) {
+  if (id.size() < 2 || id[0] != 'e') return false;
+  for (char c : id.substr(1))
+    if (c < '0' || c > '9') return false;
+  return true;
+}
+
+std::string edge_step(const TestGraph& g, EdgeId e) {
+  const std::string_view id = g.name(e), label = g.label(e);
+  std::string text(label);
+  if (text.empty()) text = g.is_timeout(e) ? "(timeout)" : "(no label)";
+  if (!generated_edge_id(id) && id != label) text = fmt::format("{}:{}", id, text);
+  return "-" + text + "->";
 }
 
 }  // namespace playtest

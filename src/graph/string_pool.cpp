@@ -1,5 +1,7 @@
 #include "playtest/graph/string_pool.hpp"
 
+#include "playtest/error.hpp"
+
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif
@@ -57,7 +59,8 @@ void StringPool::reserve(std::size_t strings, std::size_t chars) {
 std::uint64_t StringPool::short_key(std::string_view s) {
   std::uint64_t k = std::min<std::size_t>(s.size(), 255);
   const std::size_t n = std::min<std::size_t>(s.size(), 7);
-  for (std::size_t i = 0; i < n; ++i) k |= static_cast<std::uint64_t>(static_cast<unsigned char>(s[i])) << (8 * (i + 1));
+  for (std::size_t i = 0; i < n; ++i)
+    k |= static_cast<std::uint64_t>(static_cast<unsigned char>(s[i])) << (8 * (i + 1));
   return k;
 }
 
@@ -66,7 +69,8 @@ std::size_t StringPool::memory_bytes() const {
 }
 
 std::uint32_t StringPool::append(std::string_view s) {
-  if (offsets_.size() >= 0xFFFFFFFEu) throw std::length_error("StringPool: more than 2^32-2 strings");
+  if (offsets_.size() >= 0xFFFFFFFEu)
+    throw GraphError("more than 2^32 - 2 distinct names or labels: the graph is too large");
   chars_.append(s);
   offsets_.push_back(chars_.size());
   return size() - 1;

@@ -1,27 +1,26 @@
 // graph/1 reader: nlohmann's SAX parser over a position-tracking character source, so that every
 // error names file:line:column and the JSON pointer without ever building a DOM of the file.
 #include <fmt/format.h>
-
-#include <cerrno>
-#include <cmath>
-#include <cstdio>
-#include <condition_variable>
-#include <cstring>
-#include <exception>
-#include <mutex>
-#include <thread>
-#include <iostream>
-#include <iterator>
-#include <memory>
-#include <nlohmann/json.hpp>
-#include <sys/stat.h>
-
-#include <algorithm>
-#include <charconv>
-#include <optional>
 #include <rapidjson/filereadstream.h>
 #include <rapidjson/memorystream.h>
 #include <rapidjson/reader.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <condition_variable>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <iostream>
+#include <iterator>
+#include <memory>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <thread>
 
 #include "playtest/error.hpp"
 #include "playtest/graph/graph_builder.hpp"
@@ -385,8 +384,7 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
       seen_ = 0;
       return true;
     }
-    if (section_ == Section::top && (kbit_ == top_vertices || kbit_ == top_edges))
-      type_error("an array", "an object");
+    if (section_ == Section::top && (kbit_ == top_vertices || kbit_ == top_edges)) type_error("an array", "an object");
     type_error(expected_type(), "an object");
   }
 
@@ -467,8 +465,8 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
     std::string what = ex.what();
     // nlohmann: "[json.exception.parse_error.101] parse error at line 1, column 2: syntax error ..."
     std::string detail = what;
-    if (auto colon = what.find(": ", what.find("parse error")); what.find("parse error") != std::string::npos &&
-                                                                   colon != std::string::npos)
+    if (auto colon = what.find(": ", what.find("parse error"));
+        what.find("parse error") != std::string::npos && colon != std::string::npos)
       detail = what.substr(colon + 2);
     else if (auto bracket = what.find("] "); bracket != std::string::npos)
       detail = what.substr(bracket + 2);
@@ -575,15 +573,26 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
       case Section::top:
         return "the graph object";
       case Section::vertex:
-        return fmt::format("vertex #{}", index_);
       case Section::edge:
-        return fmt::format("edge #{}", index_);
+        return element_name();
       case Section::reset:
         return "\"reset\"";
       default:
         return "the file";
     }
   }
+  // The vertex or edge being read, by its id once its "id" key was read (so messages name what the
+  // user wrote), else by its place in the array.
+  std::string element_name() const {
+    const char* what = section_ == Section::vertex ? "vertex" : "edge";
+    return id_.empty() ? fmt::format("{} #{}", what, index_) : fmt::format("{} '{}'", what, id_);
+  }
+  // An error in a field of the vertex or edge being read: "edge 'e3': ...".
+  [[noreturn]] void fail_field(std::string message) const {
+    if (section_ == Section::vertex || section_ == Section::edge) message = element_name() + ": " + message;
+    fail_here(std::move(message));
+  }
+
   const char* expected_type() const {
     if (key_ == "goal" || key_ == "timeout" || key_ == "observe") return "a boolean";
     if (key_ == "cost" || key_ == "prob" || key_ == "weight") return "a number";
@@ -603,7 +612,7 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
     fail_at(src_.value_line(), src_.value_column(), std::move(message));
   }
   [[noreturn]] void type_error(const char* expected, const char* got) const {
-    fail_here(fmt::format("\"{}\" must be {}, got {}", key_, expected, got));
+    fail_field(fmt::format("\"{}\" must be {}, got {}", key_, expected, got));
   }
 
   bool enter_skip() {
@@ -619,12 +628,15 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
   // vertices, edges and reset is skipped. meta_stack_ holds the open containers being filled.
   nlohmann::json scalar_json(Kind kind) const {
     switch (kind) {
-      case Kind::null: return nullptr;
-      case Kind::boolean: return bool_;
+      case Kind::null:
+        return nullptr;
+      case Kind::boolean:
+        return bool_;
       case Kind::number:
         if (integral_ && std::abs(num_) < 9.0e15) return static_cast<std::int64_t>(num_);
         return num_;
-      default: return std::string(str_);
+      default:
+        return std::string(str_);
     }
   }
   bool meta_begin(nlohmann::json value) {
@@ -655,8 +667,9 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
   }
 
   void begin_element(Section s) {
-    if (target_ && ((s == Section::vertex && target_->kind == ElementRef::Kind::vertex) ||
-                    (s == Section::edge && target_->kind == ElementRef::Kind::edge)) &&
+    if (target_ &&
+        ((s == Section::vertex && target_->kind == ElementRef::Kind::vertex) ||
+         (s == Section::edge && target_->kind == ElementRef::Kind::edge)) &&
         target_->index == index_)
       throw Found{src_.value_line(), src_.value_column()};
     section_ = s;
@@ -682,15 +695,16 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
 
   std::string_view take_string(const char* what) {
     if (str_.size() > max_string_bytes)
-      fail_here(fmt::format("{} is {} bytes long; the limit is {}", what, str_.size(), max_string_bytes));
+      fail_field(fmt::format("{} is {} bytes long; the limit is {}", what, str_.size(), max_string_bytes));
     return str_;
   }
 
   bool scalar(Kind kind) {
     if (skip_ > 0) return meta_open(scalar_json(kind)) && meta_close();
-    const char* got = kind == Kind::null ? "null" : kind == Kind::boolean ? "a boolean"
-                                                  : kind == Kind::number  ? "a number"
-                                                                          : "a string";
+    const char* got = kind == Kind::null      ? "null"
+                      : kind == Kind::boolean ? "a boolean"
+                      : kind == Kind::number  ? "a number"
+                                              : "a string";
     switch (section_) {
       case Section::none:
         fail_here(fmt::format("a graph/1 file must be a JSON object, got {}", got));
@@ -738,7 +752,7 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
         else if (str_ == "passive")
           kind_ = VertexKind::passive;
         else
-          fail_here(fmt::format("\"kind\" must be \"active\" or \"passive\", got \"{}\"", take_string("kind")));
+          fail_field(fmt::format("\"kind\" must be \"active\" or \"passive\", got \"{}\"", take_string("kind")));
       } else if (kbit_ == v_goal) {
         want(Kind::boolean);
         goal_ = bool_;
@@ -759,17 +773,16 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
       }
     } else if (kbit_ == e_cost) {
       want(Kind::number);
-      if (!std::isfinite(num_) || num_ < 0)
-        fail_here(fmt::format("edge cost must be finite and >= 0, got {}", num_));
+      if (!std::isfinite(num_) || num_ < 0) fail_field(fmt::format("\"cost\" must be finite and >= 0, got {}", num_));
       cost_ = num_;
     } else if (kbit_ == e_prob) {
       want(Kind::number);
-      if (!(num_ > 0 && num_ <= 1)) fail_here(fmt::format("\"prob\" must lie in (0, 1], got {}", num_));
+      if (!(num_ > 0 && num_ <= 1)) fail_field(fmt::format("\"prob\" must lie in (0, 1], got {}", num_));
       prob_ = num_;
     } else if (kbit_ == e_weight) {
       want(Kind::number);
       if (!(integral_ && num_ > 0 && num_ < 9007199254740992.0))
-        fail_here(fmt::format("\"weight\" must be a positive integer, got {}", num_));
+        fail_field(fmt::format("\"weight\" must be a positive integer, got {}", num_));
       weight_ = num_;
     } else if (kbit_ == e_timeout) {
       want(Kind::boolean);
@@ -791,8 +804,7 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
 
   void finish_edge() {
     auto name = [&] { return id_.empty() ? fmt::format("#{}", index_) : "'" + id_ + "'"; };
-    if (!(seen_ & e_from))
-      fail_at(elem_line_, elem_col_, fmt::format("edge {} has no \"from\"", name()));
+    if (!(seen_ & e_from)) fail_at(elem_line_, elem_col_, fmt::format("edge {} has no \"from\"", name()));
     if (!(seen_ & e_to)) fail_at(elem_line_, elem_col_, fmt::format("edge {} has no \"to\"", name()));
     if (prob_ && weight_)
       fail_at(elem_line_, elem_col_, fmt::format("edge {} has both \"prob\" and \"weight\"; give one", name()));
@@ -810,8 +822,7 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
   }
 
   void finish_top() {
-    if (!format_seen_)
-      fail_at(1, 1, "missing \"playtest\": \"graph/1\"; is this a playtest graph file?");
+    if (!format_seen_) fail_at(1, 1, "missing \"playtest\": \"graph/1\"; is this a playtest graph file?");
     if (!(seen_ & top_vertices)) fail_at(1, 1, "missing \"vertices\"");
   }
 
@@ -1047,7 +1058,8 @@ GraphBuilder located_read(Source& src, const std::string& file) {
   Handler h(&src, file, &feed, std::nullopt);
   nlohmann::json::sax_parse(SourceIterator(&src), SourceIterator(), &h);
   feed.builder();
-  if (src.read_error()) throw Error(Diagnostic{{file, 0, 0, ""}, fmt::format("read error: {}", std::strerror(errno)), {}});
+  if (src.read_error())
+    throw InputError(Diagnostic{{file, 0, 0, ""}, fmt::format("read error: {}", std::strerror(errno)), {}});
   return b;
 }
 
@@ -1058,15 +1070,16 @@ TestGraph read(const std::string& file, std::string_view text, std::FILE* f, boo
     char buffer[1 << 16];
     rapidjson::FileReadStream in(f, buffer, sizeof buffer);
     struct stat st {};
-    const std::uint64_t size = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) ? static_cast<std::uint64_t>(st.st_size) : 0;
+    const std::uint64_t size =
+        fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) ? static_cast<std::uint64_t>(st.st_size) : 0;
     b = fast_read(in, file, size);
     if (!b || std::ferror(f)) {
       b.reset();
       if (std::fseek(f, 0, SEEK_SET) != 0)
-        throw Error(Diagnostic{{file, 0, 0, ""},
-                               "the file is not valid graph/1, and it cannot be read a second time (not seekable) "
-                               "to say where; copy it to a regular file and try again",
-                               {}});
+        throw InputError(Diagnostic{{file, 0, 0, ""},
+                                    "the file is not valid graph/1, and it cannot be read a second time (not seekable) "
+                                    "to say where; copy it to a regular file and try again",
+                                    {}});
       std::clearerr(f);
     }
   } else {
@@ -1107,7 +1120,7 @@ TestGraph load_graph(const std::string& path) {
     return parse_graph(text, "-");
   }
   std::unique_ptr<std::FILE, FileCloser> f(std::fopen(path.c_str(), "rb"));
-  if (!f) throw Error(Diagnostic{{path, 0, 0, ""}, fmt::format("cannot open: {}", std::strerror(errno)), {}});
+  if (!f) throw InputError(Diagnostic{{path, 0, 0, ""}, fmt::format("cannot open: {}", std::strerror(errno)), {}});
   return read(path, {}, f.get());
 }
 

@@ -12,6 +12,7 @@
 #include <tuple>
 
 #include "playtest/error.hpp"
+#include "playtest/source_text.hpp"
 
 namespace playtest::ioco {
 
@@ -19,7 +20,7 @@ namespace {
 
 const std::vector<std::string> convention_notes = {
     "inputs and outputs are told apart by a '?' (input) or '!' (output) prefix on the label, or by "
-    "--inputs/--outputs label lists; 'tau' and 'i' are internal steps (docs/ioco.md)"};
+    "lists of the input and output labels given with the model; 'tau' and 'i' are internal steps (docs/ioco.md)"};
 
 struct Classified {
   std::string name;
@@ -73,8 +74,10 @@ bool classify(std::string_view label, const LtsReadOptions& o, Classified& out, 
   }
   std::optional<ActionKind> k = by_prefix ? by_prefix : by_list;
   if (!k) {
-    if (!o.inputs.empty() && o.outputs.empty()) k = ActionKind::output;
-    else if (o.inputs.empty() && !o.outputs.empty()) k = ActionKind::input;
+    if (!o.inputs.empty() && o.outputs.empty())
+      k = ActionKind::output;
+    else if (o.inputs.empty() && !o.outputs.empty())
+      k = ActionKind::input;
   }
   if (!k) {
     error = fmt::format("cannot tell whether label '{}' is an input or an output", label);
@@ -160,11 +163,12 @@ class AutParser {
         fail_at<ModelError>(line_no, label_col, error, convention_notes);
       transitions.push_back({from, a, to});
     }
-    if (header_line == 0) fail_at<ParseError>(1, 1, "empty file: expected the header 'des (initial_state, transitions, states)'");
+    if (header_line == 0)
+      fail_at<ParseError>(1, 1, "empty file: expected the header 'des (initial_state, transitions, states)'");
     if (transitions.size() != n_trans)
-      fail_at<ParseError>(header_line, 1,
-                          fmt::format("the header declares {} transitions but the file has {}", n_trans,
-                                      transitions.size()));
+      fail_at<ParseError>(
+          header_line, 1,
+          fmt::format("the header declares {} transitions but the file has {}", n_trans, transitions.size()));
     lts_.set_structure(n_states, initial, std::move(transitions));
     return std::move(lts_);
   }
@@ -258,6 +262,7 @@ std::pair<std::uint32_t, std::uint32_t> line_col_of(std::string_view text, std::
 }  // namespace
 
 Lts parse_aut(std::string_view text, const std::string& source_name, const LtsReadOptions& options) {
+  require_utf8(text, source_name);  // labels become graph/1 strings, which must be UTF-8
   return AutParser(text, source_name, options).parse();
 }
 
@@ -299,8 +304,7 @@ Lts parse_lts_json(std::string_view text, const std::string& source_name, const 
     throw ParseError(Diagnostic{{source_name, 0, 0, pointer}, std::move(msg), std::move(notes)});
   };
   if (!doc.is_object()) fail("", "an lts/1 file is a JSON object");
-  if (!doc.contains("playtest") || doc["playtest"] != "lts/1")
-    fail("/playtest", "expected \"playtest\": \"lts/1\"");
+  if (!doc.contains("playtest") || doc["playtest"] != "lts/1") fail("/playtest", "expected \"playtest\": \"lts/1\"");
   for (auto it = doc.begin(); it != doc.end(); ++it)
     if (it.key() != "playtest" && it.key() != "initial" && it.key() != "transitions" && it.key() != "inputs" &&
         it.key() != "outputs" && it.key() != "states" && it.key() != "description")
@@ -320,9 +324,12 @@ Lts parse_lts_json(std::string_view text, const std::string& source_name, const 
   std::vector<std::string> names;
   auto state_of = [&](const json& v, const std::string& pointer) -> StateId {
     std::string n;
-    if (v.is_string()) n = v.get<std::string>();
-    else if (v.is_number_unsigned()) n = std::to_string(v.get<std::uint64_t>());
-    else fail(pointer, "expected a state (a name or a number)");
+    if (v.is_string())
+      n = v.get<std::string>();
+    else if (v.is_number_unsigned())
+      n = std::to_string(v.get<std::uint64_t>());
+    else
+      fail(pointer, "expected a state (a name or a number)");
     for (std::size_t i = 0; i < names.size(); ++i)
       if (names[i] == n) return static_cast<StateId>(i);
     names.push_back(n);
@@ -349,7 +356,7 @@ Lts parse_lts_json(std::string_view text, const std::string& source_name, const 
     std::string error;
     ActionId a = 0;
     if (!classify(t[1].get<std::string>(), o, c, error) || !intern(lts, c, a, error))
-      throw ModelError(Diagnostic{{source_name, 0, 0, p + "/1"}, error, convention_notes});
+      throw ModelError(make_diagnostic(source_name, 0, 0, p + "/1", error, convention_notes));
     ts.push_back({from, a, to});
   }
   lts.set_structure(static_cast<StateId>(names.size()), initial, std::move(ts));
@@ -358,16 +365,7 @@ Lts parse_lts_json(std::string_view text, const std::string& source_name, const 
 }
 
 Lts load_lts(const std::string& path, const LtsReadOptions& options) {
-  std::string text;
-  if (path == "-") {
-    text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-  } else {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw Error(Diagnostic{{path, 0, 0, ""}, "cannot open for reading", {}});
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    text = std::move(ss).str();
-  }
+  const std::string text = read_source_text(path);
   const bool aut = path.size() >= 4 && path.compare(path.size() - 4, 4, ".aut") == 0;
   if (aut || (path == "-" && !looks_like_lts_json(std::string_view(text).substr(0, 4096))))
     return parse_aut(text, path, options);

@@ -21,10 +21,9 @@ struct BuiltinInfo {
   Builtin id;
   std::size_t arity;
 };
-constexpr BuiltinInfo builtins[] = {{"len", b_len, 1},   {"size", b_size, 1}, {"head", b_head, 1},
-                                    {"tail", b_tail, 1}, {"last", b_last, 1}, {"keys", b_keys, 1},
-                                    {"min", b_min, 2},   {"max", b_max, 2},   {"abs", b_abs, 1},
-                                    {"remove", b_remove, 2}};
+constexpr BuiltinInfo builtins[] = {
+    {"len", b_len, 1},   {"size", b_size, 1}, {"head", b_head, 1}, {"tail", b_tail, 1}, {"last", b_last, 1},
+    {"keys", b_keys, 1}, {"min", b_min, 2},   {"max", b_max, 2},   {"abs", b_abs, 1},   {"remove", b_remove, 2}};
 
 std::size_t edit_distance(std::string_view a, std::string_view b) {
   std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
@@ -61,10 +60,11 @@ class Checker {
         std::vector<std::string> names;
         for (auto& d : p_.named)
           if (d.kind == NamedDecl::Kind::param) names.push_back(d.name);
-        throw ModelError(Diagnostic{{p_.file, 0, 0, ""},
-                                    fmt::format("unknown model parameter '{}'", name),
-                                    {names.empty() ? std::string("the model declares no parameters")
-                                                   : fmt::format("the model's parameters are: {}", fmt::join(names, ", "))}});
+        throw ModelError(
+            Diagnostic{{p_.file, 0, 0, ""},
+                       fmt::format("unknown model parameter '{}'", name),
+                       {names.empty() ? std::string("the model declares no parameters")
+                                      : fmt::format("the model's parameters are: {}", fmt::join(names, ", "))}});
       }
     }
     for (auto& d : p_.named) named(d);
@@ -98,7 +98,8 @@ class Checker {
       for (auto& b : p_.actions) {
         if (&b == &a) break;
         if (b.name == a.name)
-          fail(a.loc, fmt::format("action '{}' is declared twice", a.name), {fmt::format("first declared at line {}", b.loc.line)});
+          fail(a.loc, fmt::format("action '{}' is declared twice", a.name),
+               {fmt::format("first declared at line {}", b.loc.line)});
       }
       action(a);
       a.label_base = static_cast<std::uint32_t>(label);
@@ -122,6 +123,12 @@ class Checker {
     }
     for (auto& e : p_.abstract_) state_expr(*e, nullptr, "the abstraction");
     p_.frame_words = max_slot_;
+    // An empty file (or one with only declarations) explores to a single state with nothing to do:
+    // a test of it would test nothing, so it is not a model.
+    if (p_.actions.empty())
+      fail(Loc{1, 1}, "the model declares no action: there is nothing to explore or test",
+           {"declare what the tester can do with 'controllable NAME { ... }' and what the system does with "
+            "'observable NAME { ... }' (docs/language.md)"});
   }
 
   std::vector<Word> initial_;
@@ -149,7 +156,8 @@ class Checker {
   void declare(const std::string& name, Loc loc) {
     auto it = globals_.find(name);
     if (it != globals_.end())
-      fail(loc, fmt::format("'{}' is already defined", name), {fmt::format("first defined at line {}", it->second.loc.line)});
+      fail(loc, fmt::format("'{}' is already defined", name),
+           {fmt::format("first defined at line {}", it->second.loc.line)});
     for (auto& b : builtins)
       if (name == b.name) fail(loc, fmt::format("'{}' is a built-in function and cannot be redefined", name));
   }
@@ -212,7 +220,8 @@ class Checker {
       case NamedDecl::Kind::param: {
         TypeP t = resolve(*d.type, fmt::format("parameter '{}'", d.name), /*storage=*/false);
         if (t->k != TK::integer && t->k != TK::range && t->k != TK::boolean)
-          fail(d.type->loc, fmt::format("parameter '{}' must have type int, bool or a range lo..hi, not {}", d.name, tn(*t)));
+          fail(d.type->loc,
+               fmt::format("parameter '{}' must have type int, bool or a range lo..hi, not {}", d.name, tn(*t)));
         std::vector<Word> w;
         auto ov = std::find_if(overrides_.begin(), overrides_.end(), [&](auto& o) { return o.first == d.name; });
         if (ov != overrides_.end()) {
@@ -220,14 +229,18 @@ class Checker {
           Word v = 0;
           if (t->k == TK::boolean) {
             if (text != "true" && text != "false")
-              throw ModelError(Diagnostic{{p_.file, 0, 0, ""},
-                                          fmt::format("model parameter '{}' expects true or false, got '{}'", d.name, text), {}});
+              throw ModelError(
+                  Diagnostic{{p_.file, 0, 0, ""},
+                             fmt::format("model parameter '{}' expects true or false, got '{}'", d.name, text),
+                             {}});
             v = text == "true";
           } else {
             auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
             if (ec != std::errc() || ptr != text.data() + text.size() || text.empty())
-              throw ModelError(Diagnostic{{p_.file, 0, 0, ""},
-                                          fmt::format("model parameter '{}' expects an integer, got '{}'", d.name, text), {}});
+              throw ModelError(
+                  Diagnostic{{p_.file, 0, 0, ""},
+                             fmt::format("model parameter '{}' expects an integer, got '{}'", d.name, text),
+                             {}});
           }
           w = {v};
           if (auto m = misfit(*t, w.data(), p_); !m.empty())
@@ -271,7 +284,8 @@ class Checker {
   TypeP resolve(TypeExpr& t, const std::string& what, bool storage = true) {
     Type r;
     switch (t.kind) {
-      case TypeExpr::Kind::boolean: return bool_;
+      case TypeExpr::Kind::boolean:
+        return bool_;
       case TypeExpr::Kind::integer:
         if (storage)
           fail(t.loc, fmt::format("unbounded domain: {} has type int", what), {"give it a range such as 0..10"});
@@ -300,7 +314,8 @@ class Checker {
         r.k = TK::tuple;
         for (auto& e : t.elems) r.elems.push_back(resolve(*e, what, storage));
         return finish(std::move(r));
-      case TypeExpr::Kind::set: case TypeExpr::Kind::map: {
+      case TypeExpr::Kind::set:
+      case TypeExpr::Kind::map: {
         r.k = t.kind == TypeExpr::Kind::set ? TK::set : TK::map;
         TypeP el = resolve(*t.elems[0], what, storage);
         if (el->card == 0 || el->card > 64)
@@ -334,16 +349,21 @@ class Checker {
   static bool same_domain(const Type& a, const Type& b) {
     if (a.k != b.k) return false;
     switch (a.k) {
-      case TK::range: return a.lo == b.lo && a.hi == b.hi;
-      case TK::enumeration: return a.enum_id == b.enum_id;
-      case TK::str: return a.strs == b.strs;
-      case TK::boolean: return true;
+      case TK::range:
+        return a.lo == b.lo && a.hi == b.hi;
+      case TK::enumeration:
+        return a.enum_id == b.enum_id;
+      case TK::str:
+        return a.strs == b.strs;
+      case TK::boolean:
+        return true;
       case TK::tuple:
         if (a.elems.size() != b.elems.size()) return false;
         for (std::size_t i = 0; i < a.elems.size(); ++i)
           if (!same_domain(*a.elems[i], *b.elems[i])) return false;
         return true;
-      default: return false;
+      default:
+        return false;
     }
   }
 
@@ -353,17 +373,23 @@ class Checker {
     if (dst.k == TK::str && is_str(src)) return true;
     if (dst.k != src.k) return false;
     switch (dst.k) {
-      case TK::boolean: return true;
-      case TK::enumeration: return dst.enum_id == src.enum_id;
+      case TK::boolean:
+        return true;
+      case TK::enumeration:
+        return dst.enum_id == src.enum_id;
       case TK::tuple:
         if (dst.elems.size() != src.elems.size()) return false;
         for (std::size_t i = 0; i < dst.elems.size(); ++i)
           if (!assignable(*dst.elems[i], *src.elems[i])) return false;
         return true;
-      case TK::set: return same_domain(*dst.elems[0], *src.elems[0]);
-      case TK::seq: return dst.cap == src.cap && assignable(*dst.elems[0], *src.elems[0]);
-      case TK::map: return same_domain(*dst.elems[0], *src.elems[0]) && assignable(*dst.elems[1], *src.elems[1]);
-      default: return false;
+      case TK::set:
+        return same_domain(*dst.elems[0], *src.elems[0]);
+      case TK::seq:
+        return dst.cap == src.cap && assignable(*dst.elems[0], *src.elems[0]);
+      case TK::map:
+        return same_domain(*dst.elems[0], *src.elems[0]) && assignable(*dst.elems[1], *src.elems[1]);
+      default:
+        return false;
     }
   }
   // Two values can be compared with == (either way round).
@@ -379,14 +405,18 @@ class Checker {
   }
   void require(const Expr& e, const TypeP& t, const std::string& what) {
     const bool ok = t->k == TK::integer ? is_int(*e.type) : t->k == TK::boolean ? e.type->k == TK::boolean : true;
-    if (!ok) fail(e.loc, fmt::format("type mismatch: {} must be {}, not {}", what, t->k == TK::boolean ? "a bool" : "an integer", tn(*e.type)));
+    if (!ok)
+      fail(e.loc, fmt::format("type mismatch: {} must be {}, not {}", what,
+                              t->k == TK::boolean ? "a bool" : "an integer", tn(*e.type)));
   }
 
   std::uint32_t alloc(std::uint32_t width) {
     const std::uint32_t s = next_slot_;
     next_slot_ += width;
-    if (const_ctx_) const_max_ = std::max(const_max_, next_slot_);
-    else max_slot_ = std::max(max_slot_, next_slot_);
+    if (const_ctx_)
+      const_max_ = std::max(const_max_, next_slot_);
+    else
+      max_slot_ = std::max(max_slot_, next_slot_);
     return s;
   }
 
@@ -411,8 +441,9 @@ class Checker {
       }
       prm.resolved = resolve(*prm.type, fmt::format("parameter '{}' of action '{}'", prm.name, a.name));
       if (prm.resolved->card == 0)
-        fail(prm.type->loc, fmt::format("unbounded domain: parameter '{}' of action '{}' has too many values ({})", prm.name,
-                                        a.name, tn(*prm.resolved)),
+        fail(prm.type->loc,
+             fmt::format("unbounded domain: parameter '{}' of action '{}' has too many values ({})", prm.name, a.name,
+                         tn(*prm.resolved)),
              {"action parameters range over finite domains: a small range, an enum, a string set or tuples of them"});
       a.combos *= prm.resolved->card;
       if (a.combos > 0x7fffffffu) fail(prm.loc, fmt::format("action '{}' has too many parameter combinations", a.name));
@@ -471,7 +502,8 @@ class Checker {
       case SK::assign: {
         for (auto& l : locals_)
           if (l.name == s.name)
-            fail(s.loc, fmt::format("cannot assign to {} '{}'; only state variables can be assigned", l.is_param ? "parameter" : "local", s.name));
+            fail(s.loc, fmt::format("cannot assign to {} '{}'; only state variables can be assigned",
+                                    l.is_param ? "parameter" : "local", s.name));
         auto it = globals_.find(s.name);
         if (it == globals_.end()) fail(s.loc, fmt::format("undefined name '{}'", s.name), hint(s.name));
         if (it->second.kind != Global::var)
@@ -483,8 +515,7 @@ class Checker {
         for (auto& st : s.path) {
           if (!st.is_index) {
             if (t->k != TK::tuple) fail(st.loc, fmt::format("'.{}' needs a tuple, but this is {}", st.field, tn(*t)));
-            if (st.field >= t->elems.size())
-              fail(st.loc, fmt::format("tuple {} has no field .{}", tn(*t), st.field));
+            if (st.field >= t->elems.size()) fail(st.loc, fmt::format("tuple {} has no field .{}", tn(*t), st.field));
             t = t->elems[st.field];
           } else if (t->k == TK::seq) {
             check(*st.index, int_);
@@ -493,7 +524,8 @@ class Checker {
           } else if (t->k == TK::map) {
             check(*st.index, t->elems[0]);
             if (!assignable(*t->elems[0], *st.index->type))
-              fail(st.index->loc, fmt::format("type mismatch: the map's keys are {}, not {}", tn(*t->elems[0]), tn(*st.index->type)));
+              fail(st.index->loc,
+                   fmt::format("type mismatch: the map's keys are {}, not {}", tn(*t->elems[0]), tn(*st.index->type)));
             t = t->elems[1];
           } else {
             fail(st.loc, fmt::format("'[...]' needs a sequence or a map, but this is {}", tn(*t)));
@@ -501,7 +533,8 @@ class Checker {
         }
         check(*s.e, t);
         if (!assignable(*t, *s.e->type))
-          fail(s.e->loc, fmt::format("type mismatch: cannot assign a value of type {} to '{}' of type {}", tn(*s.e->type), s.name, tn(*t)));
+          fail(s.e->loc, fmt::format("type mismatch: cannot assign a value of type {} to '{}' of type {}",
+                                     tn(*s.e->type), s.name, tn(*t)));
         s.target_type = it->second.type;
         return;
       }
@@ -520,10 +553,14 @@ class Checker {
 
   TypeP check_inner(Expr& e, TypeP expected) {
     switch (e.k) {
-      case EK::int_lit: return int_;
-      case EK::bool_lit: return bool_;
-      case EK::str_lit: return strlit_;
-      case EK::name: return name(e);
+      case EK::int_lit:
+        return int_;
+      case EK::bool_lit:
+        return bool_;
+      case EK::str_lit:
+        return strlit_;
+      case EK::name:
+        return name(e);
       case EK::unary: {
         if (e.op == Op::not_) {
           check(*e.kids[0], bool_);
@@ -534,8 +571,10 @@ class Checker {
         require(*e.kids[0], int_, "the operand of '-'");
         return int_;
       }
-      case EK::binary: return binary(e);
-      case EK::call: return call(e);
+      case EK::binary:
+        return binary(e);
+      case EK::call:
+        return call(e);
       case EK::field: {
         TypeP t = check(*e.kids[0], nullptr);
         if (t->k != TK::tuple) fail(e.loc, fmt::format("'.{}' needs a tuple, but this is {}", e.ival, tn(*t)));
@@ -554,7 +593,8 @@ class Checker {
         if (t->k == TK::map) {
           check(*e.kids[1], t->elems[0]);
           if (!assignable(*t->elems[0], *e.kids[1]->type))
-            fail(e.kids[1]->loc, fmt::format("type mismatch: the map's keys are {}, not {}", tn(*t->elems[0]), tn(*e.kids[1]->type)));
+            fail(e.kids[1]->loc,
+                 fmt::format("type mismatch: the map's keys are {}, not {}", tn(*t->elems[0]), tn(*e.kids[1]->type)));
           return t->elems[1];
         }
         fail(e.loc, fmt::format("'[...]' needs a sequence or a map, but this is {}", tn(*t)));
@@ -567,7 +607,9 @@ class Checker {
           TypeP k = check(*e.kids[i], ctx ? expected->elems[i] : nullptr);
           // Literals take the expected component type so the tuple's layout matches.
           if (ctx && k->k != TK::tuple && assignable(*expected->elems[i], *k)) k = expected->elems[i];
-          if (k->k == TK::str_literal) fail(e.kids[i]->loc, "cannot tell the string type of this tuple component; use it where a typed tuple is expected");
+          if (k->k == TK::str_literal)
+            fail(e.kids[i]->loc,
+                 "cannot tell the string type of this tuple component; use it where a typed tuple is expected");
           t.elems.push_back(k);
         }
         return finish(std::move(t));
@@ -587,7 +629,8 @@ class Checker {
           if (!assignable(*el, *kt))
             fail(k->loc, fmt::format("type mismatch: set element of type {} in a set of {}", tn(*kt), tn(*el)));
         }
-        if (!el) fail(e.loc, "cannot tell the element type of the empty set '{}'", {"use it where a typed set is expected"});
+        if (!el)
+          fail(e.loc, "cannot tell the element type of the empty set '{}'", {"use it where a typed set is expected"});
         Type t;
         t.k = TK::set;
         t.elems.push_back(el);
@@ -602,7 +645,8 @@ class Checker {
         for (auto& k : e.kids) {
           check(*k, expected->elems[0]);
           if (!assignable(*expected->elems[0], *k->type))
-            fail(k->loc, fmt::format("type mismatch: element of type {} in a sequence of {}", tn(*k->type), tn(*expected->elems[0])));
+            fail(k->loc, fmt::format("type mismatch: element of type {} in a sequence of {}", tn(*k->type),
+                                     tn(*expected->elems[0])));
         }
         return expected;
       }
@@ -623,7 +667,9 @@ class Checker {
         if (!elem) {
           TypeP t = check(dom, nullptr);
           if (t->k != TK::set && t->k != TK::seq && t->k != TK::map)
-            fail(dom.loc, fmt::format("a quantifier ranges over a set, a sequence, a map's keys or a finite type, not {}", tn(*t)));
+            fail(dom.loc,
+                 fmt::format("a quantifier ranges over a set, a sequence, a map's keys or a finite type, not {}",
+                             tn(*t)));
           elem = t->elems[0];
         }
         const std::uint32_t saved = next_slot_;
@@ -641,11 +687,15 @@ class Checker {
         TypeP a = check(*e.kids[1], expected);
         TypeP b = check(*e.kids[2], expected ? expected : a);
         if (is_int(*a) && is_int(*b)) return int_;
+        // Two string literals ("a" and "b") have no declared set; the if has the declared string
+        // type of either branch, or is a literal itself.
+        if (is_str(*a) && is_str(*b)) return a->k == TK::str ? a : b;
         if (!assignable(*a, *b))
           fail(e.loc, fmt::format("type mismatch: the branches of 'if' have types {} and {}", tn(*a), tn(*b)));
         return a;
       }
-      default: return e.type;
+      default:
+        return e.type;
     }
   }
 
@@ -691,11 +741,23 @@ class Checker {
       require(b, t, what);
     };
     switch (e.op) {
-      case Op::and_: both(bool_, "an operand of 'and'"); return bool_;
-      case Op::or_: both(bool_, "an operand of 'or'"); return bool_;
-      case Op::implies: both(bool_, "an operand of '=>'"); return bool_;
-      case Op::lt: case Op::le: case Op::gt: case Op::ge: both(int_, "an operand of a comparison"); return bool_;
-      case Op::eq: case Op::ne: {
+      case Op::and_:
+        both(bool_, "an operand of 'and'");
+        return bool_;
+      case Op::or_:
+        both(bool_, "an operand of 'or'");
+        return bool_;
+      case Op::implies:
+        both(bool_, "an operand of '=>'");
+        return bool_;
+      case Op::lt:
+      case Op::le:
+      case Op::gt:
+      case Op::ge:
+        both(int_, "an operand of a comparison");
+        return bool_;
+      case Op::eq:
+      case Op::ne: {
         if (needs_context(a) && !needs_context(b)) {
           check(b, nullptr);
           check(a, b.type);
@@ -706,7 +768,8 @@ class Checker {
         if (!comparable(*a.type, *b.type))
           fail(e.loc, fmt::format("type mismatch: cannot compare {} with {}", tn(*a.type), tn(*b.type)));
         if (a.type->width != b.type->width)
-          fail(e.loc, fmt::format("type mismatch: cannot compare {} with {} (different shapes)", tn(*a.type), tn(*b.type)));
+          fail(e.loc,
+               fmt::format("type mismatch: cannot compare {} with {} (different shapes)", tn(*a.type), tn(*b.type)));
         return bool_;
       }
       case Op::in: {
@@ -718,7 +781,11 @@ class Checker {
           fail(a.loc, fmt::format("type mismatch: {} cannot be an element of {}", tn(*a.type), tn(*c)));
         return bool_;
       }
-      case Op::add: case Op::sub: case Op::mul: case Op::div: case Op::mod: {
+      case Op::add:
+      case Op::sub:
+      case Op::mul:
+      case Op::div:
+      case Op::mod: {
         TypeP ta;
         if (needs_context(a) && (b.k == EK::name || b.k == EK::call || b.k == EK::binary)) {
           TypeP tb = check(b, nullptr);
@@ -744,10 +811,13 @@ class Checker {
           return ta;
         }
         fail(e.loc, fmt::format("type mismatch: '{}' needs two integers{}, got {} and {}", op,
-                                e.op == Op::add ? ", two sets or two sequences" : e.op == Op::div || e.op == Op::mod ? "" : " or two sets",
+                                e.op == Op::add                      ? ", two sets or two sequences"
+                                : e.op == Op::div || e.op == Op::mod ? ""
+                                                                     : " or two sets",
                                 tn(*ta), tn(*tb)));
       }
-      default: fail(e.loc, "internal error: operator");
+      default:
+        fail(e.loc, "internal error: operator");
     }
   }
 
@@ -761,7 +831,8 @@ class Checker {
       fail(e.loc, fmt::format("unknown function '{}'", e.name), notes);
     }
     if (e.kids.size() != info->arity)
-      fail(e.loc, fmt::format("{}() takes {} argument{}, got {}", info->name, info->arity, info->arity == 1 ? "" : "s", e.kids.size()));
+      fail(e.loc, fmt::format("{}() takes {} argument{}, got {}", info->name, info->arity, info->arity == 1 ? "" : "s",
+                              e.kids.size()));
     e.builtin = info->id;
     auto arg = [&](std::size_t i, TypeP exp) { return check(*e.kids[i], std::move(exp)); };
     auto need = [&](const TypeP& t, std::initializer_list<TK> ks, const char* what) {
@@ -770,9 +841,14 @@ class Checker {
       fail(e.kids[0]->loc, fmt::format("{}() needs {}, not {}", info->name, what, tn(*t)));
     };
     switch (info->id) {
-      case b_len: need(arg(0, nullptr), {TK::seq}, "a sequence"); return int_;
-      case b_size: need(arg(0, nullptr), {TK::set, TK::map}, "a set or a map"); return int_;
-      case b_head: case b_last: {
+      case b_len:
+        need(arg(0, nullptr), {TK::seq}, "a sequence");
+        return int_;
+      case b_size:
+        need(arg(0, nullptr), {TK::set, TK::map}, "a set or a map");
+        return int_;
+      case b_head:
+      case b_last: {
         TypeP t = arg(0, nullptr);
         need(t, {TK::seq}, "a sequence");
         return t->elems[0];
@@ -796,10 +872,13 @@ class Checker {
         need(t, {TK::map}, "a map");
         arg(1, t->elems[0]);
         if (!assignable(*t->elems[0], *e.kids[1]->type))
-          fail(e.kids[1]->loc, fmt::format("type mismatch: the map's keys are {}, not {}", tn(*t->elems[0]), tn(*e.kids[1]->type)));
+          fail(e.kids[1]->loc,
+               fmt::format("type mismatch: the map's keys are {}, not {}", tn(*t->elems[0]), tn(*e.kids[1]->type)));
         return t;
       }
-      case b_min: case b_max: case b_abs:
+      case b_min:
+      case b_max:
+      case b_abs:
         for (std::size_t i = 0; i < e.kids.size(); ++i) {
           arg(i, int_);
           require(*e.kids[i], int_, fmt::format("the argument of {}()", info->name));

@@ -14,6 +14,7 @@
 #include "lang/detail/checker.hpp"
 #include "lang/detail/runtime.hpp"
 #include "playtest/error.hpp"
+#include "playtest/source_text.hpp"
 
 namespace playtest {
 
@@ -39,10 +40,18 @@ std::uint8_t bytes_for(std::uint64_t max_value) {
 
 void leaves(const Type& t, std::uint32_t word, std::vector<Leaf>& out) {
   switch (t.k) {
-    case TK::boolean: out.push_back({word, 0, 1}); return;
-    case TK::range: out.push_back({word, t.lo, bytes_for(static_cast<std::uint64_t>(t.hi) - static_cast<std::uint64_t>(t.lo))}); return;
-    case TK::enumeration: out.push_back({word, 0, bytes_for(t.card - 1)}); return;
-    case TK::str: out.push_back({word, 0, bytes_for(t.card - 1), &t}); return;
+    case TK::boolean:
+      out.push_back({word, 0, 1});
+      return;
+    case TK::range:
+      out.push_back({word, t.lo, bytes_for(static_cast<std::uint64_t>(t.hi) - static_cast<std::uint64_t>(t.lo))});
+      return;
+    case TK::enumeration:
+      out.push_back({word, 0, bytes_for(t.card - 1)});
+      return;
+    case TK::str:
+      out.push_back({word, 0, bytes_for(t.card - 1), &t});
+      return;
     case TK::tuple:
       for (auto& e : t.elems) leaves(*e, word, out), word += e->width;
       return;
@@ -58,10 +67,13 @@ void leaves(const Type& t, std::uint32_t word, std::vector<Leaf>& out) {
     case TK::map: {
       const std::uint64_t n = t.elems[0]->card;
       out.push_back({word, 0, static_cast<std::uint8_t>(n <= 8 ? 1 : n <= 16 ? 2 : n <= 32 ? 4 : 8)});
-      for (std::uint64_t i = 0; i < n; ++i) leaves(*t.elems[1], word + 1 + static_cast<std::uint32_t>(i) * t.elems[1]->width, out);
+      for (std::uint64_t i = 0; i < n; ++i)
+        leaves(*t.elems[1], word + 1 + static_cast<std::uint32_t>(i) * t.elems[1]->width, out);
       return;
     }
-    default: out.push_back({word, 0, 8}); return;
+    default:
+      out.push_back({word, 0, 8});
+      return;
   }
 }
 
@@ -271,7 +283,7 @@ class ProgramModel final : public Model {
 ModelParam parse_model_param(std::string_view text) {
   const auto eq = text.find('=');
   if (eq == std::string_view::npos || eq == 0)
-    throw Error(fmt::format("--param expects NAME=VALUE, got '{}'", text));
+    throw UsageError("param", fmt::format("expected NAME=VALUE, got '{}'", text));
   return {std::string(text.substr(0, eq)), std::string(text.substr(eq + 1))};
 }
 
@@ -285,22 +297,7 @@ std::unique_ptr<Model> compile_model(std::string_view text, const std::string& f
 }
 
 std::unique_ptr<Model> load_model(const std::string& path, const std::vector<ModelParam>& params) {
-  std::string text;
-  if (path == "-") {
-    text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-  } else {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-      Diagnostic d;
-      d.where.file = path;
-      d.message = "cannot open the model file";
-      throw Error(std::move(d));
-    }
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    text = ss.str();
-  }
-  return compile_model(text, path, params);
+  return compile_model(read_source_text(path), path, params);
 }
 
 }  // namespace playtest

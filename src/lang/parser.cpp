@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "lang/detail/ast.hpp"
+#include "playtest/source_text.hpp"
 
 namespace playtest::lang {
 
@@ -18,36 +19,66 @@ namespace {
 
 const char* tok_text(Tok t) {
   switch (t) {
-    case Tok::end: return "end of file";
-    case Tok::ident: return "a name";
-    case Tok::integer: return "an integer";
-    case Tok::string: return "a string";
-    case Tok::lparen: return "'('";
-    case Tok::rparen: return "')'";
-    case Tok::lbrace: return "'{'";
-    case Tok::rbrace: return "'}'";
-    case Tok::lbracket: return "'['";
-    case Tok::rbracket: return "']'";
-    case Tok::comma: return "','";
-    case Tok::semicolon: return "';'";
-    case Tok::colon: return "':'";
-    case Tok::dot: return "'.'";
-    case Tok::dotdot: return "'..'";
-    case Tok::assign: return "':='";
-    case Tok::eq: return "'=='";
-    case Tok::ne: return "'!='";
-    case Tok::lt: return "'<'";
-    case Tok::le: return "'<='";
-    case Tok::gt: return "'>'";
-    case Tok::ge: return "'>='";
-    case Tok::plus: return "'+'";
-    case Tok::minus: return "'-'";
-    case Tok::star: return "'*'";
-    case Tok::slash: return "'/'";
-    case Tok::percent: return "'%'";
-    case Tok::implies: return "'=>'";
-    case Tok::arrow: return "'->'";
-    case Tok::equals: return "'='";
+    case Tok::end:
+      return "end of file";
+    case Tok::ident:
+      return "a name";
+    case Tok::integer:
+      return "an integer";
+    case Tok::string:
+      return "a string";
+    case Tok::lparen:
+      return "'('";
+    case Tok::rparen:
+      return "')'";
+    case Tok::lbrace:
+      return "'{'";
+    case Tok::rbrace:
+      return "'}'";
+    case Tok::lbracket:
+      return "'['";
+    case Tok::rbracket:
+      return "']'";
+    case Tok::comma:
+      return "','";
+    case Tok::semicolon:
+      return "';'";
+    case Tok::colon:
+      return "':'";
+    case Tok::dot:
+      return "'.'";
+    case Tok::dotdot:
+      return "'..'";
+    case Tok::assign:
+      return "':='";
+    case Tok::eq:
+      return "'=='";
+    case Tok::ne:
+      return "'!='";
+    case Tok::lt:
+      return "'<'";
+    case Tok::le:
+      return "'<='";
+    case Tok::gt:
+      return "'>'";
+    case Tok::ge:
+      return "'>='";
+    case Tok::plus:
+      return "'+'";
+    case Tok::minus:
+      return "'-'";
+    case Tok::star:
+      return "'*'";
+    case Tok::slash:
+      return "'/'";
+    case Tok::percent:
+      return "'%'";
+    case Tok::implies:
+      return "'=>'";
+    case Tok::arrow:
+      return "'->'";
+    case Tok::equals:
+      return "'='";
   }
   return "?";
 }
@@ -56,10 +87,14 @@ const char* tok_text(Tok t) {
 
 std::string describe(const Token& t) {
   switch (t.kind) {
-    case Tok::ident: return "'" + t.text + "'";
-    case Tok::integer: return "'" + t.text + "'";
-    case Tok::string: return "a string";
-    default: return tok_text(t.kind);
+    case Tok::ident:
+      return "'" + t.text + "'";
+    case Tok::integer:
+      return "'" + t.text + "'";
+    case Tok::string:
+      return "a string";
+    default:
+      return tok_text(t.kind);
   }
 }
 
@@ -133,15 +168,20 @@ std::vector<Token> lex(std::string_view s, const std::string& file) {
       std::size_t j = i + 1;
       std::string v;
       while (true) {
-        if (j >= s.size() || s[j] == '\n') lex_fail(i, "unterminated string literal", {"close it with '\"' on the same line"});
+        if (j >= s.size() || s[j] == '\n')
+          lex_fail(i, "unterminated string literal", {"close it with '\"' on the same line"});
         if (s[j] == '"') break;
         if (s[j] == '\\') {
           if (j + 1 >= s.size()) lex_fail(j, "unterminated string literal");
           const char e = s[j + 1];
-          if (e == 'n') v += '\n';
-          else if (e == 't') v += '\t';
-          else if (e == '"' || e == '\\') v += e;
-          else lex_fail(j, fmt::format("unknown escape sequence '\\{}'", e), {"known escapes: \\\" \\\\ \\n \\t"});
+          if (e == 'n')
+            v += '\n';
+          else if (e == 't')
+            v += '\t';
+          else if (e == '"' || e == '\\')
+            v += e;
+          else
+            lex_fail(j, fmt::format("unknown escape sequence '\\{}'", e), {"known escapes: \\\" \\\\ \\n \\t"});
           j += 2;
           continue;
         }
@@ -153,38 +193,84 @@ std::vector<Token> lex(std::string_view s, const std::string& file) {
     } else {
       auto two = [&](char a, char b) { return c == a && i + 1 < s.size() && s[i + 1] == b; };
       std::size_t len = 1;
-      if (two('.', '.')) t.kind = Tok::dotdot, len = 2;
-      else if (two(':', '=')) t.kind = Tok::assign, len = 2;
-      else if (two('=', '=')) t.kind = Tok::eq, len = 2;
-      else if (two('!', '=')) t.kind = Tok::ne, len = 2;
-      else if (two('<', '=')) t.kind = Tok::le, len = 2;
-      else if (two('>', '=')) t.kind = Tok::ge, len = 2;
-      else if (two('=', '>')) t.kind = Tok::implies, len = 2;
-      else if (two('-', '>')) t.kind = Tok::arrow, len = 2;
+      if (two('.', '.'))
+        t.kind = Tok::dotdot, len = 2;
+      else if (two(':', '='))
+        t.kind = Tok::assign, len = 2;
+      else if (two('=', '='))
+        t.kind = Tok::eq, len = 2;
+      else if (two('!', '='))
+        t.kind = Tok::ne, len = 2;
+      else if (two('<', '='))
+        t.kind = Tok::le, len = 2;
+      else if (two('>', '='))
+        t.kind = Tok::ge, len = 2;
+      else if (two('=', '>'))
+        t.kind = Tok::implies, len = 2;
+      else if (two('-', '>'))
+        t.kind = Tok::arrow, len = 2;
       else {
         switch (c) {
-          case '(': t.kind = Tok::lparen; break;
-          case ')': t.kind = Tok::rparen; break;
-          case '{': t.kind = Tok::lbrace; break;
-          case '}': t.kind = Tok::rbrace; break;
-          case '[': t.kind = Tok::lbracket; break;
-          case ']': t.kind = Tok::rbracket; break;
-          case ',': t.kind = Tok::comma; break;
-          case ';': t.kind = Tok::semicolon; break;
-          case ':': t.kind = Tok::colon; break;
-          case '.': t.kind = Tok::dot; break;
-          case '<': t.kind = Tok::lt; break;
-          case '>': t.kind = Tok::gt; break;
-          case '+': t.kind = Tok::plus; break;
-          case '-': t.kind = Tok::minus; break;
-          case '*': t.kind = Tok::star; break;
-          case '/': t.kind = Tok::slash; break;
-          case '%': t.kind = Tok::percent; break;
-          case '=': t.kind = Tok::equals; break;
+          case '(':
+            t.kind = Tok::lparen;
+            break;
+          case ')':
+            t.kind = Tok::rparen;
+            break;
+          case '{':
+            t.kind = Tok::lbrace;
+            break;
+          case '}':
+            t.kind = Tok::rbrace;
+            break;
+          case '[':
+            t.kind = Tok::lbracket;
+            break;
+          case ']':
+            t.kind = Tok::rbracket;
+            break;
+          case ',':
+            t.kind = Tok::comma;
+            break;
+          case ';':
+            t.kind = Tok::semicolon;
+            break;
+          case ':':
+            t.kind = Tok::colon;
+            break;
+          case '.':
+            t.kind = Tok::dot;
+            break;
+          case '<':
+            t.kind = Tok::lt;
+            break;
+          case '>':
+            t.kind = Tok::gt;
+            break;
+          case '+':
+            t.kind = Tok::plus;
+            break;
+          case '-':
+            t.kind = Tok::minus;
+            break;
+          case '*':
+            t.kind = Tok::star;
+            break;
+          case '/':
+            t.kind = Tok::slash;
+            break;
+          case '%':
+            t.kind = Tok::percent;
+            break;
+          case '=':
+            t.kind = Tok::equals;
+            break;
           default: {
             std::vector<std::string> notes;
-            if (c == '!') notes.push_back("write 'not' for negation and '!=' for inequality");
-            else if (c == '&' || c == '|') notes.push_back("write 'and' / 'or'");
+            if (c == '!')
+              notes.push_back("write 'not' for negation and '!=' for inequality");
+            else if (c == '&' || c == '|')
+              notes.push_back("write 'and' / 'or'");
             if (static_cast<unsigned char>(c) < 32 || static_cast<unsigned char>(c) >= 127)
               lex_fail(i, fmt::format("unexpected character (byte 0x{:02x})", static_cast<unsigned char>(c)), notes);
             lex_fail(i, fmt::format("unexpected character '{}'", c), notes);
@@ -205,10 +291,11 @@ std::vector<Token> lex(std::string_view s, const std::string& file) {
 namespace {
 
 bool is_keyword(std::string_view s) {
-  static const char* const kws[] = {"model", "param", "const", "type", "enum", "var", "controllable", "observable",
-                                    "cost", "weight", "require", "trap", "when", "final", "timeout", "reset",
-                                    "abstract", "if", "then", "else", "forall", "exists", "in", "and", "or", "not",
-                                    "true", "false", "let", "bool", "int", "string", "set", "seq", "map"};
+  static const char* const kws[] = {"model",      "param", "const",    "type",    "enum", "var",  "controllable",
+                                    "observable", "cost",  "weight",   "require", "trap", "when", "final",
+                                    "timeout",    "reset", "abstract", "if",      "then", "else", "forall",
+                                    "exists",     "in",    "and",      "or",      "not",  "true", "false",
+                                    "let",        "bool",  "int",      "string",  "set",  "seq",  "map"};
   for (const char* k : kws)
     if (s == k) return true;
   return false;
@@ -237,7 +324,9 @@ class Parser {
       // The ';' is missing at the end of the previous token more often than not.
       const Token& prev = t_[pos_ - 1];
       if (prev.loc.line < cur().loc.line)
-        fail_at(p_.file, Loc{prev.loc.line, prev.loc.column + static_cast<std::uint32_t>(std::max<std::size_t>(prev.text.size(), 1))},
+        fail_at(p_.file,
+                Loc{prev.loc.line,
+                    prev.loc.column + static_cast<std::uint32_t>(std::max<std::size_t>(prev.text.size(), 1))},
                 fmt::format("expected ';' {}, found {}", context, describe(cur())), {"add ';' at the end of this line"},
                 true);
     }
@@ -260,7 +349,8 @@ class Parser {
   }
 
   void decl() {
-    if (!at(Tok::ident)) error(fmt::format("expected a declaration (var, controllable, observable, ...), found {}", describe(cur())));
+    if (!at(Tok::ident))
+      error(fmt::format("expected a declaration (var, controllable, observable, ...), found {}", describe(cur())));
     const std::string kw = cur().text;
     const Loc loc = cur().loc;
     if (kw == "model") {
@@ -338,10 +428,14 @@ class Parser {
       if (p_.has_timeout) fail_at(p_.file, loc, "'timeout' is declared twice");
       p_.has_timeout = true;
       while (!at(Tok::semicolon)) {
-        if (at_kw("cost") && !p_.timeout_cost) take(), p_.timeout_cost = expr();
-        else if (at_kw("weight") && !p_.timeout_weight) take(), p_.timeout_weight = expr();
-        else if (at_kw("when") && !p_.timeout_when) take(), p_.timeout_when = expr();
-        else expected("'cost', 'weight', 'when' or ';'", "in the timeout declaration");
+        if (at_kw("cost") && !p_.timeout_cost)
+          take(), p_.timeout_cost = expr();
+        else if (at_kw("weight") && !p_.timeout_weight)
+          take(), p_.timeout_weight = expr();
+        else if (at_kw("when") && !p_.timeout_when)
+          take(), p_.timeout_when = expr();
+        else
+          expected("'cost', 'weight', 'when' or ';'", "in the timeout declaration");
       }
       take();
     } else if (kw == "reset") {
@@ -352,14 +446,16 @@ class Parser {
       expect(Tok::semicolon, "after the reset declaration");
     } else if (kw == "abstract") {
       take();
-      if (!p_.abstract_.empty()) fail_at(p_.file, loc, "'abstract' is declared twice", {"list every expression in one declaration"});
+      if (!p_.abstract_.empty())
+        fail_at(p_.file, loc, "'abstract' is declared twice", {"list every expression in one declaration"});
       do p_.abstract_.push_back(expr());
       while (at(Tok::comma) && (take(), true));
       expect(Tok::semicolon, "after the abstraction");
     } else {
       std::vector<std::string> notes;
       if (kw == "action") notes.push_back("declare actions with 'controllable NAME(...)' or 'observable NAME(...)'");
-      error(fmt::format("expected a declaration (var, controllable, observable, ...), found {}", describe(cur())), notes);
+      error(fmt::format("expected a declaration (var, controllable, observable, ...), found {}", describe(cur())),
+            notes);
     }
   }
 
@@ -394,7 +490,9 @@ class Parser {
         take();
         a.cost = expr();
       } else if (at_kw("weight")) {
-        if (!observable) error("only observable actions have a weight", {"a weight is the relative likelihood of an output of the system"});
+        if (!observable)
+          error("only observable actions have a weight",
+                {"a weight is the relative likelihood of an output of the system"});
         if (a.weight) error("the action's weight is given twice");
         take();
         a.weight = expr();
@@ -434,7 +532,22 @@ class Parser {
     return out;
   }
 
+  // Nesting guards: a statement, an else-if chain or a type nested deeper than this is refused with
+  // a located error (it would otherwise exhaust the stack of this parser, the checker and the
+  // interpreter, which all recurse over the tree).
+  static constexpr int max_nesting = 200;
+  struct Nesting {
+    Parser& p;
+    Nesting(Parser& parser, const char* what) : p(parser) {
+      if (++p.nesting_ > max_nesting)
+        p.error(fmt::format("{} nested too deeply (more than {} levels)", what, max_nesting),
+                {"split the model into smaller actions or flatten the nesting"});
+    }
+    ~Nesting() { --p.nesting_; }
+  };
+
   StmtP stmt() {
+    const Nesting guard(*this, "statements");
     auto s = std::make_unique<Stmt>();
     s->loc = cur().loc;
     if (at_kw("if")) {
@@ -444,8 +557,10 @@ class Parser {
       s->then_ = block();
       if (at_kw("else")) {
         take();
-        if (at_kw("if")) s->else_.push_back(stmt());
-        else s->else_ = block();
+        if (at_kw("if"))
+          s->else_.push_back(stmt());
+        else
+          s->else_ = block();
       }
       return s;
     }
@@ -475,7 +590,8 @@ class Parser {
       }
       s->path.push_back(std::move(st));
     }
-    if (at(Tok::equals)) error("expected ':=' in the assignment, found '='", {"assignments use ':=', comparisons '=='"});
+    if (at(Tok::equals))
+      error("expected ':=' in the assignment, found '='", {"assignments use ':=', comparisons '=='"});
     expect(Tok::assign, "in the assignment");
     s->e = expr();
     expect(Tok::semicolon, "after the assignment");
@@ -483,6 +599,7 @@ class Parser {
   }
 
   TypeExprP type_expr() {
+    const Nesting guard(*this, "types");
     auto t = std::make_unique<TypeExpr>();
     t->loc = cur().loc;
     if (at(Tok::ident) && (at_kw("bool") || at_kw("int") || at_kw("string"))) {
@@ -616,15 +733,24 @@ class Parser {
   ExprP cmp() {
     ExprP l = additive();
     Op op;
-    if (at(Tok::eq)) op = Op::eq;
-    else if (at(Tok::ne)) op = Op::ne;
-    else if (at(Tok::lt)) op = Op::lt;
-    else if (at(Tok::le)) op = Op::le;
-    else if (at(Tok::gt)) op = Op::gt;
-    else if (at(Tok::ge)) op = Op::ge;
-    else if (at_kw("in")) op = Op::in;
-    else if (at(Tok::equals)) error("expected '==' to compare, found '='", {"comparisons use '==', assignments ':='"});
-    else return l;
+    if (at(Tok::eq))
+      op = Op::eq;
+    else if (at(Tok::ne))
+      op = Op::ne;
+    else if (at(Tok::lt))
+      op = Op::lt;
+    else if (at(Tok::le))
+      op = Op::le;
+    else if (at(Tok::gt))
+      op = Op::gt;
+    else if (at(Tok::ge))
+      op = Op::ge;
+    else if (at_kw("in"))
+      op = Op::in;
+    else if (at(Tok::equals))
+      error("expected '==' to compare, found '='", {"comparisons use '==', assignments ':='"});
+    else
+      return l;
     Loc loc = take().loc;
     auto e = node(EK::binary, loc);
     e->op = op;
@@ -732,8 +858,10 @@ class Parser {
         e->kids = list(Tok::rbracket, "to close the sequence literal");
         return e;
       }
-      case Tok::ident: break;
-      default: expected("an expression", "here");
+      case Tok::ident:
+        break;
+      default:
+        expected("an expression", "here");
     }
     if (at_kw("true") || at_kw("false")) {
       auto e = node(EK::bool_lit, t.loc);
@@ -777,12 +905,14 @@ class Parser {
   std::vector<Token> t_;
   Program& p_;
   std::size_t pos_ = 0;
-  int depth_ = 0;
+  int depth_ = 0;    // expressions
+  int nesting_ = 0;  // statements and types
 };
 
 }  // namespace
 
 Program parse(std::string_view text, const std::string& file) {
+  require_utf8(text, file);  // strings of the model become vertex names and labels in graph/1
   Program p;
   p.file = file;
   Parser parser(lex(text, file), p);

@@ -34,11 +34,14 @@ std::unique_ptr<Policy> make_policy(StrategyKind kind, const TestGraph& g, const
     }
     case StrategyKind::win: {
       SureWinResult r = solve_sure_winning(g, goals);
-      return std::make_unique<TablePolicy>("win", std::move(r.strategy));
+      return std::make_unique<TablePolicy>(
+          "win", std::move(r.strategy),
+          "it is not a sure win (whatever the tester does there, the system can keep it from every goal)");
     }
     case StrategyKind::expected: {
       ExpectedCostResult r = solve_expected_cost(g, goals);
-      return std::make_unique<TablePolicy>("expected", std::move(r.strategy));
+      return std::make_unique<TablePolicy>("expected", std::move(r.strategy),
+                                           "no strategy reaches a goal from there with probability 1");
     }
     case StrategyKind::cover: return std::make_unique<CoverPolicy>(g);
     // Test-purpose testers (seed 002, seed 003): the traps are the purpose's edges (empty: all).

@@ -3,18 +3,24 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <stdexcept>
 
 #include "playtest/error.hpp"
+#include "playtest/graph/names.hpp"
 
 namespace playtest {
 
 std::string_view to_string(Verdict v) {
   switch (v) {
-    case Verdict::pass: return "PASS";
-    case Verdict::fail: return "FAIL";
-    case Verdict::inconclusive: return "INCONCLUSIVE";
-    case Verdict::error: return "ERROR";
+    case Verdict::pass:
+      return "PASS";
+    case Verdict::fail:
+      return "FAIL";
+    case Verdict::inconclusive:
+      return "INCONCLUSIVE";
+    case Verdict::error:
+      return "ERROR";
   }
   return "?";
 }
@@ -22,10 +28,14 @@ std::string_view to_string(Verdict v) {
 Verdict combine(Verdict a, Verdict b) {
   auto rank = [](Verdict v) {
     switch (v) {
-      case Verdict::fail: return 3;
-      case Verdict::error: return 2;
-      case Verdict::inconclusive: return 1;
-      case Verdict::pass: return 0;
+      case Verdict::fail:
+        return 3;
+      case Verdict::error:
+        return 2;
+      case Verdict::inconclusive:
+        return 1;
+      case Verdict::pass:
+        return 0;
     }
     return 0;
   };
@@ -34,13 +44,20 @@ Verdict combine(Verdict a, Verdict b) {
 
 std::string_view to_string(StepKind k) {
   switch (k) {
-    case StepKind::stimulus: return "stimulus";
-    case StepKind::observation: return "observation";
-    case StepKind::timeout: return "timeout";
-    case StepKind::reset: return "reset";
-    case StepKind::unexpected: return "unexpected";
-    case StepKind::silence: return "silence";
-    case StepKind::wait: return "wait";
+    case StepKind::stimulus:
+      return "stimulus";
+    case StepKind::observation:
+      return "observation";
+    case StepKind::timeout:
+      return "timeout";
+    case StepKind::reset:
+      return "reset";
+    case StepKind::unexpected:
+      return "unexpected";
+    case StepKind::silence:
+      return "silence";
+    case StepKind::wait:
+      return "wait";
   }
   return "?";
 }
@@ -64,6 +81,25 @@ Coverage coverage_of(const TestGraph& g, std::span<const std::uint32_t> edge_vis
   return c;
 }
 
+std::vector<std::chrono::milliseconds> vertex_timeouts_from_specs(const TestGraph& g,
+                                                                  std::span<const std::string> specs) {
+  std::vector<std::chrono::milliseconds> out;
+  if (specs.empty()) return out;
+  out.assign(g.num_vertices(), std::chrono::milliseconds(0));
+  for (const std::string& spec : specs) {
+    const auto eq = spec.rfind('=');
+    if (eq == std::string::npos) throw UsageError("vertex_timeout", fmt::format("'{}': expected VERTEX=MS", spec));
+    const VertexId v = vertex_named(g, std::string_view(spec).substr(0, eq), "a vertex with its own timeout");
+    const std::string_view ms = std::string_view(spec).substr(eq + 1);
+    std::uint32_t value = 0;
+    const auto [end, ec] = std::from_chars(ms.data(), ms.data() + ms.size(), value);
+    if (ms.empty() || ec != std::errc() || end != ms.data() + ms.size())
+      throw UsageError("vertex_timeout", fmt::format("'{}': '{}' is not a number of milliseconds", spec, ms));
+    out[v.index()] = std::chrono::milliseconds(value);
+  }
+  return out;
+}
+
 void check_online_testable(const TestGraph& g) {
   std::vector<std::uint32_t> last_seen(g.num_labels(), ~0u);
   std::vector<EdgeId> first_edge(g.num_labels());
@@ -71,20 +107,22 @@ void check_online_testable(const TestGraph& g) {
     for (EdgeId e : g.out_edges(v)) {
       std::string_view l = g.label(e);
       if (l.find_first_of("\r\n") != std::string_view::npos)
-        throw GraphError(fmt::format("edge '{}' has a label with a line break; labels must fit on one line "
-                                     "of the adapter protocol", g.name(e)));
+        throw GraphError(
+            fmt::format("edge '{}' has a label with a line break; labels must fit on one line "
+                        "of the adapter protocol",
+                        g.name(e)));
       if (g.is_timeout(e)) continue;  // matched by silence, not by its label
       std::uint32_t id = g.label_id(e).value;
       if (last_seen[id] == v.value) {
         EdgeId other = first_edge[id];
         if (g.is_passive(v))
-          throw GraphError(Diagnostic{
-              {},
-              fmt::format("passive vertex '{}' has two outputs labelled '{}' (edges '{}' and '{}'): an "
-                          "observation could not tell which edge the system took, so the graph cannot "
-                          "drive an online test",
-                          g.name(v), l, g.name(other), g.name(e)),
-              {"give the outputs of a passive vertex distinct labels"}});
+          throw GraphError(
+              Diagnostic{{},
+                         fmt::format("passive vertex '{}' has two outputs labelled '{}' (edges '{}' and '{}'): an "
+                                     "observation could not tell which edge the system took, so the graph cannot "
+                                     "drive an online test",
+                                     g.name(v), l, g.name(other), g.name(e)),
+                         {"give the outputs of a passive vertex distinct labels"}});
         if (g.target(other) != g.target(e))
           throw GraphError(Diagnostic{
               {},
@@ -174,9 +212,15 @@ class RunSession {
         const Next next = g_.is_passive(v_) ? wait_for_output() : play_active();
         if (next == Next::stop) break;
       }
+    } catch (const StopRequested&) {
+      interrupted();
     } catch (const AdapterError& e) {
-      r_.verdict = Verdict::error;
-      r_.message = e.diagnostic().message;
+      if (stop_requested()) {  // the adapter broke because playtest is being stopped
+        interrupted();
+      } else {
+        r_.verdict = Verdict::error;
+        r_.message = e.diagnostic().message;
+      }
     }
     adapter_.finish();
     r_.final_vertex = v_;
@@ -202,8 +246,24 @@ class RunSession {
     if (o_.purpose.kind == TestPurpose::Kind::cover) return purpose_left_ == 0;
     return false;
   }
+  bool stop_requested() const { return o_.stop != nullptr && o_.stop->requested(); }
+  // Stopped from outside: ERROR, because the test did not finish and nothing can be said about the
+  // system (docs/testing.md "Interrupted runs").
+  void interrupted() {
+    r_.verdict = Verdict::error;
+    r_.interrupted = true;
+    r_.signal = o_.stop->signal();
+    r_.message = fmt::format(
+        "interrupted by {} after {} step{}: the run did not finish, so there is no verdict on the "
+        "system under test",
+        r_.signal != 0 ? signal_name(r_.signal) : "a stop request", r_.steps, r_.steps == 1 ? "" : "s");
+  }
   // PASS when the purpose is met; INCONCLUSIVE (PASS without a purpose) when a budget is spent.
   bool budget_or_purpose_ends_run() {
+    if (stop_requested()) {
+      interrupted();
+      return true;
+    }
     if (purpose_met()) {
       r_.verdict = Verdict::pass;
       r_.purpose_met = true;
@@ -271,8 +331,8 @@ class RunSession {
       if (!g_.is_timeout(e) && g_.label(e) == label) match = e;
     if (match.is_none()) {
       auto allowed = outputs_of(v_);
-      std::string msg = fmt::format("at passive vertex '{}' the system produced '{}'; the model allows {}",
-                                    g_.name(v_), label, allowed_list(allowed));
+      std::string msg = fmt::format("at passive vertex '{}' the system produced '{}'; the model allows {}", g_.name(v_),
+                                    label, allowed_list(allowed));
       return fail(std::move(label), std::move(allowed), std::move(msg), StepKind::unexpected);
     }
     follow(match, StepKind::observation, label);
@@ -298,9 +358,11 @@ class RunSession {
 
   // --- the system's move: a passive vertex ------------------------------------------------------
   Next wait_for_output() {
-    if (policy_.stop_at_passive(view()))
-      return end_without_failure(fmt::format("policy '{}' stopped at vertex '{}' after {} steps", policy_.name(),
-                                             g_.name(v_), r_.steps));
+    if (policy_.stop_at_passive(view())) {
+      const std::string why = policy_.stop_reason();
+      return end_without_failure(fmt::format("policy '{}' stopped at vertex '{}' after {} steps{}", policy_.name(),
+                                             g_.name(v_), r_.steps, why.empty() ? "" : ": " + why));
+    }
     std::chrono::milliseconds t = o_.timeout;
     if (!o_.vertex_timeouts.empty() && o_.vertex_timeouts[v_.index()].count() > 0) t = o_.vertex_timeouts[v_.index()];
     Clock::time_point deadline = Clock::now() + t;
@@ -325,7 +387,8 @@ class RunSession {
       std::string msg = fmt::format(
           "at passive vertex '{}' the system produced nothing {}; the model expects one of {} and has no timeout "
           "edge there",
-          g_.name(v_), declared_quiet ? "(the adapter declared quiescence)" : fmt::format("within {} ms", waited.count()),
+          g_.name(v_),
+          declared_quiet ? "(the adapter declared quiescence)" : fmt::format("within {} ms", waited.count()),
           allowed_list(allowed));
       return fail("", std::move(allowed), std::move(msg), StepKind::silence);
     }
@@ -336,7 +399,7 @@ class RunSession {
   // --- the tester's move: an active vertex ------------------------------------------------------
   Next play_active() {
     // An output that is already there is judged before anything is sent.
-    AdapterEvent pending = adapter_.next_event(Clock::now());
+    AdapterEvent pending = adapter_.next_event(poll_only);
     if (pending.kind == AdapterEvent::Kind::output) return output_at_active(std::move(pending.label), {});
     if (g_.out_degree(v_) == 0) {
       if (!(o_.reset_on_dead_end && g_.is_resettable()))
@@ -345,11 +408,15 @@ class RunSession {
     }
     const Decision d = policy_.choose(view(), rng_);
     switch (d.kind) {
-      case Decision::Kind::take: return take(d.edge);
-      case Decision::Kind::reset: return reset();
-      case Decision::Kind::stop:
-        return end_without_failure(fmt::format("policy '{}' stopped at vertex '{}' after {} steps", policy_.name(),
-                                               g_.name(v_), r_.steps));
+      case Decision::Kind::take:
+        return take(d.edge);
+      case Decision::Kind::reset:
+        return reset();
+      case Decision::Kind::stop: {
+        const std::string why = policy_.stop_reason();
+        return end_without_failure(fmt::format("policy '{}' stopped at vertex '{}' after {} steps{}", policy_.name(),
+                                               g_.name(v_), r_.steps, why.empty() ? "" : ": " + why));
+      }
     }
     throw InternalError("RunSession: unknown decision");
   }

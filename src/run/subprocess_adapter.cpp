@@ -1,14 +1,13 @@
 #include "playtest/run/subprocess_adapter.hpp"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#include <fmt/format.h>
 
 #include <cerrno>
 #include <cstring>
@@ -33,9 +32,12 @@ int remaining_ms(Clock::time_point deadline) {
 std::string printable(std::string_view s) {
   std::string out;
   for (unsigned char c : s.substr(0, 200)) {
-    if (c == '\\') out += "\\\\";
-    else if (c < 0x20 || c == 0x7f) out += fmt::format("\\x{:02x}", c);
-    else out += static_cast<char>(c);
+    if (c == '\\')
+      out += "\\\\";
+    else if (c < 0x20 || c == 0x7f)
+      out += fmt::format("\\x{:02x}", c);
+    else
+      out += static_cast<char>(c);
   }
   if (s.size() > 200) out += "...";
   return out;
@@ -47,6 +49,21 @@ void close_fd(int& fd) {
 }
 
 }  // namespace
+
+void set_stderr(SubprocessOptions& o, const std::string& spec) {
+  if (spec.empty() || spec == "inherit") {
+    o.stderr_mode = SubprocessOptions::Stderr::inherit;
+  } else if (spec == "discard") {
+    o.stderr_mode = SubprocessOptions::Stderr::discard;
+  } else {
+    const int fd = ::open(spec.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (fd < 0)
+      throw UsageError("sut_stderr", fmt::format("cannot open '{}' for appending: {}", spec, std::strerror(errno)));
+    ::close(fd);
+    o.stderr_mode = SubprocessOptions::Stderr::file;
+    o.stderr_path = spec;
+  }
+}
 
 SubprocessAdapter::SubprocessAdapter(SubprocessOptions options) : o_(std::move(options)) {}
 
@@ -70,7 +87,17 @@ std::string SubprocessAdapter::exit_description(std::chrono::milliseconds grace)
     if (Clock::now() >= until) return "the process is still running";
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
-  if (WIFEXITED(status_)) return fmt::format("the process exited with status {}", WEXITSTATUS(status_));
+  if (WIFEXITED(status_)) {
+    const int code = WEXITSTATUS(status_);
+    // The command runs under /bin/sh -c: when the shell did not exec it, a program killed by
+    // signal N makes the shell exit with 128 + N. Say what that means, as for a direct kill.
+    if (code > 128 && code < 128 + NSIG && ::strsignal(code - 128) != nullptr)
+      return fmt::format(
+          "the process exited with status {}: the shell's way of saying a command it ran was killed "
+          "by signal {} ({})",
+          code, code - 128, ::strsignal(code - 128));
+    return fmt::format("the process exited with status {}", code);
+  }
   if (WIFSIGNALED(status_))
     return fmt::format("the process was killed by signal {} ({})", WTERMSIG(status_), ::strsignal(WTERMSIG(status_)));
   return {};
@@ -127,7 +154,17 @@ void SubprocessAdapter::start() {
   ::fcntl(out_fd_, F_SETFL, ::fcntl(out_fd_, F_GETFL) | O_NONBLOCK);
   buf_.clear();
   pending_.clear();
+  received_any_ = false;
   wait_for("ready", o_.ready_timeout, "after it started");
+}
+
+void SubprocessAdapter::poll_or_stop(int fd, short events, int timeout_ms) {
+  if (o_.stop != nullptr && o_.stop->requested())
+    throw StopRequested(fmt::format("adapter '{}': stopped: playtest was interrupted", o_.command));
+  pollfd p[2] = {{fd, events, 0}, {o_.stop != nullptr ? o_.stop->fd() : -1, POLLIN, 0}};
+  ::poll(p, o_.stop != nullptr ? 2 : 1, timeout_ms);
+  if (o_.stop != nullptr && o_.stop->requested())
+    throw StopRequested(fmt::format("adapter '{}': stopped: playtest was interrupted", o_.command));
 }
 
 void SubprocessAdapter::write_line(const std::string& line, Clock::time_point deadline) {
@@ -141,11 +178,11 @@ void SubprocessAdapter::write_line(const std::string& line, Clock::time_point de
     }
     if (n < 0 && errno == EINTR) continue;
     if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-      pollfd p{in_fd_, POLLOUT, 0};
       int ms = remaining_ms(deadline);
-      if (ms == 0) die(fmt::format("does not read its input: could not write '{}' within the time limit",
-                                   printable(line.substr(0, line.size() - 1))));
-      ::poll(&p, 1, ms);
+      if (ms == 0)
+        die(fmt::format("does not read its input: could not write '{}' within the time limit",
+                        printable(line.substr(0, line.size() - 1))));
+      poll_or_stop(in_fd_, POLLOUT, ms);
       continue;
     }
     die(fmt::format("closed its input: cannot write '{}' ({})", printable(line.substr(0, line.size() - 1)),
@@ -171,29 +208,31 @@ SubprocessAdapter::ReadStatus SubprocessAdapter::read_line(Clock::time_point dea
     if (n > 0) {
       if (buf_.empty()) partial_since_ = Clock::now();
       buf_.append(chunk, static_cast<std::size_t>(n));
+      received_any_ = true;
       continue;
     }
     if (n == 0) {
-      if (!buf_.empty())
-        die(fmt::format("closed its output in the middle of a line: '{}'", printable(buf_)));
+      if (!buf_.empty()) die(fmt::format("closed its output in the middle of a line: '{}'", printable(buf_)));
       die("closed its output");
     }
     if (errno == EINTR) continue;
     if (errno != EAGAIN && errno != EWOULDBLOCK) die(fmt::format("cannot read its output: {}", std::strerror(errno)));
-    // Nothing to read now. A partial line must be completed within line_timeout.
-    Clock::time_point until = deadline;
+    // Nothing to read now. A line that has begun is the adapter's to finish: it must be completed
+    // within line_timeout, whatever the caller's deadline (a partial line that runs into the wait
+    // for an output is the adapter's fault, never the system's silence).
     if (!buf_.empty()) {
-      Clock::time_point line_end = partial_since_ + o_.line_timeout;
+      const Clock::time_point line_end = partial_since_ + o_.line_timeout;
       if (Clock::now() >= line_end)
-        die(fmt::format("wrote a partial line and nothing more for {} ms: '{}'", o_.line_timeout.count(),
-                        printable(buf_)));
-      if (line_end < until) until = line_end;
+        die(
+            fmt::format("wrote a partial line and nothing more for {} ms: '{}' (each line must end with a newline "
+                        "and be flushed)",
+                        o_.line_timeout.count(), printable(buf_)));
+      poll_or_stop(out_fd_, POLLIN, remaining_ms(line_end));
+      continue;
     }
-    int ms = remaining_ms(until);
-    if (ms == 0 && until == deadline) return ReadStatus::timeout;
-    pollfd p{out_fd_, POLLIN, 0};
-    int r = ::poll(&p, 1, ms);
-    if (r == 0 && until == deadline && Clock::now() >= deadline) return ReadStatus::timeout;
+    const int ms = remaining_ms(deadline);
+    if (ms == 0) return ReadStatus::timeout;
+    poll_or_stop(out_fd_, POLLIN, ms);
   }
 }
 
@@ -201,11 +240,24 @@ void SubprocessAdapter::wait_for(std::string_view word, std::chrono::millisecond
   Clock::time_point deadline = Clock::now() + timeout;
   std::string line;
   for (;;) {
-    if (read_line(deadline, line) == ReadStatus::timeout)
-      die(fmt::format("did not answer '{}' within {} ms {}", word, timeout.count(), after));
+    if (read_line(deadline, line) == ReadStatus::timeout) {
+      // The commonest adapter mistake: it printed the word, but standard output to a pipe is fully
+      // buffered, so nothing arrived.
+      const bool silent_since_start =
+          !received_any_ && exit_description(std::chrono::milliseconds(0)) == "the process is still running";
+      die(fmt::format("did not answer '{}' within {} ms {}{}", word, timeout.count(), after,
+                      silent_since_start
+                          ? fmt::format("; it sent nothing at all: if it does print '{}', its output is probably not "
+                                        "flushed (standard output to a pipe is fully buffered: flush after each "
+                                        "line, e.g. print(..., flush=True) or python3 -u in Python, fflush(stdout) "
+                                        "in C, stdbuf -oL for other programs)",
+                                        word)
+                          : std::string()));
+    }
     if (line == word) return;
     if (line.empty() || line[0] == '#') continue;
-    if (line.rfind("error ", 0) == 0 || line == "error") die(fmt::format("reported an error: {}", printable(line.substr(std::min<std::size_t>(6, line.size())))));
+    if (line.rfind("error ", 0) == 0 || line == "error")
+      die(fmt::format("reported an error: {}", printable(line.substr(std::min<std::size_t>(6, line.size())))));
     if (word == "ready" && (line.rfind("output ", 0) == 0 || line == "quiet")) continue;  // from before a reset
     die(fmt::format("answered '{}' where '{}' was expected {}", printable(line), word, after));
   }
@@ -226,13 +278,17 @@ AdapterEvent SubprocessAdapter::stimulate(std::string_view label) {
     }
     if (line.rfind("output ", 0) == 0) {
       // The first early output is returned; later ones wait in order for next_event.
-      if (early.kind == AdapterEvent::Kind::none) early = AdapterEvent::output(line.substr(7));
-      else pending_.push_back(AdapterEvent::output(line.substr(7)));
+      if (early.kind == AdapterEvent::Kind::none)
+        early = AdapterEvent::output(line.substr(7));
+      else
+        pending_.push_back(AdapterEvent::output(line.substr(7)));
       continue;
     }
     if (line == "quiet" || line.empty() || line[0] == '#') continue;
-    if (line.rfind("error ", 0) == 0 || line == "error") die(fmt::format("reported an error: {}", printable(line.substr(std::min<std::size_t>(6, line.size())))));
-    die(fmt::format("answered '{}' to the stimulus '{}' where 'ack' or 'refused' was expected", printable(line), label));
+    if (line.rfind("error ", 0) == 0 || line == "error")
+      die(fmt::format("reported an error: {}", printable(line.substr(std::min<std::size_t>(6, line.size())))));
+    die(fmt::format("answered '{}' to the stimulus '{}' where 'ack' or 'refused' was expected", printable(line),
+                    label));
   }
 }
 
@@ -248,7 +304,8 @@ AdapterEvent SubprocessAdapter::next_event(Clock::time_point deadline) {
     if (line.rfind("output ", 0) == 0) return AdapterEvent::output(line.substr(7));
     if (line == "quiet") return AdapterEvent::quiescence();
     if (line.empty() || line[0] == '#') continue;
-    if (line.rfind("error ", 0) == 0 || line == "error") die(fmt::format("reported an error: {}", printable(line.substr(std::min<std::size_t>(6, line.size())))));
+    if (line.rfind("error ", 0) == 0 || line == "error")
+      die(fmt::format("reported an error: {}", printable(line.substr(std::min<std::size_t>(6, line.size())))));
     die(fmt::format("spoke garbage: '{}' (expected 'output LABEL', 'quiet', 'error MESSAGE' or '# comment')",
                     printable(line)));
   }
@@ -272,16 +329,20 @@ void SubprocessAdapter::kill_group() noexcept {
 
 void SubprocessAdapter::finish() noexcept {
   if (pid_ < 0) return;
-  if (in_fd_ >= 0 && !exited_) {
+  const bool stopping = o_.stop != nullptr && o_.stop->requested();
+  if (in_fd_ >= 0 && !exited_ && !stopping) {
     static const char end[] = "end\n";
     (void)::send(in_fd_, end, sizeof end - 1, MSG_NOSIGNAL | MSG_DONTWAIT);
     ::shutdown(in_fd_, SHUT_WR);
     Clock::time_point until = Clock::now() + o_.exit_timeout;
     while (!exited_ && Clock::now() < until) {
       pid_t r = ::waitpid(pid_, &status_, WNOHANG);
-      if (r == pid_) exited_ = true;
-      else if (r < 0 && errno != EINTR) break;
-      else std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      if (r == pid_)
+        exited_ = true;
+      else if (r < 0 && errno != EINTR)
+        break;
+      else
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
   }
   kill_group();  // also the grandchildren the command left behind

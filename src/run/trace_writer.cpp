@@ -11,14 +11,22 @@ namespace playtest {
 void JsonlTraceWriter::begin_run(std::uint32_t run, std::uint64_t seed, std::string_view strategy) {
   run_ = run;
   nlohmann::json j = {{"event", "begin"}, {"run", run}, {"seed", seed}, {"strategy", std::string(strategy)}};
+  if (!model_.empty()) j["model"] = model_;
+  if (replay_) {
+    std::string replay = replay_(seed);
+    if (!replay.empty()) j["replay"] = std::move(replay);
+  }
   out_ << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
   out_.flush();
 }
 
 void JsonlTraceWriter::on_step(const TestGraph& g, const TraceStep& s) {
-  nlohmann::json j = {{"event", "step"},     {"run", run_},
-                      {"step", s.step},      {"time_ms", std::round(s.time_ms * 1000.0) / 1000.0},
-                      {"kind", std::string(to_string(s.kind))}, {"vertex", std::string(g.name(s.from))}};
+  nlohmann::json j = {{"event", "step"},
+                      {"run", run_},
+                      {"step", s.step},
+                      {"time_ms", std::round(s.time_ms * 1000.0) / 1000.0},
+                      {"kind", std::string(to_string(s.kind))},
+                      {"vertex", std::string(g.name(s.from))}};
   if (s.kind != StepKind::reset) j["label"] = s.label;
   if (!s.edge.is_none()) j["edge"] = std::string(g.name(s.edge));
   if (s.kind != StepKind::unexpected && s.kind != StepKind::silence) j["to"] = std::string(g.name(s.to));
@@ -26,13 +34,23 @@ void JsonlTraceWriter::on_step(const TestGraph& g, const TraceStep& s) {
   out_.flush();
 }
 
-void JsonlTraceWriter::on_end(const TestGraph&, const RunResult& r) {
+void JsonlTraceWriter::on_end(const TestGraph& g, const RunResult& r) {
   nlohmann::json j = {{"event", "end"},
                       {"run", run_},
                       {"verdict", std::string(to_string(r.verdict))},
                       {"steps", r.steps},
                       {"resets", r.resets},
+                      {"elapsed_ms", std::round(r.elapsed_ms * 1000.0) / 1000.0},
+                      {"purpose_met", r.purpose_met},
                       {"message", r.message}};
+  if (r.verdict == Verdict::fail)
+    j["failure"] = {{"vertex", std::string(g.name(r.fail_vertex))},
+                    {"allowed", r.allowed},
+                    {"observed", r.observed.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.observed)}};
+  if (r.interrupted) {
+    j["interrupted"] = true;
+    j["signal"] = r.signal != 0 ? nlohmann::json(signal_name(r.signal)) : nlohmann::json(nullptr);
+  }
   out_ << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
   out_.flush();
 }
@@ -40,13 +58,20 @@ void JsonlTraceWriter::on_end(const TestGraph&, const RunResult& r) {
 std::string format_step(const TestGraph& g, const TraceStep& s) {
   std::string head = fmt::format("{:>5} {:>9.1f} ms  {:<11} ", s.step, s.time_ms, to_string(s.kind));
   switch (s.kind) {
-    case StepKind::stimulus: return head + fmt::format("{} --{}--> {}", g.name(s.from), s.label, g.name(s.to));
-    case StepKind::observation: return head + fmt::format("{} --{}--> {}", g.name(s.from), s.label, g.name(s.to));
-    case StepKind::timeout: return head + fmt::format("{} --(timeout) {}--> {}", g.name(s.from), s.label, g.name(s.to));
-    case StepKind::reset: return head + fmt::format("{} ==reset==> {}", g.name(s.from), g.name(s.to));
-    case StepKind::unexpected: return head + fmt::format("{} --{}--> ? (not allowed here)", g.name(s.from), s.label);
-    case StepKind::silence: return head + fmt::format("{} --(silence)--> ? (no timeout edge here)", g.name(s.from));
-    case StepKind::wait: return head + fmt::format("{} --({})--> {}", g.name(s.from), s.label, g.name(s.to));
+    case StepKind::stimulus:
+      return head + fmt::format("{} --{}--> {}", g.name(s.from), s.label, g.name(s.to));
+    case StepKind::observation:
+      return head + fmt::format("{} --{}--> {}", g.name(s.from), s.label, g.name(s.to));
+    case StepKind::timeout:
+      return head + fmt::format("{} --(timeout) {}--> {}", g.name(s.from), s.label, g.name(s.to));
+    case StepKind::reset:
+      return head + fmt::format("{} ==reset==> {}", g.name(s.from), g.name(s.to));
+    case StepKind::unexpected:
+      return head + fmt::format("{} --{}--> ? (not allowed here)", g.name(s.from), s.label);
+    case StepKind::silence:
+      return head + fmt::format("{} --(silence)--> ? (no timeout edge here)", g.name(s.from));
+    case StepKind::wait:
+      return head + fmt::format("{} --({})--> {}", g.name(s.from), s.label, g.name(s.to));
   }
   return head;
 }

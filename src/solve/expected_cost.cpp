@@ -581,6 +581,7 @@ ViOutcome value_iteration(const TestGraph& g, const CompactModel& c, const Expec
         if (c.index[v] != none32) full[v] = x[c.index[v]];
       o.on_iteration(out.iterations, full);
     }
+    if (o.on_sweep) o.on_sweep(out.iterations);
     if (delta <= epsilon) {
       out.converged = true;
       break;

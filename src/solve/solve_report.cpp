@@ -9,6 +9,7 @@
 #include <ostream>
 
 #include "playtest/error.hpp"
+#include "playtest/graph/names.hpp"
 
 namespace playtest {
 
@@ -21,6 +22,7 @@ void solve_expected(const TestGraph& g, const SolveRequest& q, SolveReport& r) {
   eo.epsilon = q.epsilon;
   eo.method = q.method;
   eo.threads = q.threads;
+  if (q.progress) eo.on_sweep = [&](std::uint32_t n) { q.progress(n, 0); };
   r.expected = solve_expected_cost(g, q.goals, eo);
   const ExpectedCostResult& e = r.expected;
   r.certified = e.certified;
@@ -237,7 +239,10 @@ SolveReport solve(const TestGraph& g, const SolveRequest& q) {
       solve_expected(g, q, r);
       break;
     case SolveObjective::reach:
-      r.reach = solve_bounded_reachability(g, q.goals, {.bound = q.bound, .threads = q.threads});
+      r.reach = solve_bounded_reachability(
+          g, q.goals, {.bound = q.bound, .threads = q.threads, .on_step = [&](std::uint32_t k, std::uint32_t n) {
+                         if (q.progress) q.progress(k, n);
+                       }});
       for (VertexId v : g.vertices()) r.positive += r.reach.prob(v) > 0;
       break;
     case SolveObjective::win:
@@ -272,9 +277,13 @@ void write_solve_text(std::ostream& out, const TestGraph& g, const SolveReport& 
     const char* kind = goals.end() != std::find(goals.begin(), goals.end(), v) ? "goal"
                        : g.is_passive(v)                                       ? "passive"
                                                                                : "active";
+    // By label where the edge id was generated (e0, e1, ...: meaningless to a reader).
     const EdgeId e = r.edge(v);
-    const std::string edge_text =
-        e.is_none() ? std::string("-") : fmt::format("{} ({} -> {})", g.name(e), g.label(e), g.name(g.target(e)));
+    std::string edge_text = "-";
+    if (!e.is_none() && generated_edge_id(g.name(e)))
+      edge_text = fmt::format("{} -> {}", g.label(e), g.name(g.target(e)));
+    else if (!e.is_none())
+      edge_text = fmt::format("{} ({} -> {})", g.name(e), g.label(e), g.name(g.target(e)));
     out << fmt::format("{:<16} {:<8} {:<24} {}\n", g.name(v), kind, vals, edge_text);
   }
   out << "\n";

@@ -1,3 +1,5 @@
+#include <fmt/format.h>
+
 #include <limits>
 
 #include "playtest/strategy/anti_ant_policy.hpp"
@@ -32,12 +34,17 @@ Decision AntiAntPolicy::choose(const RunView& view, Rng& rng) {
   return Decision::take(pick);
 }
 
-TablePolicy::TablePolicy(std::string name, std::vector<EdgeId> strategy)
-    : name_(std::move(name)), strategy_(std::move(strategy)) {}
+TablePolicy::TablePolicy(std::string name, std::vector<EdgeId> strategy, std::string no_move)
+    : name_(std::move(name)), strategy_(std::move(strategy)), no_move_(std::move(no_move)) {}
 
 Decision TablePolicy::choose(const RunView& view, Rng&) {
   EdgeId e = view.current.index() < strategy_.size() ? strategy_[view.current.index()] : EdgeId::none();
-  if (e.is_none()) return view.graph.is_resettable() && view.current != view.graph.initial() ? Decision::reset() : Decision::stop();
+  if (e.is_none()) {
+    if (view.graph.is_resettable() && view.current != view.graph.initial()) return Decision::reset();
+    stop_reason_ = fmt::format("the strategy has no move at '{}'{}", view.graph.name(view.current),
+                               no_move_.empty() ? "" : ": " + no_move_);
+    return Decision::stop();
+  }
   return Decision::take(e);
 }
 
@@ -55,8 +62,12 @@ Decision BoundedPolicy::choose(const RunView& view, Rng&) {
     start_step_ = view.step;
     e = choice_(view.current, bound_);
   }
-  if (e.is_none())
-    return view.graph.is_resettable() && view.current != view.graph.initial() ? Decision::reset() : Decision::stop();
+  if (e.is_none()) {
+    if (view.graph.is_resettable() && view.current != view.graph.initial()) return Decision::reset();
+    stop_reason_ = fmt::format("no goal can be reached from '{}' within the bound of {} moves",
+                               view.graph.name(view.current), bound_);
+    return Decision::stop();
+  }
   return Decision::take(e);
 }
 

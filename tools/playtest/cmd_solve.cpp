@@ -12,6 +12,7 @@
 #include "playtest/graph/names.hpp"
 #include "playtest/io/dot.hpp"
 #include "playtest/solve/solve_report.hpp"
+#include "progress.hpp"
 
 namespace playtest::cli {
 namespace {
@@ -40,7 +41,12 @@ int run(Options& o) {
   for (auto m : {ExpectedCostMethod::certified, ExpectedCostMethod::value_iteration,
                  ExpectedCostMethod::policy_iteration, ExpectedCostMethod::linear_programming})
     if (method_name(m) == o.method) q.method = m;
+  ProgressLine progress(q.objective == SolveObjective::reach ? "solve reach" : "solve expected: value iteration",
+                        q.objective == SolveObjective::reach ? "steps of the bound" : "sweeps");
+  if (progress.shown() && q.objective != SolveObjective::win)
+    q.progress = [&](std::uint64_t done, std::uint64_t total) { progress.update(done, total); };
   const SolveReport r = solve(g, q);
+  progress.finish();
   if (o.json)
     write_solve_json(std::cout, g, r, o.input.path);
   else

@@ -3,15 +3,17 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
-
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "playtest/graph/test_graph.hpp"
 #include "playtest/lang/model_program.hpp"
+#include "playtest/run/runner.hpp"
 
 namespace playtest::cli {
 
@@ -19,28 +21,59 @@ namespace playtest::cli {
 // other kinds (.aut labelled transition systems, model programs) register their loaders here.
 struct InputOptions {
   std::string path;
-  std::vector<std::string> inputs;   // .aut: labels that are inputs (stimuli)
-  std::vector<std::string> outputs;  // .aut: labels that are outputs (observations)
-  std::vector<std::string> params;   // model programs: NAME=VALUE
-  std::string reward;                // PRISM .tra: the reward structure (number or name)
-  std::string goal_label;            // PRISM .tra: the label of the goal states ("" = "goal")
+  std::vector<std::string> inputs;        // .aut: labels that are inputs (stimuli)
+  std::vector<std::string> outputs;       // .aut: labels that are outputs (observations)
+  std::vector<std::string> params;        // model programs: NAME=VALUE
+  std::string reward;                     // PRISM .tra: the reward structure (number or name)
+  std::string goal_label;                 // PRISM .tra: the label of the goal states ("" = "goal")
+  std::string format = "auto";            // graph, model, aut, lts, prism; auto: extension, else content
+  std::uint64_t max_states = 10'000'000;  // model programs: the exploration's limit
+
+  // The same options for another input (simulate --impl); the PRISM options stay only for a .tra.
+  InputOptions with_path(const std::string& other) const;
 };
 
 // Adds the positional FILE argument ("-" for standard input) and the options that go with it.
 void add_input_options(CLI::App* sub, InputOptions& opts);
 
+// The kinds of input (README "Inputs"): graph/1 JSON, model programs, .aut and lts/1 JSON labelled
+// transition systems, PRISM explicit exports.
+enum class InputFormat { graph, model, aut, lts, prism };
+
+// The format of `opts.path`: --format when given, else by extension (.json, .ptm, .aut, .tra), else
+// (standard input, pipes, other names) by content. `text` gets the input's text when it was read
+// for that or because it is a stream (read once, up to the stream limit); it is then what the
+// loader parses.
+InputFormat input_format(const InputOptions& opts, std::optional<std::string>& text);
+
 // Model programs (.ptm, docs/language.md): whether `path` names one, and opts.params parsed.
 bool is_model_program(const std::string& path);
 std::vector<ModelParam> model_params(const InputOptions& opts);
 
-// An ioco labelled transition system (docs/ioco.md): a .aut file, or JSON declaring "playtest": "lts/1".
-bool is_lts_file(const std::string& path);
+// Loads the test graph described by `opts` (and says which format it was); throws playtest::Error on
+// bad input: a located message, an empty input, a directory.
+TestGraph load_input(const InputOptions& opts, InputFormat* format = nullptr);
 
-// Loads the test graph described by `opts`; throws playtest::Error on bad input.
-TestGraph load_input(const InputOptions& opts);
+// The exit code of a test verdict (README "Exit codes").
+int exit_code_of(Verdict v);
+
+// Prints `j` on standard output, indented, invalid UTF-8 replaced.
+void print_json(const nlohmann::json& j);
+
+// --seed, the same option everywhere: default 0.
+void add_seed_option(CLI::App* sub, std::uint64_t& seed, const std::string& what);
 
 // The strategy names (run/policy_factory.hpp), comma-separated, for --help texts.
 std::string strategy_list();
+
+// The command line playtest was started with (main records it), and the shell command that runs
+// it again without the options in `drop` (each with its value, e.g. "--seed") and the flags in
+// `drop_flags`, with `append` added: what a report shows as the command that replays one run.
+void set_command_line(int argc, char** argv);
+std::string replay_command(const std::vector<std::string>& drop, const std::vector<std::string>& drop_flags,
+                           const std::vector<std::string>& append);
+// `s` as one word of a POSIX shell command (single-quoted when it needs quoting).
+std::string shell_quote(const std::string& s);
 
 // An output stream for `path` ("-" = standard output); throws playtest::Error if it cannot be opened.
 class Output {

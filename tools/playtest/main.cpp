@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "command.hpp"
+#include "common.hpp"
 #include "playtest/error.hpp"
 
 namespace playtest::cli {
@@ -93,6 +94,7 @@ int main(int argc, char** argv) {
     }
     runs.emplace_back(subs.back(), std::move(run));
   }
+  set_command_line(argc, argv);
   try {
     try {
       app.parse(argc, argv);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "playtest/cover/cover_policy.hpp"
@@ -19,9 +20,9 @@ struct CoverBoundOptions {
 };
 
 struct CoverBound {
-  bool computed = false;          // false when the work limit was hit
-  bool cyclic = false;            // the tour has no passive vertex: one visit is one round of the tour
-  std::uint32_t num_segments = 0; // n
+  bool computed = false;           // false when the work limit was hit
+  bool cyclic = false;             // the tour has no passive vertex: one visit is one round of the tour
+  std::uint32_t num_segments = 0;  // n
   // p = min over segments i and passive tour vertices v of p_{i,v}: the probability that
   // Cover(v, n) with the paper's uniform random choice among the segments starting with the
   // system's edge follows T_i in one of its n iterations. A system edge that leaves the tour counts
@@ -37,6 +38,9 @@ struct CoverBound {
   // visit starts Cover, so k visits are k - 1 iterations, m = floor((k - 1) / n). For a cyclic
   // tour a visit is a completed round, so the bound is 1 from k = 1.
   double bound_after_visits(std::uint64_t k) const;
+  // The least m with bound(m) >= target (m n iterations of Cover), when the bound was computed and
+  // p > 0; 1 for p = 1.
+  std::optional<std::uint64_t> rounds_for(double target) const;
 };
 
 CoverBound cover_bound(const TestGraph& g, const TourSegments& segments, const CoverBoundOptions& options = {});
@@ -45,7 +49,7 @@ struct ConvergenceOptions {
   std::uint32_t runs = 1000;
   std::uint32_t max_visits = 20;  // K
   std::uint64_t seed = 1;
-  double z = 1.959963984540054;   // Wilson interval: 95%
+  double z = 1.959963984540054;  // Wilson interval: 95%
   // Runs start here; none: the tour's start vertex.
   VertexId start = VertexId::none();
 };

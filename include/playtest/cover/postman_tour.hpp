@@ -38,7 +38,7 @@ enum class PostmanFlowSolver : std::uint8_t {
   // nearest surplus vertex (the fastest measured).
   network_simplex,
   network_simplex_block_search,  // NetworkSimplex, block search pivots (LEMON's default rule)
-  // CostScaling, partial augment-relabel; throws std::invalid_argument when its 64-bit arithmetic
+  // CostScaling, partial augment-relabel; throws UsageError("flow_solver") when its 64-bit arithmetic
   // could overflow (e.g. fractional costs, which are scaled up to 2^50 / |V|).
   cost_scaling,
   capacity_scaling,  // CapacityScaling (successive shortest paths)
@@ -53,7 +53,8 @@ struct PostmanOptions {
   // Ignore the graph's own reset cost (only `reset_cost` above can then enable resets).
   bool ignore_graph_reset = false;
   // The vertices from which a reset is possible; empty: every active vertex. A reset is the
-  // tester's move, so passive vertices are rejected (std::invalid_argument).
+  // tester's move, so passive vertices are rejected (UsageError("reset_from")), as is a list
+  // without any reset cost.
   std::vector<VertexId> reset_from;
   UncoverablePolicy on_uncoverable = UncoverablePolicy::fail;
   PostmanFlowSolver flow_solver = PostmanFlowSolver::network_simplex;
@@ -70,14 +71,14 @@ struct UncoverableEdge {
 struct ResetArcs {
   bool enabled = false;
   double cost = 0;
-  VertexId to;                  // the graph's initial vertex
-  std::vector<VertexId> from;   // sorted, without duplicates, without `to`
+  VertexId to;                          // the graph's initial vertex
+  std::vector<VertexId> from;           // sorted, without duplicates, without `to`
   std::vector<std::uint8_t> can_reset;  // per vertex: 1 if in `from`
 };
 
 // Resolves the reset options against the graph (the graph's reset cost, default reset vertices).
-// Throws std::invalid_argument for a passive or out-of-range vertex in reset_from, or a negative
-// or non-finite cost.
+// Throws UsageError for a passive vertex in reset_from, reset_from without a reset cost, or a
+// negative or non-finite cost; InternalError for a vertex id out of range.
 ResetArcs resolve_resets(const TestGraph& g, const PostmanOptions& options);
 
 // The edges that no closed walk from `start` can take (using the reset arcs), in id order.
@@ -117,7 +118,7 @@ struct PostmanTour {
 
 // Throws GraphError when the graph has no edges, when no edge can be toured from the start vertex,
 // or (with UncoverablePolicy::fail) when some edge is uncoverable; the message names the edges and
-// why. Throws std::invalid_argument for a start vertex out of range.
+// why. Throws InternalError for a start vertex out of range.
 PostmanTour postman_tour(const TestGraph& g, const PostmanOptions& options = {});
 
 }  // namespace playtest

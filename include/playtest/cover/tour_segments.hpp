@@ -30,7 +30,7 @@ struct TourSegments {
   VertexId last_vertex(std::uint32_t i) const { return steps[begin[i + 1] - 1].to; }
 };
 
-// Cuts `tour` (a tour of `g`) at its passive vertices. Throws std::invalid_argument for an empty tour.
+// Cuts `tour` (a tour of `g`) at its passive vertices. Throws InputError ("nothing to test") for an empty tour.
 TourSegments cut_tour(const TestGraph& g, const PostmanTour& tour);
 
 }  // namespace playtest

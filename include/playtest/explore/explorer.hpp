@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <string>
 #include <vector>
@@ -22,9 +23,14 @@ enum class VertexNaming : std::uint8_t {
 struct ExploreOptions {
   std::uint64_t max_states = 10'000'000;  // vertices of the graph (passive states and twins count)
   std::uint32_t max_depth = std::numeric_limits<std::uint32_t>::max();  // edges from the initial vertex
-  double max_seconds = 0;  // wall-clock budget; 0 = none
+  // Wall-clock budget for the whole call (0 = none): the breadth-first expansion stops early enough
+  // that building the graph of what was found still ends within it.
+  double max_seconds = 0;
   VertexNaming naming = VertexNaming::state;
   const Projection* projection = nullptr;  // overrides the model's own projection when given
+  // Called every few thousand expansions with the states expanded and found so far (a progress
+  // line); may be empty.
+  std::function<void(std::uint64_t expanded, std::uint64_t found)> on_progress;
 };
 
 enum class ExploreStatus : std::uint8_t { complete, state_limit, depth_limit, time_limit };

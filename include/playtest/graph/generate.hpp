@@ -17,11 +17,11 @@ struct RandomGraphOptions {
   std::uint32_t goals = 1;         // distinct goal vertices, never the initial one
   std::uint32_t max_cost = 10;     // costs are integers uniform in [min_cost, max_cost]
   std::uint32_t min_cost = 1;
-  bool strongly_connected = false; // one out-edge of every vertex lies on a random Hamiltonian cycle
+  bool strongly_connected = false;  // one out-edge of every vertex lies on a random Hamiltonian cycle
   std::uint64_t seed = 1;
 };
 
-// Throws std::invalid_argument on impossible options (no vertices, out_degree 0, goals >= vertices, ...).
+// Throws UsageError naming the option on impossible options (no vertices, out_degree 0, goals >= vertices, ...).
 TestGraph generate_random_graph(const RandomGraphOptions& options);
 
 }  // namespace playtest

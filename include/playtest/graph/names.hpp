@@ -3,6 +3,7 @@
 // ("a goal", "the start vertex") and suggests close names.
 #pragma once
 
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -17,5 +18,20 @@ VertexId vertex_named(const TestGraph& g, std::string_view name, std::string_vie
 // The edge with id `name` or, when no edge has that id, every edge labelled `name` (id order);
 // throws GraphError "no edge with id or label 'NAME' in the graph (given as ROLE)".
 std::vector<EdgeId> edges_named(const TestGraph& g, std::string_view name, std::string_view role);
+
+}  // namespace playtest
+
+namespace playtest {
+
+// An edge as people read it, whatever its id: "SOURCE --LABEL--> TARGET" (ids of generated edges,
+// e0, e1, ..., say nothing to a reader).
+std::string describe_edge(const TestGraph& g, EdgeId e);
+
+// True for the ids the builder gives edges that have none ("e<insertion index>").
+bool generated_edge_id(std::string_view id);
+
+// An edge as a step of a walk: "-LABEL->", or "-ID:LABEL->" when the model named the edge with an
+// id of its own that differs from the label.
+std::string edge_step(const TestGraph& g, EdgeId e);
 
 }  // namespace playtest

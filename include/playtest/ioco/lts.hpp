@@ -36,12 +36,12 @@ class Lts {
 
   Lts();
   // Adds an action; returns its id (the existing one if `name` is already known with the same kind).
-  // Throws std::invalid_argument when `name` exists with another kind.
+  // Throws ModelError when `name` exists with another kind.
   ActionId add_action(std::string_view name, ActionKind kind);
   std::optional<ActionId> find_action(std::string_view name) const;
 
   // Freezes the system: `num_states` states 0..n-1, `initial`, the transitions (any order).
-  // Throws std::invalid_argument on out-of-range ids (loaders check first and report locations).
+  // Throws InternalError on out-of-range ids (loaders check first and report locations).
   void set_structure(StateId num_states, StateId initial, std::vector<Transition> transitions);
   // Optional names of the states (e.g. from the JSON form); default: the numbers.
   void set_state_names(std::vector<std::string> names);

@@ -12,15 +12,15 @@
 namespace playtest::ioco {
 
 struct TorxOptions {
-  double p_stop = 0.02;      // p1, choice 1: end the test (PASS)
-  double p_input = 0.49;     // p2, choice 2: give an input, each input of the vertex equally likely
-  double p_observe = 0.49;   // p3, choice 3: take the "observe" edge and wait for the next output
+  double p_stop = 0.02;     // p1, choice 1: end the test (PASS)
+  double p_input = 0.49;    // p2, choice 2: give an input, each input of the vertex equally likely
+  double p_observe = 0.49;  // p3, choice 3: take the "observe" edge and wait for the next output
   // Stop for sure once the trace holds this many inputs and outputs (0: no bound). The paper's
   // experiment uses p1 = 0 below length 3 and p1 = 1 at length 3: {.p_stop = 0, .max_length = 3}.
   std::uint32_t max_length = 0;
 };
 
-// Throws std::invalid_argument unless the probabilities are in [0, 1] and sum to 1, and unless a
+// Throws UsageError (torx_p, max_length) unless the probabilities are in [0, 1] and sum to 1, and unless a
 // run is sure to end on its own (p_stop > 0 or max_length > 0).
 void validate(const TorxOptions& o);
 

@@ -117,7 +117,7 @@ class PessimisticPolicy final : public Policy {
   Decision choose(const RunView& view, Rng& rng) override;
   void observe(EdgeId taken, const RunView& view) override;
   // Why the last run stopped ("" while it has not).
-  const std::string& stop_reason() const { return stop_reason_; }
+  std::string stop_reason() const override { return stop_reason_; }
   const PessimisticTester* tester() const { return tester_.get(); }
 
  private:

@@ -158,7 +158,7 @@ class PlannerPolicy final : public Policy {
   void begin_run(const RunView& view, Rng& rng) override;
   Decision choose(const RunView& view, Rng& rng) override;
   void observe(EdgeId taken, const RunView& view) override;
-  const std::string& stop_reason() const { return stop_reason_; }
+  std::string stop_reason() const override { return stop_reason_; }
   ReactivePlanner* planner() { return planner_.get(); }
 
  private:

@@ -15,11 +15,11 @@ using Clock = std::chrono::steady_clock;
 
 struct AdapterEvent {
   enum class Kind : std::uint8_t {
-    none,    // nothing arrived before the deadline
-    output,  // the SUT produced the observable output `label`
-    quiet,   // the adapter itself declares quiescence: treat it as the timeout, now
-    refused, // (from stimulate only) the SUT does not accept this stimulus now: it is not
-             // input-enabled here (ioco, docs/ioco.md); nothing can be judged after it
+    none,     // nothing arrived before the deadline
+    output,   // the SUT produced the observable output `label`
+    quiet,    // the adapter itself declares quiescence: treat it as the timeout, now
+    refused,  // (from stimulate only) the SUT does not accept this stimulus now: it is not
+              // input-enabled here (ioco, docs/ioco.md); nothing can be judged after it
   };
   Kind kind = Kind::none;
   std::string label;
@@ -29,6 +29,11 @@ struct AdapterEvent {
   static AdapterEvent quiescence() { return {Kind::quiet, {}}; }
   static AdapterEvent refusal() { return {Kind::refused, {}}; }
 };
+
+// The deadline that asks next_event only for what has already arrived (the epoch: always past).
+// The runner polls with it before each stimulus; a simulated system tells it from a wait by this
+// value, never by comparing clocks (a busy machine must not turn a wait into a poll).
+inline constexpr Clock::time_point poll_only{};
 
 // Every member may throw AdapterError (the SUT or its adapter died, spoke garbage or hung); the
 // runner turns it into the verdict ERROR. No member may block past the deadline it is given, or,
@@ -43,7 +48,8 @@ class Adapter {
   // the stimulus, docs/ioco.md "race"); further such outputs are kept for next_event, in order.
   // Returns AdapterEvent::refusal() when the SUT refused the stimulus, else nothing().
   virtual AdapterEvent stimulate(std::string_view label) = 0;
-  // The next event, waiting at most until `deadline`; a deadline in the past polls without waiting.
+  // The next event, waiting at most until `deadline`; a deadline in the past (poll_only) polls
+  // without waiting.
   // Outputs are delivered in the order the SUT produced them, none is ever dropped.
   virtual AdapterEvent next_event(Clock::time_point deadline) = 0;
   // Bring the SUT back to its initial state (only called when the model is resettable).

@@ -15,6 +15,7 @@
 
 #include "playtest/graph/test_graph.hpp"
 #include "playtest/run/adapter.hpp"
+#include "playtest/run/stop_signal.hpp"
 #include "playtest/strategy/policy.hpp"
 #include "playtest/strategy/test_purpose.hpp"
 
@@ -32,13 +33,16 @@ Verdict combine(Verdict a, Verdict b);
 
 struct RunOptions {
   TestPurpose purpose;
-  std::uint64_t max_steps = 1000;                   // steps (stimuli, observations, resets); 0: no limit
-  std::chrono::milliseconds time_budget{0};         // wall clock for one run; 0: no limit
-  std::chrono::milliseconds timeout{1000};          // wait for an output at a passive vertex
+  std::uint64_t max_steps = 1000;                          // steps (stimuli, observations, resets); 0: no limit
+  std::chrono::milliseconds time_budget{0};                // wall clock for one run; 0: no limit
+  std::chrono::milliseconds timeout{1000};                 // wait for an output at a passive vertex
   std::vector<std::chrono::milliseconds> vertex_timeouts;  // per VertexId; empty or 0: `timeout`
-  std::uint64_t seed = 0;                           // the policy's random choices
+  std::uint64_t seed = 0;                                  // the policy's random choices
   bool reset_on_dead_end = true;  // at an active vertex without out-edges, reset if the graph allows it
   bool keep_trace = true;         // keep every step in RunResult::trace
+  // Checked between steps (and by adapters that wait): once requested, the run ends with the
+  // verdict ERROR and RunResult::interrupted set. nullptr: runs cannot be stopped from outside.
+  const StopSignal* stop = nullptr;
 };
 
 enum class StepKind : std::uint8_t {
@@ -70,7 +74,7 @@ Coverage coverage_of(const TestGraph& g, std::span<const std::uint32_t> edge_vis
 
 struct RunResult {
   Verdict verdict = Verdict::inconclusive;
-  std::string message;                // why this verdict, one line
+  std::string message;  // why this verdict, one line
   std::uint64_t seed = 0;
   std::uint64_t steps = 0, resets = 0;
   double elapsed_ms = 0;
@@ -80,18 +84,34 @@ struct RunResult {
   VertexId fail_vertex;
   std::vector<std::string> allowed;
   std::string observed;
-  std::vector<TraceStep> trace;             // empty unless RunOptions::keep_trace
-  std::vector<std::uint32_t> edge_visits;   // per EdgeId
+  std::vector<TraceStep> trace;            // empty unless RunOptions::keep_trace
+  std::vector<std::uint32_t> edge_visits;  // per EdgeId
   Coverage coverage;
+  // The run was stopped from outside (RunOptions::stop) before it ended on its own: verdict ERROR,
+  // nothing is claimed about the system. `signal` is the signal that stopped it (0: none).
+  bool interrupted = false;
+  int signal = 0;
 };
 
 // Receives each step as it happens (to write a trace that survives a crash).
 class RunObserver {
  public:
   virtual ~RunObserver() = default;
-  virtual void on_step(const TestGraph& g, const TraceStep& step) { (void)g; (void)step; }
-  virtual void on_end(const TestGraph& g, const RunResult& result) { (void)g; (void)result; }
+  virtual void on_step(const TestGraph& g, const TraceStep& step) {
+    (void)g;
+    (void)step;
+  }
+  virtual void on_end(const TestGraph& g, const RunResult& result) {
+    (void)g;
+    (void)result;
+  }
 };
+
+// Per-vertex waits from "VERTEX=MS" specs, as RunOptions::vertex_timeouts (one entry per vertex, 0
+// where none was given; empty when `specs` is). Throws UsageError("vertex_timeout") for a
+// malformed spec and GraphError for an unknown vertex.
+std::vector<std::chrono::milliseconds> vertex_timeouts_from_specs(const TestGraph& g,
+                                                                  std::span<const std::string> specs);
 
 // Throws GraphError when `g` cannot drive an online test: two outputs of a passive vertex (or two
 // stimuli of an active vertex) share a label, so an observation would not tell the edge; or a
@@ -113,6 +133,8 @@ class Runner {
   // The purpose's edges as per-edge flags (empty when every edge counts), as RunView shows them.
   std::span<const std::uint8_t> purpose_edges() const { return purpose_edges_; }
   std::span<const VertexId> goals() const { return goals_; }
+  // How many edges the cover purpose asks for (every edge when purpose_edges() is empty); 0 otherwise.
+  std::uint32_t purpose_edge_count() const { return purpose_edge_count_; }
 
  private:
   const TestGraph& g_;

@@ -5,14 +5,17 @@
 
 #include <cstdint>
 #include <functional>
+#include <iosfwd>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "playtest/run/mutation.hpp"
-#include "playtest/strategy/policy.hpp"
 #include "playtest/run/runner.hpp"
 #include "playtest/run/simulated_sut.hpp"
+#include "playtest/strategy/policy.hpp"
 
 namespace playtest {
 
@@ -25,6 +28,9 @@ struct SimulationOptions {
   // test graph of an ioco implementation, docs/ioco.md); nullptr: the model itself.
   const TestGraph* implementation = nullptr;
   SimulatedSutOptions sut;  // the simulated SUTs' options (ioco implementations)
+  // Called after every run (against the model and against the mutants) with the runs done and the
+  // runs in all; may be empty.
+  std::function<void(std::uint64_t done, std::uint64_t total)> on_progress;
 };
 
 struct SimulationStats {
@@ -38,7 +44,31 @@ struct SimulationStats {
   std::uint32_t mutant_runs = 0, mutant_runs_failed = 0;
   double mean_steps_to_detect = 0;  // over the failing mutant runs
   double detected_fraction() const { return mutants ? double(mutants_detected) / mutants : 0.0; }
+  // The steps of each run that met the purpose, in run order (the distribution behind mean and sd).
+  std::vector<std::uint64_t> steps_to_purpose;
+  // Per mutant (same order as given): 1 if one of its runs FAILed.
+  std::vector<std::uint8_t> mutant_detected;
 };
+
+// Several strategies measured on one model with the same seeds (simulate's result).
+struct StrategyComparison {
+  struct Row {
+    std::string strategy;
+    TestPurpose purpose;  // what the row's runs aimed at
+    SimulationStats stats;
+  };
+  std::vector<Row> rows;
+  std::vector<Mutant> mutants;
+  std::uint64_t seed = 0, max_steps = 0;
+};
+
+// "reach goal 'off'", "reach one of 3 goals", "cover all 20 edges", "cover 4 of 20 edges", "none".
+std::string describe_purpose(const TestGraph& g, const TestPurpose& p);
+
+// The comparison as a table for people (a row per strategy, the purpose it was measured on, and
+// with mutants the ones each strategy detected) and as JSON.
+void write_comparison_text(std::ostream& out, const TestGraph& g, const StrategyComparison& c);
+nlohmann::json comparison_json(const TestGraph& g, const StrategyComparison& c);
 
 // Seeds are derived from options.seed and the run index only, so every strategy meets the same
 // sequence of simulated systems (common random numbers).

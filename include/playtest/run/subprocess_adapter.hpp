@@ -12,6 +12,7 @@
 #include <string>
 
 #include "playtest/run/adapter.hpp"
+#include "playtest/run/stop_signal.hpp"
 
 namespace playtest {
 
@@ -19,13 +20,21 @@ struct SubprocessOptions {
   std::string command;  // run by /bin/sh -c
   enum class Stderr : std::uint8_t { inherit, file, discard };
   Stderr stderr_mode = Stderr::inherit;
-  std::string stderr_path;  // Stderr::file: appended to
+  std::string stderr_path;                        // Stderr::file: appended to
   std::chrono::milliseconds ready_timeout{5000};  // for "ready" after the start and after "reset"
   std::chrono::milliseconds ack_timeout{5000};    // for "ack" after "stimulus"
   std::chrono::milliseconds line_timeout{2000};   // for the rest of a line once its first byte came
   std::chrono::milliseconds exit_timeout{500};    // after "end", before the process group is killed
   std::size_t max_line = 65536;
+  // Every wait also watches this: once a stop is requested the current call throws StopRequested
+  // (and finish() kills the process group without waiting for the adapter to exit).
+  const StopSignal* stop = nullptr;
 };
+
+// Sets where the adapter's standard error goes from what users write: "inherit", "discard" or a
+// file path (appended to; checked now, so an unwritable path is a UsageError("sut_stderr") before
+// any test starts rather than an ERROR in the middle of one).
+void set_stderr(SubprocessOptions& options, const std::string& spec);
 
 class SubprocessAdapter final : public Adapter {
  public:
@@ -52,13 +61,16 @@ class SubprocessAdapter final : public Adapter {
   std::string exit_description(std::chrono::milliseconds grace);
   void wait_for(std::string_view word, std::chrono::milliseconds timeout, std::string_view after);
   void kill_group() noexcept;
+  // poll() on `fd` for `events` and on the stop signal; throws StopRequested once a stop is requested.
+  void poll_or_stop(int fd, short events, int timeout_ms);
 
   SubprocessOptions o_;
   pid_t pid_ = -1;
-  int in_fd_ = -1, out_fd_ = -1;  // the child's stdin (we write), stdout (we read)
-  std::string buf_;               // bytes read but not yet consumed
+  int in_fd_ = -1, out_fd_ = -1;      // the child's stdin (we write), stdout (we read)
+  std::string buf_;                   // bytes read but not yet consumed
   std::deque<AdapterEvent> pending_;  // outputs read during stimulate() after its first early one
   Clock::time_point partial_since_;
+  bool received_any_ = false;  // a byte came since start(): "ready" missing is then not unflushed output
   bool exited_ = false;
   int status_ = 0;
 };

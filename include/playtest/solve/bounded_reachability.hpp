@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <concepts>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <stdexcept>
 #include <thread>
@@ -78,6 +79,8 @@ struct BoundedReachOptions {
   // Threads for dense steps; 0: the machine's hardware threads (at most 8). Results are the same
   // for every count (each step reads only the previous step's values).
   unsigned threads = 0;
+  // Called after each step k = 1..bound (a progress line); may be empty.
+  std::function<void(std::uint32_t k, std::uint32_t bound)> on_step;
   // Whether an MDP of the PRISM importer's shape (every passive vertex the choice of one active
   // vertex, every edge of an active vertex to such a choice or to a goal) is solved with its choice
   // vertices folded into their actions: the two interleaved halves of the recursion (even and odd
@@ -438,6 +441,7 @@ BoundedReachResult solve_bounded_reachability(const TestGraph& g, std::span<cons
   for (std::uint32_t k = 0; k < options.bound; ++k) {
     solver.step();
     recorder.capture(solver);
+    if (options.on_step) options.on_step(k + 1, options.bound);
   }
   BoundedReachResult r = solver.take_result();
   recorder.attach_to(r);

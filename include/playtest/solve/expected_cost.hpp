@@ -46,6 +46,9 @@ struct ExpectedCostOptions {
   std::uint32_t max_trace = 1000;
   // Called after every value-iteration sweep with n and the whole vector M^n; may be empty.
   std::function<void(std::uint32_t n, std::span<const double> values)> on_iteration;
+  // Called after every value-iteration sweep with n only (for a progress line; unlike on_iteration
+  // it copies nothing and keeps the folded solver); may be empty.
+  std::function<void(std::uint32_t n)> on_sweep;
   // Relative tolerance under which a strategy change does not count as an improvement
   // (policy iteration switches only on strict improvement, so that it stays proper).
   double improvement_tolerance = 1e-12;

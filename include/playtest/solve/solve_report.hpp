@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <string>
 #include <string_view>
@@ -22,13 +23,16 @@ enum class SolveObjective : std::uint8_t { reach, win, expected };
 
 struct SolveRequest {
   SolveObjective objective = SolveObjective::expected;
-  std::vector<VertexId> goals;  // at least one
-  VertexId from;                // the vertex the summary reports on
-  std::uint32_t bound = 100;    // reach: the bound n on the number of moves
-  unsigned threads = 0;         // reach, expected: threads (0: the hardware's, at most 8)
+  std::vector<VertexId> goals;                                // at least one
+  VertexId from;                                              // the vertex the summary reports on
+  std::uint32_t bound = 100;                                  // reach: the bound n on the number of moves
+  unsigned threads = 0;                                       // reach, expected: threads (0: the hardware's, at most 8)
   ExpectedCostMethod method = ExpectedCostMethod::certified;  // expected
   double epsilon = 1e-9;                                      // expected, value iteration: the stopping tolerance
   std::uint32_t iterates = 0;  // expected: also the first K value-iteration iterates M^n at `from`
+  // Progress for a caller that shows it: value-iteration sweeps done (expected; total 0: unknown)
+  // or steps of the bound done (reach); may be empty.
+  std::function<void(std::uint64_t done, std::uint64_t total)> progress;
 };
 
 struct SolveReport {

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "playtest/graph/ids.hpp"
@@ -51,6 +52,9 @@ class Policy {
   // The current vertex is passive and the runner is about to wait for the system: true ends the
   // run here, as Decision::stop() does at an active vertex (TorX's length bound, seed 004 §3).
   virtual bool stop_at_passive(const RunView& view) { (void)view; return false; }
+  // Why the last Decision::stop() (or stop_at_passive) was given, in words for the run's message;
+  // empty when there is nothing to add.
+  virtual std::string stop_reason() const { return {}; }
 };
 
 }  // namespace playtest

@@ -15,14 +15,17 @@ namespace playtest {
 
 class TablePolicy final : public Policy {
  public:
-  // strategy[v.index()]: the edge to take at active vertex v, or none.
-  TablePolicy(std::string name, std::vector<EdgeId> strategy);
+  // strategy[v.index()]: the edge to take at active vertex v, or none. `no_move` says why a vertex
+  // has none (e.g. "it is not a sure win"); the stop reason is "no move at 'v': <no_move>".
+  TablePolicy(std::string name, std::vector<EdgeId> strategy, std::string no_move = {});
   std::string_view name() const override { return name_; }
   Decision choose(const RunView& view, Rng& rng) override;
+  std::string stop_reason() const override { return stop_reason_; }
 
  private:
   std::string name_;
   std::vector<EdgeId> strategy_;
+  std::string no_move_, stop_reason_;
 };
 
 class BoundedPolicy final : public Policy {
@@ -35,11 +38,13 @@ class BoundedPolicy final : public Policy {
   std::string_view name() const override { return name_; }
   void begin_run(const RunView& view, Rng& rng) override;
   Decision choose(const RunView& view, Rng& rng) override;
+  std::string stop_reason() const override { return stop_reason_; }
 
  private:
   std::string name_;
   Choice choice_;
   std::uint32_t bound_;
+  std::string stop_reason_;
   std::uint64_t start_step_ = 0;
 };
 

@@ -15,11 +15,13 @@
 #include <algorithm>
 #include <functional>
 #include <limits>
-#include <queue>
 #include <numeric>
+#include <queue>
 #include <stdexcept>
 #include <string>
 #include <utility>
+
+#include "playtest/error.hpp"
 
 namespace playtest::detail {
 
@@ -71,9 +73,15 @@ struct LemonNetwork {
   MinCostFlowResult result(const Solver& s, typename Solver::ProblemType status) const {
     MinCostFlowResult r;
     switch (status) {
-      case Solver::OPTIMAL: r.status = MinCostFlowStatus::optimal; break;
-      case Solver::INFEASIBLE: r.status = MinCostFlowStatus::infeasible; return r;
-      case Solver::UNBOUNDED: r.status = MinCostFlowStatus::unbounded; return r;
+      case Solver::OPTIMAL:
+        r.status = MinCostFlowStatus::optimal;
+        break;
+      case Solver::INFEASIBLE:
+        r.status = MinCostFlowStatus::infeasible;
+        return r;
+      case Solver::UNBOUNDED:
+        r.status = MinCostFlowStatus::unbounded;
+        return r;
     }
     r.flow.assign(input_arc.size(), 0);
     for (std::size_t k = 0; k < input_arc.size(); ++k) r.flow[input_arc[k]] = s.flow(g.arcFromId(static_cast<int>(k)));
@@ -170,7 +178,7 @@ void make_uncapacitated_certificate(const FlowNetwork& net, MinCostFlowResult& r
     for (std::uint32_t k = first[v]; k < first[v + 1]; ++k) {
       const Residual& e = arcs[k];
       if (dist[v] + e.cost < dist[e.to]) {
-        if (budget-- == 0) throw std::logic_error("solve_min_cost_flow: the flow has a negative residual cycle");
+        if (budget-- == 0) throw InternalError("solve_min_cost_flow: the flow has a negative residual cycle");
         dist[e.to] = dist[v] + e.cost;
         if (!queued[e.to]) {
           queued[e.to] = 1;
@@ -217,7 +225,7 @@ MinCostFlowResult solve(const FlowNetwork& net, const MinCostFlowOptions& o) {
       return n.result(s, s.run(o.factor > 0 ? o.factor : 4));
     }
   }
-  throw std::invalid_argument("solve_min_cost_flow: unknown algorithm");
+  throw InternalError("solve_min_cost_flow: unknown algorithm");
 }
 
 }  // namespace
@@ -225,22 +233,22 @@ MinCostFlowResult solve(const FlowNetwork& net, const MinCostFlowOptions& o) {
 MinCostFlowResult solve_min_cost_flow(const FlowNetwork& net, const MinCostFlowOptions& o) {
   const std::size_t m = net.source.size();
   if (net.target.size() != m || net.cost.size() != m || net.supply.size() != net.num_nodes)
-    throw std::invalid_argument("solve_min_cost_flow: the network's arrays disagree in size");
+    throw InternalError("solve_min_cost_flow: the network's arrays disagree in size");
   if (net.num_nodes >= static_cast<std::uint32_t>(std::numeric_limits<int>::max()) ||
       m >= static_cast<std::size_t>(std::numeric_limits<int>::max()))
-    throw std::invalid_argument("solve_min_cost_flow: the network is too large for LEMON's int ids");
+    throw GraphError("the graph is too large for the min-cost flow solver (LEMON numbers nodes and arcs with int)");
   std::int64_t max_cost = 0, total_supply = 0, sum = 0;
   for (std::size_t i = 0; i < m; ++i) {
     if (net.source[i] >= net.num_nodes || net.target[i] >= net.num_nodes || net.cost[i] < 0)
-      throw std::invalid_argument("solve_min_cost_flow: arc " + std::to_string(i) +
-                                  " has an endpoint out of range or a negative cost");
+      throw InternalError("solve_min_cost_flow: arc " + std::to_string(i) +
+                          " has an endpoint out of range or a negative cost");
     max_cost = std::max(max_cost, net.cost[i]);
   }
   for (std::int64_t s : net.supply) {
     sum += s;
     if (s > 0) total_supply += s;
   }
-  if (sum != 0) throw std::invalid_argument("solve_min_cost_flow: the supplies do not sum to 0");
+  if (sum != 0) throw InternalError("solve_min_cost_flow: the supplies do not sum to 0");
   const FlowNetwork* problem = &net;
   FlowNetwork shifted;
   std::vector<std::int64_t> shift;
@@ -265,7 +273,7 @@ MinCostFlowResult solve_min_cost_flow(const FlowNetwork& net, const MinCostFlowO
   // CostScaling works on costs times alpha * (n + 1) in long long, with potentials up to about n
   // times that.
   if (cost_scaling && static_cast<double>(max_cost) * n1 * n1 * alpha >= 0x1.0p62)
-    throw std::invalid_argument("solve_min_cost_flow: the costs are too large for CostScaling");
+    throw UsageError("flow_solver", "the costs are too large for cost scaling; use the network simplex");
   const bool fits_int = static_cast<double>(max_cost) * n1 * alpha < 0x1.0p28 && total_supply < (std::int64_t{1} << 28);
   MinCostFlowResult r = fits_int ? solve<int>(*problem, o) : solve<std::int64_t>(*problem, o);
   if (r.status == MinCostFlowStatus::optimal) make_uncapacitated_certificate(*problem, r);

@@ -57,7 +57,7 @@ struct MinCostFlowResult {
 };
 
 // Solves the network with the chosen algorithm and returns its status, flow and potentials.
-// Throws std::invalid_argument when the arrays disagree in size, an endpoint is out of range, a cost
+// Throws InternalError when the arrays disagree in size, an endpoint is out of range, a cost
 // is negative or the supplies do not sum to 0.
 MinCostFlowResult solve_min_cost_flow(const FlowNetwork& net, const MinCostFlowOptions& options = {});
 

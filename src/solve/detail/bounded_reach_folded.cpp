@@ -358,6 +358,7 @@ void run(const TestGraph& g, const FoldedModel& m, const std::vector<std::uint8_
       pass.first(cur, lo, hi, parts[t]);
     });
     collect(0, 0, 1);
+    if (o.on_step) o.on_step(1, n);
   }
   for (std::uint32_t s = 1; 2 * s <= n; ++s) {
     const bool odd = 2 * s + 1 <= n;
@@ -368,6 +369,10 @@ void run(const TestGraph& g, const FoldedModel& m, const std::vector<std::uint8_
     });
     collect(2 * s - 1, 2 * s, odd ? 2 * s + 1 : 0);
     std::swap(cur, next);
+    if (o.on_step) {
+      o.on_step(2 * s, n);
+      if (odd) o.on_step(2 * s + 1, n);
+    }
   }
   if (n % 2 == 1) {
     const std::uint32_t nch = static_cast<std::uint32_t>(m.choice_vertex.size());

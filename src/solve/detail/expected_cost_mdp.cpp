@@ -4,6 +4,7 @@
 #include <Eigen/SparseLU>
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <vector>
 
@@ -107,7 +108,7 @@ double sweep_block(const MdpModel& m, const SweepModel& s, double* x, std::uint3
 
 // Value iteration from 0 (sweeps as above) until the largest relative change is <= eps.
 std::uint32_t value_iteration(Team& team, const MdpModel& m, double eps, std::uint32_t max_sweeps,
-                              std::vector<double>& x) {
+                              const std::function<void(std::uint32_t)>& on_sweep, std::vector<double>& x) {
   const std::uint32_t n = m.n;
   x.assign(std::size_t{n} + 1, 0.0);
   if (max_sweeps == 0 || n == 0) return 0;
@@ -142,6 +143,7 @@ std::uint32_t value_iteration(Team& team, const MdpModel& m, double eps, std::ui
     team.for_parts(n, [&](std::uint32_t lo, std::uint32_t hi) { std::copy(xs + lo, xs + hi, xs + n + 1 + lo); });
     pipe.run(team, block);
     ++sweeps;
+    if (on_sweep) on_sweep(sweeps);
     if (*std::max_element(block_delta.begin(), block_delta.end()) <= eps) break;
   }
   std::copy(xs, xs + n, x.begin());
@@ -610,7 +612,7 @@ bool solve_certified_mdp(const TestGraph& g, std::span<const std::uint8_t> is_go
   ExpectedCostResult r;
   std::vector<double> x;
   r.iterations = value_iteration(team, m, std::max(o.epsilon, o.certified_vi_epsilon),
-                                 std::min(o.max_iterations, o.certified_vi_sweeps), x);
+                                 std::min(o.max_iterations, o.certified_vi_sweeps), o.on_sweep, x);
   std::vector<std::uint32_t> choice(n, none32);
   for (std::uint32_t i = 0; i < n; ++i)
     if (m.passive[i]) choice[i] = m.first_action[i];

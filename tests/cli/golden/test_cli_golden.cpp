@@ -54,4 +54,25 @@ TEST(CliGolden, CoverSummary) {
                0);
 }
 
+// The human output of run: per-run lines, the trace and the allowed outputs of a FAIL, the purpose
+// edges an INCONCLUSIVE run left, coverage and verdict. The adapters are deterministic shell scripts.
+TEST(CliGolden, RunPassTable) {
+  check_golden("run_pass",
+               "run " + cases + "pingpong.json --sut 'sh " + cases + "pong.sh' --strategy anti-ant --edge ping --edge noop --runs 2",
+               0);
+}
+TEST(CliGolden, RunFailTable) {
+  check_golden("run_fail", "run " + cases + "pingpong.json --sut 'sh " + cases + "pang.sh' --strategy anti-ant --purpose cover", 1);
+}
+TEST(CliGolden, RunInconclusiveListsWhatIsLeft) {
+  check_golden("run_inconclusive",
+               "run " + cases + "pingpong.json --sut 'sh " + cases + "pong.sh' --strategy anti-ant --purpose cover --steps 6", 4);
+}
+TEST(CliGolden, SimulateTableWithMutants) {
+  check_golden("simulate_mutants",
+               "simulate " + std::string(PLAYTEST_SOURCE_DIR) +
+                   "/examples/sut/workers.json --strategy random,cover --runs 50 --mutants --mutant-count 4 --seed 1",
+               0);
+}
+
 }  // namespace

@@ -28,11 +28,13 @@ TEST(CliGraph, ValidateJson) {
 
 TEST(CliGraph, InvalidFileExitsTwoWithLocatedMessageAndCaret) {
   ScratchDir d("cli_graph_invalid");
-  std::string f = d.write("bad.json", "{\"playtest\": \"graph/1\", \"initial\": \"a\",\n \"vertices\": [{\"id\": \"a\"}],\n"
-                                      " \"edges\": [{\"from\": \"a\", \"to\": \"a\", \"cost\": -2}]}\n");
+  std::string f = d.write("bad.json",
+                          "{\"playtest\": \"graph/1\", \"initial\": \"a\",\n \"vertices\": [{\"id\": \"a\"}],\n"
+                          " \"edges\": [{\"from\": \"a\", \"to\": \"a\", \"cost\": -2}]}\n");
   CliResult r = run_playtest("validate " + f);
   EXPECT_EQ(r.code, 2);
-  EXPECT_NE(r.err.find(f + ":3:45: error: edge cost must be finite and >= 0, got -2 (at /edges/0/cost)"), std::string::npos)
+  EXPECT_NE(r.err.find(f + ":3:45: error: edge #0: \"cost\" must be finite and >= 0, got -2 (at /edges/0/cost)"),
+            std::string::npos)
       << r.err;
   EXPECT_NE(r.err.find("\n  " + std::string(44, ' ') + "^"), std::string::npos) << r.err;
   CliResult j = run_playtest("validate --json " + f);
@@ -98,7 +100,8 @@ TEST(CliGraph, DotShowsKindsGoalsInitialAndLabels) {
 
 TEST(CliGraph, GenWritesValidReproducibleGraphs) {
   ScratchDir d("cli_graph_gen");
-  CliResult a = run_playtest("gen random --vertices 200 --out-degree 3 --goals 4 --seed 5 --strongly-connected -o " + d.file("a.json"));
+  CliResult a = run_playtest("gen random --vertices 200 --out-degree 3 --goals 4 --seed 5 --strongly-connected -o " +
+                             d.file("a.json"));
   CliResult b = run_playtest("gen random --vertices 200 --out-degree 3 --goals 4 --seed 5 --strongly-connected");
   ASSERT_EQ(a.code, 0) << a.err;
   ASSERT_EQ(b.code, 0) << b.err;

@@ -1,5 +1,6 @@
 // End-to-end runs of `playtest explore` and of model files given to graph commands.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <array>
@@ -8,7 +9,6 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
-#include <sys/wait.h>
 
 namespace {
 
@@ -99,7 +99,7 @@ TEST(CliExplore, ParamsAndLimits) {
   EXPECT_NE(unknown.err.find("unknown model parameter 'M'"), std::string::npos) << unknown.err;
   Result malformed = playtest("explore " + model("counter.ptm") + " --param N");
   EXPECT_EQ(malformed.code, 2);
-  EXPECT_NE(malformed.err.find("--param expects NAME=VALUE, got 'N'"), std::string::npos) << malformed.err;
+  EXPECT_NE(malformed.err.find("option --param: expected NAME=VALUE, got 'N'"), std::string::npos) << malformed.err;
 }
 
 TEST(CliExplore, ErrorShowsLineAndCaret) {

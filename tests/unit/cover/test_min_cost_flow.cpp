@@ -7,8 +7,8 @@
 #include <random>
 
 #include "cover/detail/min_cost_flow.hpp"
-#include "min_cost_flow_check.hpp"
 #include "cover_test_support.hpp"
+#include "min_cost_flow_check.hpp"
 #include "playtest/cover/postman_tour.hpp"
 #include "playtest/graph/generate.hpp"
 #include "playtest/graph/graph_builder.hpp"
@@ -26,7 +26,7 @@ constexpr PostmanFlowSolver all_solvers[] = {PostmanFlowSolver::network_simplex,
                                              PostmanFlowSolver::cost_scaling, PostmanFlowSolver::capacity_scaling};
 
 constexpr MinCostFlowAlgorithm all_algorithms[] = {
-    MinCostFlowAlgorithm::network_simplex_altering,      MinCostFlowAlgorithm::network_simplex_block,
+    MinCostFlowAlgorithm::network_simplex_altering,     MinCostFlowAlgorithm::network_simplex_block,
     MinCostFlowAlgorithm::cost_scaling_partial_augment, MinCostFlowAlgorithm::cost_scaling_push,
     MinCostFlowAlgorithm::cost_scaling_augment,         MinCostFlowAlgorithm::capacity_scaling};
 
@@ -67,7 +67,8 @@ void expect_feasible(const FlowNetwork& net, const detail::MinCostFlowResult& r)
 
 TEST(MinCostFlow, CertificateCheckRejectsANonOptimalFlowOrWrongPotentials) {
   // 0 -> 1 directly (cost 5) or through 2 (1 + 1); one unit from 0 to 1.
-  const FlowNetwork net{.num_nodes = 3, .source = {0, 0, 2}, .target = {1, 2, 1}, .cost = {5, 1, 1}, .supply = {1, -1, 0}};
+  const FlowNetwork net{
+      .num_nodes = 3, .source = {0, 0, 2}, .target = {1, 2, 1}, .cost = {5, 1, 1}, .supply = {1, -1, 0}};
   for (MinCostFlowAlgorithm a : all_algorithms) {
     SCOPED_TRACE(static_cast<int>(a));
     const auto r = detail::solve_min_cost_flow(net, {.algorithm = a});
@@ -115,8 +116,8 @@ TEST(MinCostFlow, EverySolverReachesTheOldOptimumOnMediumGraphs) {
                                                .strongly_connected = true,
                                                .seed = seed++});
     const FlowNetwork net = balancing_network(g);
-    const auto old = detail::solve_min_cost_flow(net, {.algorithm = MinCostFlowAlgorithm::network_simplex_block,
-                                                       .shift_costs = false});
+    const auto old = detail::solve_min_cost_flow(
+        net, {.algorithm = MinCostFlowAlgorithm::network_simplex_block, .shift_costs = false});
     expect_feasible(net, old);
     for (MinCostFlowAlgorithm a : all_algorithms)
       for (bool shift : {false, true}) {
@@ -140,8 +141,8 @@ TEST(MinCostFlow, EverySolverReachesTheOldOptimumOnMediumGraphs) {
 
 TEST(MinCostFlow, SolversAgreeWithResetsAndUncoverableEdges) {
   for (std::uint64_t seed = 1; seed <= 4; ++seed) {
-    const TestGraph g =
-        generate_random_graph({.vertices = 600, .out_degree = 3, .goals = 0, .strongly_connected = false, .seed = seed});
+    const TestGraph g = generate_random_graph(
+        {.vertices = 600, .out_degree = 3, .goals = 0, .strongly_connected = false, .seed = seed});
     const PostmanOptions base{.reset_cost = 4, .on_uncoverable = UncoverablePolicy::skip};
     PostmanOptions o = base;
     o.flow_solver = PostmanFlowSolver::network_simplex_block_search;
@@ -166,10 +167,12 @@ TEST(MinCostFlow, FractionalCostsAgreeAcrossNetworkSimplexRules) {
   std::uniform_int_distribution<std::uint32_t> pick(0, n - 1);
   std::uniform_int_distribution<int> quarter(1, 40);
   for (std::uint32_t v = 0; v < n; ++v) {
-    b.add_edge({.from = b.vertex_ref("v" + std::to_string(v)), .to = b.vertex_ref("v" + std::to_string((v + 1) % n)),
+    b.add_edge({.from = b.vertex_ref("v" + std::to_string(v)),
+                .to = b.vertex_ref("v" + std::to_string((v + 1) % n)),
                 .cost = quarter(rng) / 4.0});
     for (int k = 0; k < 3; ++k)
-      b.add_edge({.from = b.vertex_ref("v" + std::to_string(v)), .to = b.vertex_ref("v" + std::to_string(pick(rng))),
+      b.add_edge({.from = b.vertex_ref("v" + std::to_string(v)),
+                  .to = b.vertex_ref("v" + std::to_string(pick(rng))),
                   .cost = quarter(rng) / 4.0});
   }
   b.set_initial("v0");
@@ -185,8 +188,9 @@ TEST(MinCostFlow, FractionalCostsAgreeAcrossNetworkSimplexRules) {
     const PostmanTour t = postman_tour(g, {.flow_solver = PostmanFlowSolver::cost_scaling});
     expect_valid_tour(g, t);
     EXPECT_EQ(t.cost, reference.cost);
-  } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("too large for CostScaling"), std::string::npos) << e.what();
+  } catch (const UsageError& e) {
+    EXPECT_EQ(e.parameter(), "flow_solver");
+    EXPECT_NE(std::string(e.what()).find("the costs are too large for cost scaling"), std::string::npos) << e.what();
   }
 }
 
@@ -195,14 +199,14 @@ TEST(MinCostFlow, RejectsMalformedNetworks) {
   EXPECT_EQ(detail::solve_min_cost_flow(net).total_cost, 1);
   FlowNetwork bad = net;
   bad.target = {2};
-  EXPECT_THROW(detail::solve_min_cost_flow(bad), std::invalid_argument);
+  EXPECT_THROW(detail::solve_min_cost_flow(bad), InternalError);
   bad = net;
   bad.cost = {-1};
-  EXPECT_THROW(detail::solve_min_cost_flow(bad), std::invalid_argument);
+  EXPECT_THROW(detail::solve_min_cost_flow(bad), InternalError);
   bad = net;
   bad.supply = {1, 0};
-  EXPECT_THROW(detail::solve_min_cost_flow(bad), std::invalid_argument);
+  EXPECT_THROW(detail::solve_min_cost_flow(bad), InternalError);
   bad = net;
   bad.cost.clear();
-  EXPECT_THROW(detail::solve_min_cost_flow(bad), std::invalid_argument);
+  EXPECT_THROW(detail::solve_min_cost_flow(bad), InternalError);
 }

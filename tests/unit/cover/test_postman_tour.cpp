@@ -1,6 +1,5 @@
-#include <gtest/gtest.h>
-
 #include <gtest/gtest-spi.h>
+#include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
@@ -200,7 +199,9 @@ TEST(PostmanTour, NotStronglyConnectedNamesTheEdgesAndWhy) {
     FAIL() << "expected GraphError";
   } catch (const GraphError& e) {
     const Diagnostic& d = e.diagnostic();
-    EXPECT_EQ(d.message, "4 of 5 edges cannot be on a closed walk through the start vertex 'a' (the graph is not strongly connected)");
+    EXPECT_EQ(
+        d.message,
+        "4 of 5 edges cannot be on a closed walk through the start vertex 'a' (the graph is not strongly connected)");
     ASSERT_GE(d.notes.size(), 4u);
     EXPECT_EQ(d.notes[0], "edge 'ab' (a -> b): the start vertex 'a' cannot be reached again from its target 'b'");
     EXPECT_EQ(d.notes[3], "edge 'da' (d -> a): its source 'd' is unreachable from the start vertex 'a'");
@@ -271,8 +272,16 @@ TEST(PostmanTour, GraphResetCostIsUsedUnlessIgnored) {
 
 TEST(PostmanTour, PassiveResetVertexIsRejected) {
   TestGraph g = figure1(1.0);
-  EXPECT_THROW(postman_tour(g, {.reset_from = {*g.find_vertex("cp")}}), std::invalid_argument);
-  EXPECT_THROW(postman_tour(g, {.start = VertexId{99}}), std::invalid_argument);
+  try {
+    postman_tour(g, {.reset_from = {*g.find_vertex("cp")}});
+    ADD_FAILURE() << "a passive reset vertex was accepted";
+  } catch (const UsageError& e) {
+    EXPECT_EQ(e.parameter(), "reset_from");
+    EXPECT_NE(std::string(e.what()).find("vertex 'cp' is passive"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(postman_tour(g, {.start = VertexId{99}}), InternalError);
+  // A list of reset vertices without any reset cost cannot be honoured.
+  EXPECT_THROW(postman_tour(g, {.ignore_graph_reset = true, .reset_from = {g.initial()}}), UsageError);
 }
 
 TEST(PostmanTour, ResetCanBeCheaperThanWalkingBack) {
@@ -318,9 +327,9 @@ TEST(PostmanTour, CertificateOfTheDetourHasTightRepeatedArcs) {
     ASSERT_EQ(t.flow_potential.size(), 3u);
     const std::int64_t pa = t.flow_potential[a.index()], pb = t.flow_potential[x.index()],
                        pc = t.flow_potential[c.index()];
-    EXPECT_EQ(pa, 0);           // relative to the start vertex
-    EXPECT_EQ(1 + pb - pc, 0);  // bc is repeated: tight
-    EXPECT_EQ(1 + pc - pa, 0);  // ca is repeated: tight
+    EXPECT_EQ(pa, 0);            // relative to the start vertex
+    EXPECT_EQ(1 + pb - pc, 0);   // bc is repeated: tight
+    EXPECT_EQ(1 + pc - pa, 0);   // ca is repeated: tight
     EXPECT_GT(10 + pb - pa, 0);  // ba is not
     EXPECT_TRUE(t.flow_resets.empty());
   }
@@ -394,5 +403,6 @@ TEST(PostmanTour, CertificateWithResetsAndFractionalCosts) {
   EXPECT_TRUE(t.exact_costs);
   EXPECT_EQ(t.flow_resets, (std::vector<VertexId>{x, c}));
   const double scale = t.cost_scale;
-  EXPECT_EQ(std::nearbyint(2.5 * scale) + static_cast<double>(t.flow_potential[x.index()] - t.flow_potential[a.index()]), 0);
+  EXPECT_EQ(
+      std::nearbyint(2.5 * scale) + static_cast<double>(t.flow_potential[x.index()] - t.flow_potential[a.index()]), 0);
 }

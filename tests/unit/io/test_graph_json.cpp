@@ -95,7 +95,8 @@ TEST(GraphJson, KeysInAnyOrderAndEdgesBeforeVertices) {
 }
 
 TEST(GraphJson, RoundTripIsExact) {
-  TestGraph g = generate_random_graph({.vertices = 300, .passive_fraction = 0.4, .out_degree = 3, .goals = 5, .seed = 11});
+  TestGraph g =
+      generate_random_graph({.vertices = 300, .passive_fraction = 0.4, .out_degree = 3, .goals = 5, .seed = 11});
   std::string once = graph_to_json(g);
   TestGraph h = parse_graph(once);
   ASSERT_EQ(h.num_vertices(), g.num_vertices());
@@ -165,32 +166,37 @@ TEST(GraphJsonErrors, NoVertices) {
 }
 
 TEST(GraphJsonErrors, UnknownTopLevelKey) {
-  expect_error<ParseError>(head + R"( "vertexes": [])", {"unknown key \"vertexes\" in the graph object", 1, 41, "/vertexes"});
+  expect_error<ParseError>(head + R"( "vertexes": [])",
+                           {"unknown key \"vertexes\" in the graph object", 1, 41, "/vertexes"});
 }
 
 TEST(GraphJsonErrors, UnknownVertexKey) {
   expect_error<ParseError>(head + "\n \"vertices\": [{\"id\": \"a\", \"colour\": 1}]}",
-                           {"unknown key \"colour\" in vertex #0", 2, 27, "/vertices/0/colour"});
+                           {"unknown key \"colour\" in vertex 'a'", 2, 27, "/vertices/0/colour"});
 }
 
 TEST(GraphJsonErrors, UnknownEdgeKey) {
-  expect_error<ParseError>(head + R"( "vertices": [{"id": "a"}], "edges": [{"from": "a", "to": "a", "probability": 1}]})",
-                           {"unknown key \"probability\" in edge #0", 0, 0, "/edges/0/probability"});
+  expect_error<ParseError>(
+      head + R"( "vertices": [{"id": "a"}], "edges": [{"from": "a", "to": "a", "probability": 1}]})",
+      {"unknown key \"probability\" in edge #0", 0, 0, "/edges/0/probability"});
 }
 
 TEST(GraphJsonErrors, DuplicateKey) {
   expect_error<ParseError>(head + R"( "vertices": [{"id": "a", "id": "b"}]})",
-                           {"duplicate key \"id\" in vertex #0", 0, 0, "/vertices/0/id"});
+                           {"duplicate key \"id\" in vertex 'a'", 0, 0, "/vertices/0/id"});
 }
 
 TEST(GraphJsonErrors, WrongTypes) {
-  expect_error<ParseError>(head + R"( "vertices": [{"id": 7}]})", {"\"id\" must be a string, got a number", 1, 61, "/vertices/0/id"});
+  expect_error<ParseError>(head + R"( "vertices": [{"id": 7}]})",
+                           {"\"id\" must be a string, got a number", 1, 61, "/vertices/0/id"});
   expect_error<ParseError>(head + R"( "vertices": [{"id": "a", "goal": "yes"}]})",
                            {"\"goal\" must be a boolean, got a string", 0, 0, "/vertices/0/goal"});
   expect_error<ParseError>(head + R"( "vertices": [{"id": "a"}], "edges": [{"from": "a", "to": "a", "cost": "1"}]})",
                            {"\"cost\" must be a number, got a string", 0, 0, "/edges/0/cost"});
-  expect_error<ParseError>(head + R"( "vertices": {"a": 1}})", {"\"vertices\" must be an array, got an object", 0, 0, "/vertices"});
-  expect_error<ParseError>(head + R"( "vertices": [["a"]]})", {"each element of \"vertices\" must be an object", 0, 0, "/vertices"});
+  expect_error<ParseError>(head + R"( "vertices": {"a": 1}})",
+                           {"\"vertices\" must be an array, got an object", 0, 0, "/vertices"});
+  expect_error<ParseError>(head + R"( "vertices": [["a"]]})",
+                           {"each element of \"vertices\" must be an object", 0, 0, "/vertices"});
   expect_error<ParseError>(head + R"( "vertices": [{"id": "a", "kind": "sleepy"}]})",
                            {"\"kind\" must be \"active\" or \"passive\", got \"sleepy\"", 0, 0, "/vertices/0/kind"});
   expect_error<ParseError>(head + R"( "vertices": [{"id": "a", "kind": null}]})",
@@ -203,41 +209,52 @@ TEST(GraphJsonErrors, DuplicateVertexId) {
 }
 
 TEST(GraphJsonErrors, DuplicateEdgeId) {
-  expect_error<GraphError>(head + R"( "vertices": [{"id": "a"}], "edges": [{"id": "x", "from": "a", "to": "a"}, {"id": "x", "from": "a", "to": "a"}]})",
-                           {"duplicate edge id 'x'", 0, 0, "/edges/1"});
+  expect_error<GraphError>(
+      head +
+          R"( "vertices": [{"id": "a"}], "edges": [{"id": "x", "from": "a", "to": "a"}, {"id": "x", "from": "a", "to": "a"}]})",
+      {"duplicate edge id 'x'", 0, 0, "/edges/1"});
 }
 
 TEST(GraphJsonErrors, ExplicitIdCollidesWithDefaultId) {
-  expect_error<GraphError>(head + R"( "vertices": [{"id": "a"}], "edges": [{"from": "a", "to": "a"}, {"id": "e0", "from": "a", "to": "a"}]})",
-                           {"duplicate edge id 'e0'", 0, 0, "/edges/0"});
+  expect_error<GraphError>(
+      head +
+          R"( "vertices": [{"id": "a"}], "edges": [{"from": "a", "to": "a"}, {"id": "e0", "from": "a", "to": "a"}]})",
+      {"duplicate edge id 'e0'", 0, 0, "/edges/0"});
 }
 
 TEST(GraphJsonErrors, DanglingEdgeEnd) {
-  expect_error<GraphError>(head + "\n \"vertices\": [{\"id\": \"a\"}],\n \"edges\": [{\"id\": \"x\", \"from\": \"a\", \"to\": \"zz\"}]}",
-                           {"edge 'x' goes to unknown vertex 'zz'", 3, 12, "/edges/0"});
+  expect_error<GraphError>(
+      head + "\n \"vertices\": [{\"id\": \"a\"}],\n \"edges\": [{\"id\": \"x\", \"from\": \"a\", \"to\": \"zz\"}]}",
+      {"edge 'x' goes to unknown vertex 'zz'", 3, 12, "/edges/0"});
   expect_error<GraphError>(head + R"( "vertices": [{"id": "a"}], "edges": [{"from": "q", "to": "a"}]})",
                            {"edge 'e0' starts at unknown vertex 'q'", 0, 0, "/edges/0"});
 }
 
 TEST(GraphJsonErrors, EdgeWithoutEnds) {
-  expect_error<ParseError>(head + R"( "vertices": [{"id": "a"}], "edges": [{"to": "a"}]})", {"edge #0 has no \"from\"", 0, 0, "/edges/0"});
-  expect_error<ParseError>(head + R"( "vertices": [{"id": "a"}], "edges": [{"id": "k", "from": "a"}]})", {"edge 'k' has no \"to\"", 0, 0, "/edges/0"});
+  expect_error<ParseError>(head + R"( "vertices": [{"id": "a"}], "edges": [{"to": "a"}]})",
+                           {"edge #0 has no \"from\"", 0, 0, "/edges/0"});
+  expect_error<ParseError>(head + R"( "vertices": [{"id": "a"}], "edges": [{"id": "k", "from": "a"}]})",
+                           {"edge 'k' has no \"to\"", 0, 0, "/edges/0"});
 }
 
 TEST(GraphJsonErrors, VertexWithoutId) {
-  expect_error<ParseError>(head + R"( "vertices": [{"kind": "active"}]})", {"vertex #0 has no \"id\"", 1, 54, "/vertices/0"});
+  expect_error<ParseError>(head + R"( "vertices": [{"kind": "active"}]})",
+                           {"vertex #0 has no \"id\"", 1, 54, "/vertices/0"});
 }
 
 TEST(GraphJsonErrors, ProbabilityOutOfRange) {
-  const std::string v = head + R"( "vertices": [{"id": "a", "kind": "passive"}], "edges": [{"from": "a", "to": "a", "prob": )";
+  const std::string v =
+      head + R"( "vertices": [{"id": "a", "kind": "passive"}], "edges": [{"from": "a", "to": "a", "prob": )";
   expect_error<ParseError>(v + "0}]}", {"\"prob\" must lie in (0, 1], got 0", 0, 0, "/edges/0/prob"});
   expect_error<ParseError>(v + "1.5}]}", {"\"prob\" must lie in (0, 1], got 1.5", 0, 0, "/edges/0/prob"});
   expect_error<ParseError>(v + "-0.5}]}", {"\"prob\" must lie in (0, 1]", 0, 0, "/edges/0/prob"});
 }
 
 TEST(GraphJsonErrors, ProbabilitiesNotSummingToOne) {
-  expect_error<GraphError>(head + "\n \"vertices\": [{\"id\": \"a\"}, {\"id\": \"p\", \"kind\": \"passive\"}],\n"
-                                  " \"edges\": [{\"from\": \"p\", \"to\": \"a\", \"prob\": 0.5}, {\"from\": \"p\", \"to\": \"p\", \"prob\": 0.4}]}",
+  expect_error<GraphError>(head +
+                               "\n \"vertices\": [{\"id\": \"a\"}, {\"id\": \"p\", \"kind\": \"passive\"}],\n"
+                               " \"edges\": [{\"from\": \"p\", \"to\": \"a\", \"prob\": 0.5}, {\"from\": \"p\", "
+                               "\"to\": \"p\", \"prob\": 0.4}]}",
                            {"passive vertex 'p' sum to 0.9, not 1", 2, 28, "/vertices/1"});
 }
 
@@ -248,31 +265,38 @@ TEST(GraphJsonErrors, SumWithinToleranceIsAccepted) {
 }
 
 TEST(GraphJsonErrors, ProbabilityOnActiveEdge) {
-  expect_error<GraphError>(head + R"( "vertices": [{"id": "a"}], "edges": [{"id": "x", "from": "a", "to": "a", "prob": 1}]})",
-                           {"edge 'x' leaves active vertex 'a' and must not have a probability", 0, 0, "/edges/0"});
+  expect_error<GraphError>(
+      head + R"( "vertices": [{"id": "a"}], "edges": [{"id": "x", "from": "a", "to": "a", "prob": 1}]})",
+      {"edge 'x' leaves active vertex 'a' and must not have a probability", 0, 0, "/edges/0"});
 }
 
 TEST(GraphJsonErrors, MissingProbabilityOnPassiveEdge) {
-  expect_error<GraphError>(head + R"( "vertices": [{"id": "a", "kind": "passive"}], "edges": [{"id": "x", "from": "a", "to": "a"}]})",
-                           {"edge 'x' leaves passive vertex 'a' and needs a probability", 0, 0, "/edges/0"});
+  expect_error<GraphError>(
+      head + R"( "vertices": [{"id": "a", "kind": "passive"}], "edges": [{"id": "x", "from": "a", "to": "a"}]})",
+      {"edge 'x' leaves passive vertex 'a' and needs a probability", 0, 0, "/edges/0"});
 }
 
 TEST(GraphJsonErrors, MixedProbAndWeight) {
-  expect_error<GraphError>(head + R"( "vertices": [{"id": "a", "kind": "passive"}], "edges": [{"from": "a", "to": "a", "prob": 0.5}, {"from": "a", "to": "a", "weight": 1}]})",
-                           {"mixes \"prob\" and \"weight\"", 0, 0, "/vertices/0"});
-  expect_error<ParseError>(head + R"( "vertices": [{"id": "a", "kind": "passive"}], "edges": [{"from": "a", "to": "a", "prob": 1, "weight": 1}]})",
-                           {"has both \"prob\" and \"weight\"", 0, 0, "/edges/0"});
+  expect_error<GraphError>(
+      head +
+          R"( "vertices": [{"id": "a", "kind": "passive"}], "edges": [{"from": "a", "to": "a", "prob": 0.5}, {"from": "a", "to": "a", "weight": 1}]})",
+      {"mixes \"prob\" and \"weight\"", 0, 0, "/vertices/0"});
+  expect_error<ParseError>(
+      head +
+          R"( "vertices": [{"id": "a", "kind": "passive"}], "edges": [{"from": "a", "to": "a", "prob": 1, "weight": 1}]})",
+      {"has both \"prob\" and \"weight\"", 0, 0, "/edges/0"});
 }
 
 TEST(GraphJsonErrors, BadWeight) {
-  const std::string v = head + R"( "vertices": [{"id": "a", "kind": "passive"}], "edges": [{"from": "a", "to": "a", "weight": )";
+  const std::string v =
+      head + R"( "vertices": [{"id": "a", "kind": "passive"}], "edges": [{"from": "a", "to": "a", "weight": )";
   expect_error<ParseError>(v + "0}]}", {"\"weight\" must be a positive integer, got 0", 0, 0, "/edges/0/weight"});
   expect_error<ParseError>(v + "1.5}]}", {"\"weight\" must be a positive integer, got 1.5", 0, 0, "/edges/0/weight"});
 }
 
 TEST(GraphJsonErrors, NegativeNanInfiniteCosts) {
   const std::string v = head + R"( "vertices": [{"id": "a"}], "edges": [{"from": "a", "to": "a", "cost": )";
-  expect_error<ParseError>(v + "-1}]}", {"edge cost must be finite and >= 0, got -1", 1, 111, "/edges/0/cost"});
+  expect_error<ParseError>(v + "-1}]}", {"edge #0: \"cost\" must be finite and >= 0, got -1", 1, 111, "/edges/0/cost"});
   // JSON has no NaN or Infinity literals; 1e999 overflows a double.
   expect_error<ParseError>(v + "1e999}]}", {"number out of range: '1e999'", 1, 111, "/edges/0/cost"});
   expect_error<ParseError>(v + "NaN}]}", {"invalid JSON"});
@@ -293,25 +317,32 @@ TEST(GraphJsonErrors, UnknownInitial) {
 }
 
 TEST(GraphJsonErrors, TimeoutEdges) {
-  expect_error<GraphError>(head + R"( "vertices": [{"id": "a"}], "edges": [{"id": "t", "from": "a", "to": "a", "timeout": true}]})",
-                           {"edge 't' is a timeout edge but leaves active vertex 'a'", 0, 0, "/edges/0"});
-  expect_error<GraphError>(head + R"( "vertices": [{"id": "a", "kind": "passive"}], "edges": [{"from": "a", "to": "a", "prob": 0.5, "timeout": true}, {"from": "a", "to": "a", "prob": 0.5, "timeout": true}]})",
-                           {"second timeout edge 'e1'", 0, 0, "/edges/1"});
+  expect_error<GraphError>(
+      head + R"( "vertices": [{"id": "a"}], "edges": [{"id": "t", "from": "a", "to": "a", "timeout": true}]})",
+      {"edge 't' is a timeout edge but leaves active vertex 'a'", 0, 0, "/edges/0"});
+  expect_error<GraphError>(
+      head +
+          R"( "vertices": [{"id": "a", "kind": "passive"}], "edges": [{"from": "a", "to": "a", "prob": 0.5, "timeout": true}, {"from": "a", "to": "a", "prob": 0.5, "timeout": true}]})",
+      {"second timeout edge 'e1'", 0, 0, "/edges/1"});
 }
 
 TEST(GraphJsonErrors, BadResetCost) {
-  expect_error<ParseError>(head + R"( "reset": {"cost": -3}, "vertices": [{"id": "a"}]})", {"reset cost must be finite and >= 0", 0, 0, "/reset/cost"});
-  expect_error<ParseError>(head + R"( "reset": {"costs": 3}, "vertices": [{"id": "a"}]})", {"unknown key \"costs\" in \"reset\"", 0, 0, "/reset/costs"});
+  expect_error<ParseError>(head + R"( "reset": {"cost": -3}, "vertices": [{"id": "a"}]})",
+                           {"reset cost must be finite and >= 0", 0, 0, "/reset/cost"});
+  expect_error<ParseError>(head + R"( "reset": {"costs": 3}, "vertices": [{"id": "a"}]})",
+                           {"unknown key \"costs\" in \"reset\"", 0, 0, "/reset/costs"});
 }
 
 TEST(GraphJsonErrors, EmptyIds) {
-  expect_error<ParseError>(head + R"( "vertices": [{"id": ""}]})", {"a vertex id must not be empty", 0, 0, "/vertices/0/id"});
+  expect_error<ParseError>(head + R"( "vertices": [{"id": ""}]})",
+                           {"a vertex id must not be empty", 0, 0, "/vertices/0/id"});
   expect_error<ParseError>(head + R"( "vertices": [{"id": "a"}], "edges": [{"id": "", "from": "a", "to": "a"}]})",
                            {"an edge id must not be empty", 0, 0, "/edges/0/id"});
 }
 
 TEST(GraphJsonErrors, DeeplyNestedMeta) {
-  std::string deep = head + R"( "vertices": [{"id": "a"}], "meta": )" + std::string(100000, '[') + std::string(100000, ']') + "}";
+  std::string deep =
+      head + R"( "vertices": [{"id": "a"}], "meta": )" + std::string(100000, '[') + std::string(100000, ']') + "}";
   expect_error<ParseError>(deep, {"nesting deeper than 256 levels", 0, 0, "/meta"});
 }
 
@@ -326,8 +357,9 @@ TEST(GraphJsonErrors, HugeString) {
 }
 
 TEST(GraphJsonErrors, HugeNumberIsNotACrash) {
-  expect_error<ParseError>(head + R"( "vertices": [{"id": "a", "kind": "passive"}], "edges": [{"from": "a", "to": "a", "weight": 1e400}]})",
-                           {"number out of range: '1e400'", 0, 0, "/edges/0/weight"});
+  expect_error<ParseError>(
+      head + R"( "vertices": [{"id": "a", "kind": "passive"}], "edges": [{"from": "a", "to": "a", "weight": 1e400}]})",
+      {"number out of range: '1e400'", 0, 0, "/edges/0/weight"});
 }
 
 TEST(GraphJsonErrors, InvalidUtf8) {
@@ -422,17 +454,19 @@ std::string one_edge(const std::string& edge_fields) {
 
 TEST(GraphJsonPasses, AgreeOnStringsAndEscapes) {
   expect_passes_agree(one_edge(R"("label": "Gr\u00fc\u00dfe \u2192 \ud83d\ude00")"), true);
-  expect_passes_agree(one_edge("\"label\": \"Gr\xc3\xbc\xc3\x9f" "e \xe2\x86\x92 \xf0\x9f\x98\x80\""), true);
+  expect_passes_agree(one_edge("\"label\": \"Gr\xc3\xbc\xc3\x9f"
+                               "e \xe2\x86\x92 \xf0\x9f\x98\x80\""),
+                      true);
   expect_passes_agree(one_edge(R"("label": "tab\t quote\" slash\/ nul\u0000")"), true);
-  expect_passes_agree(one_edge(R"("label": "\udc00")"), false);          // unpaired low surrogate
-  expect_passes_agree(one_edge(R"("label": "\ud800")"), false);          // unpaired high surrogate
+  expect_passes_agree(one_edge(R"("label": "\udc00")"), false);  // unpaired low surrogate
+  expect_passes_agree(one_edge(R"("label": "\ud800")"), false);  // unpaired high surrogate
   expect_passes_agree(one_edge(R"("label": "\ud800\u0041")"), false);
-  expect_passes_agree(one_edge("\"label\": \"\xed\xa0\x80\""), false);  // a surrogate encoded raw
-  expect_passes_agree(one_edge("\"label\": \"\xc0\xaf\""), false);      // overlong
+  expect_passes_agree(one_edge("\"label\": \"\xed\xa0\x80\""), false);      // a surrogate encoded raw
+  expect_passes_agree(one_edge("\"label\": \"\xc0\xaf\""), false);          // overlong
   expect_passes_agree(one_edge("\"label\": \"\xf4\x90\x80\x80\""), false);  // above U+10FFFF
-  expect_passes_agree(one_edge("\"label\": \"\xe2\x86\""), false);      // truncated sequence
+  expect_passes_agree(one_edge("\"label\": \"\xe2\x86\""), false);          // truncated sequence
   expect_passes_agree(one_edge("\"label\": \"\xff\""), false);
-  expect_passes_agree(one_edge("\"label\": \"a\x01\""), false);          // raw control character
+  expect_passes_agree(one_edge("\"label\": \"a\x01\""), false);  // raw control character
 }
 
 TEST(GraphJsonPasses, AgreeOnNumbers) {
@@ -459,14 +493,16 @@ TEST(GraphJsonPasses, AgreeOnStructureErrors) {
   for (const std::string& text :
        {std::string(""), std::string("{"), std::string("[]"), head + "}", head + R"( "vertices": [], "x": 1})",
         head + R"( "vertices": [{"id": "a"}]} trailing)", head + R"( "vertices": [{"id": "a",}]})",
-        head + R"( "vertices": [{"id": "a", "id": "b"}]})", head + R"( "vertices": [{"id": "a"}], "edges": [{"from": "a"}]})",
+        head + R"( "vertices": [{"id": "a", "id": "b"}]})",
+        head + R"( "vertices": [{"id": "a"}], "edges": [{"from": "a"}]})",
         head + R"( "vertices": [{"id": "a"}], "meta": {"deep": [[[[{"x": [1, 2, {"y": null}]}]]]]}})"})
     expect_passes_agree(text, text.find("meta") != std::string::npos);
 }
 
 TEST(GraphJsonPasses, AgreeOnLargeGraphsInMemoryAndInFiles) {
   // Big enough that a file crosses many of the fast pass's read buffers.
-  TestGraph g = generate_random_graph({.vertices = 3000, .passive_fraction = 0.3, .out_degree = 4, .goals = 7, .seed = 5});
+  TestGraph g =
+      generate_random_graph({.vertices = 3000, .passive_fraction = 0.3, .out_degree = 4, .goals = 7, .seed = 5});
   const std::string text = graph_to_json(g);
   ASSERT_GT(text.size(), 4u << 17);
   expect_passes_agree(text, true);

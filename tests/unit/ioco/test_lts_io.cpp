@@ -113,7 +113,7 @@ TEST(AutErrors, LabelNeitherInputNorOutput) {
   const Diagnostic d = error_of<ModelError>("des (0, 1, 2)\n(0, \"coin\", 1)\n");
   expect_at(d, 2, 5, "cannot tell whether label 'coin' is an input or an output");
   ASSERT_EQ(d.notes.size(), 1u);
-  EXPECT_NE(d.notes[0].find("--inputs"), std::string::npos);
+  EXPECT_NE(d.notes[0].find("lists of the input and output labels"), std::string::npos);
 }
 
 TEST(AutErrors, LabelWithTwoKinds) {

@@ -162,7 +162,9 @@ TEST(Language, ObservableWeightsTimeoutTrapsResetAbstract) {
 }
 
 TEST(Language, ParamOverridesAndErrors) {
-  const std::string text = "param N: 1..4 = 2; param B: bool = false; var x: 0..N = 0;";
+  // (An action that is never enabled: a model without any action is refused.)
+  const std::string text =
+      "param N: 1..4 = 2; param B: bool = false; var x: 0..N = 0; controllable A require false { }";
   EXPECT_EQ(run(text, {{"N", "4"}, {"B", "true"}}).graph.num_vertices(), 1u);
   EXPECT_EQ(error_of(text, {{"N", "9"}}), "t.ptm: error: model parameter 'N': value 9 is out of range 1..4");
   EXPECT_EQ(error_of(text, {{"N", "x"}}), "t.ptm: error: model parameter 'N' expects an integer, got 'x'");
@@ -180,7 +182,8 @@ TEST(LanguageErrors, Lexing) {
   EXPECT_EQ(error_of("var s: {\"a} = 1;"),
             "t.ptm:1:9: error: unterminated string literal\n  note: close it with '\"' on the same line\n"
             "  var s: {\"a} = 1;\n          ^");
-  EXPECT_EQ(error_of("/* open\nvar x: bool;"), "t.ptm:1:1: error: unterminated comment: '/*' has no matching '*/'\n  /* open\n  ^");
+  EXPECT_EQ(error_of("/* open\nvar x: bool;"),
+            "t.ptm:1:1: error: unterminated comment: '/*' has no matching '*/'\n  /* open\n  ^");
   EXPECT_EQ(error_of("var x: 0..99999999999999999999 = 0;"),
             "t.ptm:1:11: error: integer literal too large\n  note: integers are 64-bit signed\n"
             "  var x: 0..99999999999999999999 = 0;\n            ^");
@@ -204,7 +207,8 @@ TEST(LanguageErrors, Parsing) {
             "  note: a weight is the relative likelihood of an output of the system\n"
             "  controllable A weight 2;\n                 ^");
   EXPECT_EQ(error_of("var x: bool; final x == ;"),
-            "t.ptm:1:25: error: expected an expression here, found ';'\n  var x: bool; final x == ;\n                          ^");
+            "t.ptm:1:25: error: expected an expression here, found ';'\n  var x: bool; final x == ;\n                  "
+            "        ^");
   EXPECT_EQ(error_of("var x: 0..3; final 0 < x < 3;"),
             "t.ptm:1:26: error: comparisons do not chain\n  note: write 'a < b and b < c'\n"
             "  var x: 0..3; final 0 < x < 3;\n                           ^");
@@ -244,13 +248,15 @@ TEST(LanguageErrors, NamesAndTypes) {
             "t.ptm:1:29: error: tuple (bool, bool) has no field .2\n  note: its fields are .0 to .1\n"
             "  var t: (bool, bool); final t.2;\n                              ^");
   EXPECT_EQ(error_of("var x: 0..3 = 5;"),
-            "t.ptm:1:15: error: bad initial value of 'x': value 5 is out of range 0..3\n  var x: 0..3 = 5;\n                ^");
+            "t.ptm:1:15: error: bad initial value of 'x': value 5 is out of range 0..3\n  var x: 0..3 = 5;\n           "
+            "     ^");
   EXPECT_EQ(error_of("var x: 0..3 = 0; controllable A(p: 0..1) { p := 1; }"),
             "t.ptm:1:44: error: cannot assign to parameter 'p'; only state variables can be assigned\n"
             "  var x: 0..3 = 0; controllable A(p: 0..1) { p := 1; }\n                                             ^");
-  EXPECT_EQ(error_of("var x: 0..3 = 0; param N: int = 2; var y: 0..N = x;"),
-            "t.ptm:1:50: error: the initial value of 'y' must be a constant, but 'x' is a state variable\n"
-            "  var x: 0..3 = 0; param N: int = 2; var y: 0..N = x;\n                                                   ^");
+  EXPECT_EQ(
+      error_of("var x: 0..3 = 0; param N: int = 2; var y: 0..N = x;"),
+      "t.ptm:1:50: error: the initial value of 'y' must be a constant, but 'x' is a state variable\n"
+      "  var x: 0..3 = 0; param N: int = 2; var y: 0..N = x;\n                                                   ^");
 }
 
 TEST(LanguageErrors, UnboundedDomains) {
@@ -260,9 +266,10 @@ TEST(LanguageErrors, UnboundedDomains) {
   EXPECT_EQ(error_of("var q: seq<bool> = [];"),
             "t.ptm:1:8: error: unbounded domain: the sequence type of variable 'q' needs a maximum length\n"
             "  note: write seq<T, N> with N the longest the sequence can grow\n  var q: seq<bool> = [];\n         ^");
-  EXPECT_EQ(error_of("var s: set<0..99>;"),
-            "t.ptm:1:12: error: unbounded domain: the elements of variable 's' must have a finite type with at most 64 "
-            "values, not 0..99\n  note: use a small range, an enum or a string set\n  var s: set<0..99>;\n             ^");
+  EXPECT_EQ(
+      error_of("var s: set<0..99>;"),
+      "t.ptm:1:12: error: unbounded domain: the elements of variable 's' must have a finite type with at most 64 "
+      "values, not 0..99\n  note: use a small range, an enum or a string set\n  var s: set<0..99>;\n             ^");
   EXPECT_EQ(error_of("var s: string;"),
             "t.ptm:1:8: error: unbounded domain: variable 's' has type string\n"
             "  note: declare the strings it can take, e.g. {\"hi\", \"bye\"}\n  var s: string;\n         ^");
@@ -278,13 +285,15 @@ TEST(LanguageErrors, RunTime) {
             "  controllable Inc { x := x + 1; }\n                     ^");
   EXPECT_EQ(error_of("var x: 0..3 = 0;\ncontrollable Div(d: 0..1) require x == 0 { x := 3 / d; }"),
             "t.ptm:2:51: error: division by zero in 3 / 0 (in action Div(0) in state (x=0))\n"
-            "  controllable Div(d: 0..1) require x == 0 { x := 3 / d; }\n                                                    ^");
-  EXPECT_EQ(error_of("var q: seq<bool, 1> = [];\ncontrollable P { q := q + [true]; }"),
-            "t.ptm:2:25: error: sequence too long: 2 elements do not fit seq<bool, 1> (in action P in state (q=[true]))\n"
-            "  controllable P { q := q + [true]; }\n                          ^");
-  EXPECT_EQ(error_of("var q: seq<bool, 1> = [];\nfinal head(q);"),
+            "  controllable Div(d: 0..1) require x == 0 { x := 3 / d; }\n                                              "
+            "      ^");
+  EXPECT_EQ(
+      error_of("var q: seq<bool, 1> = [];\ncontrollable P { q := q + [true]; }"),
+      "t.ptm:2:25: error: sequence too long: 2 elements do not fit seq<bool, 1> (in action P in state (q=[true]))\n"
+      "  controllable P { q := q + [true]; }\n                          ^");
+  EXPECT_EQ(error_of("var q: seq<bool, 1> = [];\nfinal head(q);\ncontrollable Idle require false { }"),
             "t.ptm:2:7: error: head() of an empty sequence (in state (q=[]))\n  final head(q);\n        ^");
-  EXPECT_EQ(error_of("var m: map<0..1, bool> = {};\nfinal m[1];"),
+  EXPECT_EQ(error_of("var m: map<0..1, bool> = {};\nfinal m[1];\ncontrollable Idle require false { }"),
             "t.ptm:2:8: error: key 1 is not in the map (in state (m={}))\n  final m[1];\n         ^");
   EXPECT_EQ(error_of("var x: 0..3 = 0;\ncontrollable A cost x - 1 { x := 1; }"),
             "t.ptm:2:23: error: cost -1 is negative; costs must be >= 0 (in action A in state (x=0))\n"
@@ -293,9 +302,10 @@ TEST(LanguageErrors, RunTime) {
 
 TEST(Language, ExploresIdenticallyTwice) {
   // Compiled models are deterministic: two explorations give the same graph.
-  const std::string text = "var a: 0..4 = 0; var b: 0..4 = 0;\n"
-                           "controllable A require a < 4 { a := a + 1; }\n"
-                           "observable B weight a + 1 require b < a { b := b + 1; }\n";
+  const std::string text =
+      "var a: 0..4 = 0; var b: 0..4 = 0;\n"
+      "controllable A require a < 4 { a := a + 1; }\n"
+      "observable B weight a + 1 require b < a { b := b + 1; }\n";
   ExploreResult x = run(text), y = run(text);
   ASSERT_EQ(x.graph.num_edges(), y.graph.num_edges());
   for (EdgeId e : x.graph.edges()) {
@@ -303,4 +313,68 @@ TEST(Language, ExploresIdenticallyTwice) {
     EXPECT_EQ(x.graph.name(x.graph.target(e)), y.graph.name(y.graph.target(e)));
   }
   EXPECT_GT(x.graph.num_passive(), 0u);
+}
+
+namespace {
+
+// An if expression whose branches have type T, assigned to a variable of type T: it explores, and
+// Go takes the then branch (the variable holds `then_value` afterwards).
+void expect_if_of_type(const std::string& decls, const std::string& type, const std::string& then_value,
+                       const std::string& else_value, const std::string& shown) {
+  const std::string text = decls + "\nvar v: " + type + " = " + else_value +
+                           ";\nvar done: bool = false;\ncontrollable Go require not done { v := if not done then " +
+                           then_value + " else " + else_value + "; done := true; }\n";
+  SCOPED_TRACE(text);
+  ExploreResult r;
+  ASSERT_NO_THROW(r = run(text));
+  EXPECT_EQ(r.graph.num_vertices(), 2u);
+  bool found = false;
+  for (const std::string& n : vertex_names(r.graph)) found = found || n.find("v=" + shown) != std::string::npos;
+  EXPECT_TRUE(found) << ::testing::PrintToString(vertex_names(r.graph));
+}
+
+}  // namespace
+
+TEST(Language, IfBranchesOfEveryType) {
+  expect_if_of_type("", "bool", "true", "false", "true");
+  expect_if_of_type("", "0..9", "7", "1", "7");
+  expect_if_of_type("enum Color { red, green }", "Color", "green", "red", "green");
+  // Two string literals (this used to be refused: "the branches of 'if' have types string and string").
+  expect_if_of_type("", "{\"a\", \"b\"}", "\"a\"", "\"b\"", "\"a\"");
+  expect_if_of_type("type W = {\"a\", \"b\"};", "W", "\"b\"", "\"a\"", "\"b\"");
+  expect_if_of_type("", "(bool, 0..2)", "(true, 2)", "(false, 0)", "(true, 2)");
+  expect_if_of_type("", "set<0..2>", "{1, 2}", "{}", "{1, 2}");
+  expect_if_of_type("", "seq<0..2, 2>", "[2, 1]", "[]", "[2, 1]");
+  expect_if_of_type("var w: map<0..1, 0..3> = {};", "map<0..1, 0..3>", "w", "{}", "{}");
+}
+
+TEST(LanguageErrors, IfBranchesOfDifferentTypes) {
+  EXPECT_NE(error_of("var v: bool = false;\ncontrollable Go { v := if v then true else 3; }")
+                .find("type mismatch: the branches of 'if' have types bool and int"),
+            std::string::npos);
+  EXPECT_NE(error_of("var v: bool = false;\ncontrollable Go { v := if v then \"a\" else 3; }").find("type mismatch"),
+            std::string::npos);
+}
+
+TEST(LanguageErrors, NestingIsBounded) {
+  std::string deep = "var x: bool = false;\ncontrollable A {";
+  for (int i = 0; i < 300; ++i) deep += " if x {";
+  for (int i = 0; i < 300; ++i) deep += " }";
+  deep += " }";
+  EXPECT_NE(error_of(deep).find("t.ptm:2:"), std::string::npos);
+  EXPECT_NE(error_of(deep).find("statements nested too deeply (more than 200 levels)"), std::string::npos);
+  // 150 levels are fine.
+  std::string ok = "var x: bool = false;\ncontrollable A {";
+  for (int i = 0; i < 150; ++i) ok += " if x {";
+  ok += " x := true;";
+  for (int i = 0; i < 150; ++i) ok += " }";
+  ok += " x := true; }";
+  EXPECT_EQ(error_of(ok), "no error");
+}
+
+TEST(LanguageErrors, AModelWithoutActions) {
+  EXPECT_EQ(error_of(""),
+            "t.ptm:1:1: error: the model declares no action: there is nothing to explore or test\n"
+            "  note: declare what the tester can do with 'controllable NAME { ... }' and what the system does with "
+            "'observable NAME { ... }' (docs/language.md)\n  \n  ^");
 }

@@ -1,0 +1,31 @@
+// Graphviz as a subprocess: DOT in, SVG out (`dot -Tsvg`), for pictures inlined in an HTML report.
+// The report area is the one place besides the adapters that starts a process (docs/design.md).
+#pragma once
+
+#include <chrono>
+#include <string>
+#include <string_view>
+
+namespace playtest::report {
+
+struct GraphvizOptions {
+  std::string program = "dot";               // found on PATH unless it contains a '/'
+  std::chrono::milliseconds timeout{60000};  // the layout is killed after this long
+};
+
+struct SvgPicture {
+  bool ok = false;
+  std::string svg;      // the <svg> element (prolog, doctype and comments removed) when ok
+  std::string message;  // why there is no picture when !ok
+};
+
+// Runs `program -Tsvg` on `dot` and checks the result with clean_svg. Never throws for a missing
+// or failing Graphviz: the picture is then !ok with a message saying what happened.
+SvgPicture render_svg(std::string_view dot, const GraphvizOptions& options = {});
+
+// The <svg> element of a Graphviz SVG document, comments removed, checked to hold only the
+// elements and attributes Graphviz draws (no script, no event handler, no link, no foreign
+// content), so that it is safe to inline in HTML. !ok with the reason otherwise.
+SvgPicture clean_svg(std::string_view document);
+
+}  // namespace playtest::report

@@ -1,0 +1,1018 @@
+#include "playtest/report/html_report.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <kainjow/mustache.hpp>
+#include <map>
+#include <ostream>
+#include <set>
+#include <sstream>
+
+#include "detail/page_template.hpp"
+#include "playtest/error.hpp"
+#include "playtest/io/dot.hpp"
+#include "playtest/report/svg_plot.hpp"
+
+namespace playtest::report {
+
+namespace {
+
+namespace mst = kainjow::mustache;
+using Data = mst::data;
+
+// Colours (the page's CSS uses the same).
+constexpr const char* fail_red = "#cf222e";
+constexpr const char* uncovered_orange = "#e8590c";
+constexpr const char* strategy_green = "#1a7f37";
+// Blues from light to dark for "covered this often".
+constexpr const char* blues[] = {"#8fbce6", "#5a9bd8", "#2f78c4", "#12569e", "#0b3d75"};
+
+Data list() { return Data(Data::type::list); }
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::string verdict_name(const std::optional<Verdict>& v) { return v ? std::string(to_string(*v)) : "NO VERDICT"; }
+std::string verdict_class(const std::optional<Verdict>& v) { return v ? lower(to_string(*v)) : "none"; }
+
+std::string ms_text(double ms) {
+  if (ms < 1000) return fmt::format("{:.1f} ms", ms);
+  if (ms < 120000) return fmt::format("{:.2f} s", ms / 1000);
+  return fmt::format("{:.1f} min", ms / 60000);
+}
+
+// "run 2 (fail.jsonl)": the trace's file name, its path only when two traces share a file name.
+std::string run_name(const RunRecord& r, bool with_source, bool full_path = false) {
+  std::string s = fmt::format("run {}", r.run);
+  if (with_source && !r.source.empty()) {
+    const auto slash = r.source.rfind('/');
+    s += fmt::format(" ({})", full_path || slash == std::string::npos ? r.source : r.source.substr(slash + 1));
+  }
+  return s;
+}
+
+std::string join_limited(const std::vector<std::string>& items, std::size_t limit) {
+  std::string s;
+  for (std::size_t i = 0; i < items.size() && i < limit; ++i) s += (i ? ", " : "") + items[i];
+  if (items.size() > limit) s += fmt::format(", … ({} more)", items.size() - limit);
+  return s;
+}
+
+// A run's steps resolved against the model.
+struct Resolved {
+  std::vector<VertexId> from, to;  // per step; none when the step has none
+  std::vector<EdgeId> edge;
+  VertexId fail_vertex = VertexId::none();
+};
+
+[[noreturn]] void mismatch(const RunRecord& r, std::uint32_t line, const std::string& what, std::string_view model) {
+  Diagnostic d;
+  d.where.file = r.source;
+  d.where.line = line;
+  d.message = fmt::format("{} is not in the model {}", what, model);
+  d.notes.push_back("the trace was written for another model: give the model the runs were tested with (--model)");
+  throw GraphError(std::move(d));
+}
+
+Resolved resolve(const TestGraph& g, const RunRecord& r, std::string_view model_name) {
+  Resolved out;
+  const std::size_t n = r.trace.size();
+  out.from.assign(n, VertexId::none());
+  out.to.assign(n, VertexId::none());
+  out.edge.assign(n, EdgeId::none());
+  auto vertex = [&](const std::string& name, std::uint32_t line) {
+    auto v = g.find_vertex(name);
+    if (!v) mismatch(r, line, fmt::format("vertex '{}'", name), model_name);
+    return *v;
+  };
+  for (std::size_t i = 0; i < n; ++i) {
+    const StepRecord& s = r.trace[i];
+    out.from[i] = vertex(s.vertex, s.line);
+    if (!s.to.empty()) out.to[i] = vertex(s.to, s.line);
+    if (!s.edge.empty()) {
+      auto e = g.find_edge(s.edge);
+      if (!e) mismatch(r, s.line, fmt::format("edge '{}'", s.edge), model_name);
+      if (g.source(*e) != out.from[i] || (!out.to[i].is_none() && g.target(*e) != out.to[i]))
+        mismatch(r, s.line, fmt::format("edge '{}' from '{}' to '{}'", s.edge, s.vertex, s.to), model_name);
+      out.edge[i] = *e;
+    }
+  }
+  if (!r.fail_vertex.empty()) out.fail_vertex = vertex(r.fail_vertex, r.line);
+  return out;
+}
+
+// What the model allows at v: the outputs of a passive vertex, the stimuli of an active one.
+std::vector<std::string> allowed_at(const TestGraph& g, VertexId v) {
+  std::vector<std::string> out;
+  for (EdgeId e : g.out_edges(v)) {
+    std::string l = g.is_timeout(e) ? "(timeout)" : g.is_observe(e) ? "(observe)" : std::string(g.label(e));
+    if (std::find(out.begin(), out.end(), l) == out.end()) out.push_back(std::move(l));
+  }
+  return out;
+}
+
+// The coverage colour scale: bucket boundaries on a log scale from 1 to the largest count.
+struct Scale {
+  std::vector<std::uint32_t> upper;  // bucket i holds counts <= upper[i]
+  explicit Scale(std::uint32_t max) {
+    const std::size_t k = std::size(blues);
+    if (max <= k) {
+      for (std::uint32_t c = 1; c <= std::max<std::uint32_t>(max, 1); ++c) upper.push_back(c);
+      return;
+    }
+    for (std::size_t i = 1; i <= k; ++i) {
+      auto u = static_cast<std::uint32_t>(std::ceil(std::pow(double(max), double(i) / double(k))));
+      if (!upper.empty()) u = std::max(u, upper.back() + 1);
+      upper.push_back(std::min(u, max));
+      if (upper.back() == max) break;
+    }
+    upper.back() = max;
+  }
+  std::size_t bucket(std::uint32_t c) const {
+    for (std::size_t i = 0; i < upper.size(); ++i)
+      if (c <= upper[i]) return i;
+    return upper.size() - 1;
+  }
+  // Colours spread over the palette when there are fewer buckets than colours.
+  const char* color(std::size_t b) const {
+    const std::size_t k = std::size(blues);
+    if (upper.size() <= 1) return blues[2];
+    return blues[(b * (k - 1)) / (upper.size() - 1)];
+  }
+};
+
+std::string render(const std::string& tmpl, const Data& data) {
+  mst::mustache m(tmpl);
+  m.set_custom_escape([](const std::string& s) { return escape_html(s); });
+  std::string out = m.render(data);
+  if (!m.is_valid()) throw InternalError("report template: " + m.error_message());
+  return out;
+}
+
+// The picture of `dot`, or a message; counts pictures and collects messages in `summary`.
+struct Picture {
+  std::string svg;
+  std::string message;
+};
+
+Picture picture(const std::string& dot, const ReportOptions& o, ReportSummary& summary) {
+  SvgPicture p = render_svg(dot, o.graphviz);
+  if (p.ok) {
+    ++summary.pictures;
+    return {std::move(p.svg), {}};
+  }
+  if (std::find(summary.messages.begin(), summary.messages.end(), p.message) == summary.messages.end())
+    summary.messages.push_back(p.message);
+  return {{}, p.message};
+}
+
+std::string dot_of(const TestGraph& g, const DotOptions& d) {
+  std::ostringstream s;
+  write_dot(g, s, d);
+  return s.str();
+}
+
+bool drawable(const TestGraph& g, const ReportOptions& o) {
+  return g.num_vertices() <= o.max_drawn_vertices && g.num_edges() <= o.max_drawn_edges;
+}
+
+// Vertices within `radius` undirected steps of the seeds, breadth first, at most `limit`.
+std::vector<std::uint8_t> neighbourhood(const TestGraph& g, const std::vector<VertexId>& seeds, std::uint32_t radius,
+                                        std::uint32_t limit) {
+  std::vector<std::uint8_t> in(g.num_vertices(), 0);
+  std::deque<std::pair<VertexId, std::uint32_t>> queue;
+  std::uint32_t count = 0;
+  for (VertexId v : seeds)
+    if (!v.is_none() && !in[v.index()] && count < limit) {
+      in[v.index()] = 1;
+      ++count;
+      queue.emplace_back(v, 0);
+    }
+  while (!queue.empty() && count < limit) {
+    auto [v, d] = queue.front();
+    queue.pop_front();
+    if (d >= radius) continue;
+    auto visit = [&](VertexId w) {
+      if (in[w.index()] || count >= limit) return;
+      in[w.index()] = 1;
+      ++count;
+      queue.emplace_back(w, d + 1);
+    };
+    for (EdgeId e : g.out_edges(v)) visit(g.target(e));
+    for (EdgeId e : g.in_edges(v)) visit(g.source(e));
+  }
+  return in;
+}
+
+// The steps table of a run (the last max_table_steps steps).
+std::string steps_html(const RunRecord& r, const TestGraph* g, const Resolved* res, const std::string& picture_prefix,
+                       std::size_t path_begin, const ReportOptions& o) {
+  Data d;
+  const std::size_t n = r.trace.size();
+  const std::size_t first = n > o.max_table_steps ? n - o.max_table_steps : 0;
+  d.set("has_omitted", first > 0);
+  d.set("omitted", fmt::format("{}", first));
+  d.set("allowed_head", g ? "the model allowed here" : "allowed");
+  Data rows = list();
+  for (std::size_t i = first; i < n; ++i) {
+    const StepRecord& s = r.trace[i];
+    Data row;
+    const bool failing = s.kind == StepKind::unexpected || s.kind == StepKind::silence;
+    std::string cls = failing ? "failing" : "";
+    if (i >= path_begin && r.verdict != Verdict::pass) cls += cls.empty() ? "on-path" : " on-path";
+    row.set("row_class", cls);
+    row.set("step", fmt::format("{}", s.step));
+    row.set("time", fmt::format("{:.1f}", s.time_ms));
+    row.set("kind", std::string(to_string(s.kind)));
+    row.set("from", s.vertex);
+    std::string head = " —", label = s.label, tail = "→", to = s.to;
+    switch (s.kind) {
+      case StepKind::timeout:
+        label = "(timeout)";
+        break;
+      case StepKind::wait:
+        label = "(observe)";
+        break;
+      case StepKind::reset:
+        head = " ⟲ ";
+        label = "reset";
+        tail = " →";
+        break;
+      case StepKind::unexpected:
+        tail = "→ ✗";
+        to = "not allowed here";
+        break;
+      case StepKind::silence:
+        label = "silence";
+        tail = " ✗";
+        to = "no output and no timeout edge";
+        break;
+      default:
+        break;
+    }
+    row.set("arrow_head", head);
+    row.set("step_label", label);
+    row.set("arrow_tail", tail);
+    row.set("to", to);
+    std::string allowed;
+    const bool known = g && res && !res->from[i].is_none();
+    if (failing && !r.allowed.empty()) {
+      allowed =
+          (known ? (g->is_passive(res->from[i]) ? "outputs {" : "stimuli {") : "{") + join_limited(r.allowed, 12) + "}";
+    } else if (known) {
+      const auto a = allowed_at(*g, res->from[i]);
+      allowed = (g->is_passive(res->from[i]) ? "outputs {" : "stimuli {") + join_limited(a, 8) + "}";
+    }
+    row.set("allowed", allowed);
+    const bool has_ref = res && !picture_prefix.empty() && !res->edge[i].is_none();
+    row.set("has_edge_ref", has_ref);
+    if (has_ref) row.set("edge_ref", fmt::format("{}e{}", picture_prefix, res->edge[i].value));
+    rows.push_back(row);
+  }
+  d.set("rows", rows);
+  return render(detail::steps_template(), d);
+}
+
+// Where the path to the failure starts: after the run's last reset.
+std::size_t path_begin(const RunRecord& r) {
+  for (std::size_t i = r.trace.size(); i-- > 0;)
+    if (r.trace[i].kind == StepKind::reset) return i + 1;
+  return 0;
+}
+
+Data facts_item(std::string key, std::string value) {
+  Data f;
+  f.set("key", std::move(key));
+  f.set("value", std::move(value));
+  return f;
+}
+
+Data toc_item(std::string target, std::string text) {
+  Data t;
+  t.set("target", std::move(target));
+  t.set("text", std::move(text));
+  return t;
+}
+
+std::string replay_hint(const RunRecord& r) {
+  return fmt::format(
+      "not recorded in the trace; this run used seed {}: repeat the original command with --seed {} "
+      "--runs 1",
+      r.seed, r.seed);
+}
+
+}  // namespace
+
+std::string clean_text(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+  const std::size_t n = s.size();
+  for (std::size_t i = 0; i < n;) {
+    const unsigned char c = p[i];
+    if (c < 0x80) {
+      if ((c < 0x20 && c != '\t' && c != '\n') || c == 0x7f) {
+        out += "\xEF\xBF\xBD";
+      } else {
+        out += static_cast<char>(c);
+      }
+      ++i;
+      continue;
+    }
+    std::size_t len = 0;
+    std::uint32_t cp = 0;
+    if (c >= 0xC2 && c <= 0xDF)
+      len = 2, cp = c & 0x1F;
+    else if (c >= 0xE0 && c <= 0xEF)
+      len = 3, cp = c & 0x0F;
+    else if (c >= 0xF0 && c <= 0xF4)
+      len = 4, cp = c & 0x07;
+    bool ok = len > 0 && i + len <= n;
+    for (std::size_t k = 1; ok && k < len; ++k) {
+      if ((p[i + k] & 0xC0) != 0x80) ok = false;
+      cp = (cp << 6) | (p[i + k] & 0x3F);
+    }
+    // Overlong forms, surrogates and values above U+10FFFF are not UTF-8.
+    if (ok &&
+        ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) || (cp >= 0xD800 && cp <= 0xDFFF)))
+      ok = false;
+    if (!ok) {
+      out += "\xEF\xBF\xBD";
+      ++i;
+      continue;
+    }
+    out.append(s.substr(i, len));
+    i += len;
+  }
+  return out;
+}
+
+std::string escape_html(std::string_view s) { return mst::html_escape<std::string>(clean_text(s)); }
+
+SolveSection solve_section(const TestGraph& g, const ExpectedCostResult& r) {
+  SolveSection s;
+  s.objective = "expected";
+  s.strategy = r.strategy;
+  for (VertexId v : g.vertices()) {
+    const double x = r.value[v.index()];
+    s.vertex_value.push_back(std::isfinite(x) ? "E=" + short_number(x) : std::string("E=inf"));
+    s.losing.push_back(!std::isfinite(x));
+  }
+  s.summary.push_back(fmt::format("Minimum expected cost to reach a goal: {} from the initial vertex '{}'.",
+                                  std::isfinite(r.value[g.initial().index()])
+                                      ? short_number(r.value[g.initial().index()])
+                                      : std::string("infinite"),
+                                  g.name(g.initial())));
+  s.summary.push_back(fmt::format("{} of {} vertices reach a goal with probability 1; {}.", r.num_region,
+                                  g.num_vertices(),
+                                  r.certified ? "the strategy is certified optimal" : "the strategy is NOT certified"));
+  return s;
+}
+
+SolveSection solve_section(const TestGraph& g, const SureWinResult& r) {
+  SolveSection s;
+  s.objective = "win";
+  s.strategy = r.strategy;
+  for (VertexId v : g.vertices()) {
+    const bool win = r.winnable[v.index()] != 0;
+    s.vertex_value.push_back(win ? "win C=" + short_number(r.cost[v.index()]) : std::string("lose"));
+    s.losing.push_back(!win);
+  }
+  s.summary.push_back(fmt::format(
+      "{} of {} vertices are sure wins: from them the strategy reaches a goal whatever the "
+      "system does; the initial vertex '{}' is {}.",
+      r.num_winnable, g.num_vertices(), g.name(g.initial()), r.winnable[g.initial().index()] ? "one" : "not"));
+  return s;
+}
+
+SolveSection solve_section(const TestGraph& g, const BoundedReachResult& r) {
+  SolveSection s;
+  s.objective = "reach";
+  for (VertexId v : g.vertices()) {
+    s.strategy.push_back(r.choice(v));
+    s.vertex_value.push_back(fmt::format("Pr={} C={}", short_number(r.prob(v)), short_number(r.cost(v))));
+    s.losing.push_back(r.prob(v) == 0);
+  }
+  s.summary.push_back(fmt::format(
+      "Within {} moves the strategy reaches a goal from '{}' with probability {} at "
+      "expected cost {}.",
+      r.bound(), g.name(g.initial()), short_number(r.prob(g.initial())), short_number(r.cost(g.initial()))));
+  return s;
+}
+
+ReportSummary write_html_report(std::ostream& out, const Report& rep, const ReportOptions& o) {
+  ReportSummary summary;
+  summary.runs = static_cast<std::uint32_t>(rep.runs.size());
+  const TestGraph* g = rep.model;
+  Data page;
+  page.set("title", rep.title.empty() ? std::string("playtest report") : rep.title);
+  page.set("version", rep.tool_version);
+  Data toc = list();
+  if (!rep.runs.empty()) toc.push_back(toc_item("runs", "runs"));
+
+  // Runs, resolved against the model; coverage over all of them.
+  std::vector<Resolved> resolved;
+  std::vector<std::uint32_t> visits;
+  if (g) {
+    visits.assign(g->num_edges(), 0);
+    for (const RunRecord& r : rep.runs) {
+      resolved.push_back(resolve(*g, r, rep.model_name));
+      for (EdgeId e : resolved.back().edge)
+        if (!e.is_none()) ++visits[e.index()];
+    }
+  }
+  std::map<std::string, std::uint32_t> sources;
+  std::set<std::string> file_names;
+  for (const RunRecord& r : rep.runs) {
+    ++sources[r.source];
+    file_names.insert(r.source.substr(r.source.rfind('/') + 1));
+  }
+  const bool with_source = sources.size() > 1;
+  const bool full_path = file_names.size() < sources.size();
+
+  // The overall verdict: FAIL over ERROR over INCONCLUSIVE over PASS; a run without a verdict is an ERROR.
+  std::optional<Verdict> overall;
+  std::uint32_t counts[4] = {0, 0, 0, 0};
+  std::uint32_t unfinished = 0;
+  for (const RunRecord& r : rep.runs) {
+    const Verdict v = r.verdict.value_or(Verdict::error);
+    overall = overall ? combine(*overall, v) : v;
+    if (r.verdict)
+      ++counts[static_cast<int>(*r.verdict)];
+    else
+      ++unfinished;
+  }
+  const std::uint32_t total = summary.runs;
+  std::string headline;
+  if (total == 0) {
+    // No runs: say what the report holds instead.
+    std::vector<std::string> parts;
+    if (rep.simulation)
+      parts.push_back(fmt::format("{} strateg{} compared on simulated runs{}", rep.simulation->rows.size(),
+                                  rep.simulation->rows.size() == 1 ? "y" : "ies",
+                                  rep.simulation->mutants.empty()
+                                      ? std::string()
+                                      : fmt::format(" and {} mutants", rep.simulation->mutants.size())));
+    if (rep.cover)
+      parts.push_back(fmt::format("an edge-coverage tour of {} steps in {} segments", rep.cover->tour().steps.size(),
+                                  rep.cover->segments().count()));
+    if (rep.solve) parts.push_back(fmt::format("the {} strategy", rep.solve->objective));
+    headline = parts.empty() ? std::string("no test runs in this report") : join_limited(parts, 3);
+  } else if (overall == Verdict::pass) {
+    headline = total == 1 ? "the run passed" : fmt::format("all {} runs passed", total);
+  } else {
+    std::vector<std::string> parts;
+    const char* names[4] = {"passed", "failed", "inconclusive", "ended in ERROR"};
+    for (int k : {1, 3, 2, 0})
+      if (counts[k]) parts.push_back(fmt::format("{} {}", counts[k], names[k]));
+    if (unfinished) parts.push_back(fmt::format("{} without a verdict", unfinished));
+    headline = fmt::format("{} run{}: {}", total, total == 1 ? "" : "s", join_limited(parts, 10));
+  }
+  page.set("has_overall", total > 0);
+  page.set("overall", total ? std::string(to_string(*overall)) : std::string());
+  page.set("overall_class", total ? lower(to_string(*overall)) : std::string("none"));
+  page.set("headline", headline);
+
+  Data facts = list();
+  if (!rep.model_name.empty() || g)
+    facts.push_back(facts_item("model", rep.model_name.empty() ? std::string("(given)") : rep.model_name));
+  if (g)
+    facts.push_back(facts_item("size", fmt::format("{} vertices ({} choice points), {} edges", g->num_vertices(),
+                                                   g->num_passive(), g->num_edges())));
+  std::vector<std::string> strategies;
+  for (const RunRecord& r : rep.runs)
+    if (!r.strategy.empty() && std::find(strategies.begin(), strategies.end(), r.strategy) == strategies.end())
+      strategies.push_back(r.strategy);
+  if (!strategies.empty()) facts.push_back(facts_item("strategy", join_limited(strategies, 6)));
+  Coverage cov;
+  if (g && total) {
+    cov = coverage_of(*g, visits);
+    facts.push_back(facts_item("coverage", fmt::format("{}/{} edges, {}/{} labels", cov.edges_covered, cov.edges_total,
+                                                       cov.labels_covered, cov.labels_total)));
+  }
+  if (sources.size() == 1 && !sources.begin()->first.empty())
+    facts.push_back(facts_item("trace", sources.begin()->first));
+  page.set("facts", facts);
+
+  // The runs table.
+  Data runs = list();
+  Data failures = list();
+  Data others = list();
+  std::uint32_t pictures_of_failures = 0;
+  const bool whole = g && drawable(*g, o);
+  for (std::size_t i = 0; i < rep.runs.size(); ++i) {
+    const RunRecord& r = rep.runs[i];
+    const std::string anchor = fmt::format("run-{}", i + 1);
+    Data row;
+    row.set("anchor", anchor);
+    row.set("name", run_name(r, with_source, full_path));
+    row.set("verdict", verdict_name(r.verdict));
+    row.set("verdict_class", verdict_class(r.verdict));
+    row.set("steps", fmt::format("{}", r.steps));
+    row.set("resets", fmt::format("{}", r.resets));
+    row.set("time", ms_text(r.elapsed_ms));
+    row.set("seed", fmt::format("{}", r.seed));
+    row.set("strategy", r.strategy);
+    row.set("message", r.message);
+    Data notes = list();
+    for (const std::string& n : r.notes) notes.push_back(Data("note", n));
+    row.set("run_notes", notes);
+    row.set("has_replay", !r.replay.empty());
+    row.set("replay", r.replay);
+    row.set("replay_hint", replay_hint(r));
+    runs.push_back(row);
+
+    const bool detailed = r.verdict == Verdict::fail || r.verdict == Verdict::error || !r.verdict;
+    const Resolved* res = g ? &resolved[i] : nullptr;
+    if (!detailed) {
+      Data other;
+      other.set("anchor", anchor);
+      other.set("name", run_name(r, with_source, full_path));
+      other.set("verdict", verdict_name(r.verdict));
+      other.set("verdict_class", verdict_class(r.verdict));
+      other.set("steps", fmt::format("{}", r.trace.size()));
+      other.set("steps_html", steps_html(r, g, res, "", r.trace.size(), o));
+      others.push_back(other);
+      continue;
+    }
+    // A failing (or broken, or unfinished) run: what happened, the path on the picture, the steps.
+    Data f;
+    const std::string prefix = fmt::format("f{}_", i + 1);
+    f.set("anchor", anchor);
+    f.set("name", run_name(r, true, full_path));
+    f.set("verdict", verdict_name(r.verdict));
+    f.set("verdict_class", verdict_class(r.verdict));
+    f.set("has_replay", !r.replay.empty());
+    f.set("replay", r.replay);
+    f.set("replay_hint", replay_hint(r));
+    std::string head, got, tail;
+    if (r.verdict == Verdict::fail) {
+      std::vector<std::string> allowed = r.allowed;
+      if (allowed.empty() && res && !res->fail_vertex.is_none()) allowed = allowed_at(*g, res->fail_vertex);
+      head = fmt::format("After {} steps, at vertex '{}' the model allowed {{{}}}; the system", r.steps, r.fail_vertex,
+                         join_limited(allowed, 12));
+      got = r.observed ? fmt::format("sent '{}'", *r.observed) : std::string("stayed silent");
+      tail = ".";
+    } else if (r.verdict == Verdict::error) {
+      head = fmt::format("After {} steps the test could not go on: {}", r.steps, r.message);
+    } else {
+      head = fmt::format(
+          "The trace ends after {} steps without a verdict: playtest, the adapter or the machine stopped "
+          "during the run.",
+          r.trace.empty() ? 0 : r.trace.back().step);
+    }
+    f.set("explain_head", head);
+    f.set("has_got", !got.empty());
+    f.set("got", got);
+    f.set("explain_tail", tail);
+    const std::size_t begin = path_begin(r);
+    std::string picture_prefix;
+    std::string caption;
+    Picture pic;
+    if (!g) {
+      pic.message = "No model was given (--model MODEL), so the path cannot be drawn; the steps are on the right.";
+    } else if (pictures_of_failures >= o.max_failure_pictures) {
+      pic.message = fmt::format("Only the first {} failing runs are drawn; the steps of this one are on the right.",
+                                o.max_failure_pictures);
+    } else {
+      // The path: every step since the last reset, its edges red with their step numbers.
+      std::map<std::uint32_t, std::vector<std::uint64_t>> on_path;
+      std::vector<VertexId> path_vertices;
+      for (std::size_t k = begin; k < r.trace.size(); ++k) {
+        if (!res->edge[k].is_none()) on_path[res->edge[k].value].push_back(r.trace[k].step);
+        path_vertices.push_back(res->from[k]);
+        if (!res->to[k].is_none()) path_vertices.push_back(res->to[k]);
+      }
+      const VertexId at = !res->fail_vertex.is_none() ? res->fail_vertex
+                          : r.trace.empty()           ? g->initial()
+                                                      : (res->to.back().is_none() ? res->from.back() : res->to.back());
+      std::vector<std::uint8_t> shown;
+      DotOptions d;
+      d.id_prefix = prefix;
+      if (!whole) {
+        // Large model: the failure's neighbourhood and the last steps of the path.
+        std::vector<VertexId> seeds{at};
+        for (std::size_t k = path_vertices.size(); k-- > 0 && seeds.size() < 24;) seeds.push_back(path_vertices[k]);
+        shown = neighbourhood(*g, seeds, o.neighbourhood_radius, o.max_neighbourhood);
+        d.show_vertex = [&](VertexId v) { return shown[v.index()] != 0; };
+        caption = fmt::format(
+            "The model has {} vertices, too many to draw; this is the neighbourhood of '{}' ({} "
+            "vertices within {} steps, and the last vertices of the path). ",
+            g->num_vertices(), g->name(at), std::count(shown.begin(), shown.end(), std::uint8_t{1}),
+            o.neighbourhood_radius);
+      }
+      d.edge_style = [&](EdgeId e) {
+        DotStyle s;
+        auto it = on_path.find(e.value);
+        if (it == on_path.end()) {
+          s.color = "#b8c0c8";
+          return s;
+        }
+        s.color = fail_red;
+        s.penwidth = 2.6;
+        s.css_class = "path";
+        std::vector<std::string> nums;
+        const auto& steps = it->second;
+        const std::size_t from = steps.size() > 3 ? steps.size() - 3 : 0;
+        for (std::size_t k = from; k < steps.size(); ++k) nums.push_back(fmt::format("{}", steps[k]));
+        s.note = (from ? "#…" : "#") + join_limited(nums, 3);
+        return s;
+      };
+      d.vertex_style = [&](VertexId v) {
+        DotStyle s;
+        if (v == at) {
+          s.fillcolor = "#ffd7d5";
+          s.color = fail_red;
+          s.penwidth = 2.5;
+          s.css_class = "failvertex";
+        }
+        return s;
+      };
+      if (r.verdict == Verdict::fail) {
+        const std::string what =
+            r.observed ? fmt::format("got '{}'\nnot allowed", *r.observed) : std::string("silence\nno timeout edge");
+        d.extra_statements = fmt::format(
+            "  __failure [shape=box, style=\"filled,dashed\", fillcolor=\"#ffebe9\", color=\"{0}\", fontcolor=\"{0}\", "
+            "label={1}, id=\"{2}failure\", class=\"failure\"];\n"
+            "  v{3} -> __failure [color=\"{0}\", style=dashed, penwidth=2.6, fontcolor=\"{0}\", label={4}, "
+            "id=\"{2}failure_edge\", class=\"path failure\"];\n",
+            fail_red, dot_quote(what), prefix, at.value,
+            dot_quote(r.trace.empty() ? std::string("") : fmt::format("#{}", r.trace.back().step)));
+      }
+      pic = picture(dot_of(*g, d), o, summary);
+      if (!pic.svg.empty()) {
+        ++pictures_of_failures;
+        picture_prefix = prefix;
+      }
+      caption += r.verdict == Verdict::fail
+                     ? "The path to the failure (every step since the run's last reset) is red, each edge with the "
+                       "numbers of the steps that took it; the failing vertex is filled, the dashed box is what the "
+                       "system did there. Hover a step to find its edge."
+                     : "The path of the run since its last reset is red; the filled vertex is where it stopped.";
+    }
+    f.set("picture", pic.svg);
+    f.set("has_picture_message", !pic.message.empty());
+    f.set("picture_message", pic.message);
+    f.set("caption", pic.svg.empty() ? std::string() : caption);
+    f.set("steps_html", steps_html(r, g, res, picture_prefix, begin, o));
+    failures.push_back(f);
+    toc.push_back(toc_item(anchor, fmt::format("{} {}", verdict_name(r.verdict), run_name(r, with_source, full_path))));
+  }
+  page.set("has_runs", !rep.runs.empty());
+  page.set("runs", runs);
+  page.set("failures", failures);
+  page.set("has_other_runs", !others.is_empty_list());
+  page.set("other_runs", others);
+
+  // The model with coverage.
+  // The model section belongs to runs; simulate, cover and solve draw the model in their own sections.
+  page.set("has_model", g != nullptr && total > 0);
+  if (g && total > 0) {
+    page.set("model_summary",
+             fmt::format("{}: {} vertices ({} active, {} choice points, {} goals), {} edges, {} labels; "
+                         "initial vertex '{}'.",
+                         rep.model_name.empty() ? std::string("The model") : rep.model_name, g->num_vertices(),
+                         g->num_vertices() - g->num_passive(), g->num_passive(), g->num_goals(), g->num_edges(),
+                         g->num_labels(), g->name(g->initial())));
+    std::uint32_t max_visits = 0;
+    for (std::uint32_t v : visits) max_visits = std::max(max_visits, v);
+    page.set("coverage_summary",
+             total == 0 ? std::string("No runs: nothing was covered.")
+                        : fmt::format("The runs took {} of {} edges ({:.1f}%) and {} of {} labels at least once; the "
+                                      "most used edge {} times.",
+                                      cov.edges_covered, cov.edges_total,
+                                      cov.edges_total ? 100.0 * cov.edges_covered / cov.edges_total : 0.0,
+                                      cov.labels_covered, cov.labels_total, max_visits));
+    const Scale scale(max_visits);
+    Data legend = list();
+    if (total) {
+      Data never;
+      never.set("color", uncovered_orange);
+      never.set("dash", "dashed");
+      never.set("text", "never taken");
+      legend.push_back(never);
+      std::uint32_t lo = 1;
+      for (std::size_t b = 0; b < scale.upper.size() && max_visits > 0; ++b) {
+        Data item;
+        item.set("color", scale.color(b));
+        item.set("dash", "");
+        const std::uint32_t hi = scale.upper[b];
+        item.set("text", lo == hi ? fmt::format("taken {}×", lo) : fmt::format("taken {}–{}×", lo, hi));
+        legend.push_back(item);
+        lo = hi + 1;
+      }
+    }
+    page.set("has_legend", total > 0);
+    page.set("legend", legend);
+    std::string model_message;
+    if (whole) {
+      DotOptions d;
+      d.id_prefix = "m_";
+      if (total)
+        d.edge_style = [&](EdgeId e) {
+          DotStyle s;
+          const std::uint32_t c = visits[e.index()];
+          if (c == 0) {
+            s.color = uncovered_orange;
+            s.dashed = true;
+            s.css_class = "uncovered";
+            return s;
+          }
+          const std::size_t b = scale.bucket(c);
+          s.color = scale.color(b);
+          s.penwidth = 1.2 + 0.6 * static_cast<double>(b);
+          s.note = fmt::format("×{}", c);
+          s.css_class = "covered";
+          return s;
+        };
+      Picture pic = picture(dot_of(*g, d), o, summary);
+      page.set("model_picture", pic.svg);
+      model_message = pic.message;
+    } else {
+      model_message = fmt::format(
+          "The model has {} vertices and {} edges: pictures of the whole model are drawn up to {} vertices and {} "
+          "edges (a larger layout takes Graphviz minutes and stalls a browser). The failures above show their "
+          "neighbourhoods; the uncovered edges are listed below.",
+          g->num_vertices(), g->num_edges(), o.max_drawn_vertices, o.max_drawn_edges);
+      summary.messages.push_back(
+          fmt::format("the model has {} vertices: only neighbourhoods of failures are drawn", g->num_vertices()));
+    }
+    page.set("has_model_picture", whole && model_message.empty());
+    page.set("has_model_message", !model_message.empty());
+    page.set("model_message", model_message);
+    Data uncovered = list();
+    std::uint32_t n_uncovered = 0;
+    for (EdgeId e : g->edges()) {
+      if (visits[e.index()]) continue;
+      if (n_uncovered++ >= o.max_listed_edges) continue;
+      Data row;
+      row.set("label", std::string(g->label(e)));
+      row.set("from", std::string(g->name(g->source(e))));
+      row.set("to", std::string(g->name(g->target(e))));
+      row.set("edge", std::string(g->name(e)));
+      uncovered.push_back(row);
+    }
+    page.set("uncovered_count", fmt::format("{} of {}", n_uncovered, g->num_edges()));
+    page.set("has_uncovered", n_uncovered > 0);
+    page.set("uncovered", uncovered);
+    page.set("has_uncovered_more", n_uncovered > o.max_listed_edges);
+    page.set("uncovered_more",
+             fmt::format("{}", n_uncovered > o.max_listed_edges ? n_uncovered - o.max_listed_edges : 0));
+    if (total) toc.push_back(toc_item("model", "model and coverage"));
+    if (total && n_uncovered) toc.push_back(toc_item("uncovered", fmt::format("{} edges never covered", n_uncovered)));
+  }
+
+  // simulate
+  if (rep.simulation) {
+    const StrategyComparison& sc = *rep.simulation;
+    Data s;
+    std::uint32_t runs_each = sc.rows.empty() ? 0 : sc.rows.front().stats.runs;
+    s.set("runs_text", fmt::format("{} run{}", runs_each, runs_each == 1 ? "" : "s"));
+    s.set("seed", fmt::format("{}", sc.seed));
+    s.set("max_steps", sc.max_steps ? fmt::format("{}", sc.max_steps) : std::string("unlimited"));
+    // Each row's purpose in words (run/simulation.hpp's describe_purpose needs the model).
+    std::vector<std::string> row_purpose, purposes;
+    for (const StrategyComparison::Row& row : sc.rows) {
+      row_purpose.push_back(g ? describe_purpose(*g, row.purpose) : std::string(to_string(row.purpose.kind)));
+      if (std::find(purposes.begin(), purposes.end(), row_purpose.back()) == purposes.end())
+        purposes.push_back(row_purpose.back());
+    }
+    s.set("one_purpose", purposes.size() == 1);
+    s.set("purpose", purposes.size() == 1 ? purposes[0] : std::string());
+    const bool has_mutants = !sc.mutants.empty();
+    s.set("has_mutants", has_mutants);
+    Data rows = list();
+    Histograms hist;
+    hist.x_label = "steps to meet the purpose";
+    const char* palette[] = {"#1f6feb", "#bf3989", "#1a7f37", "#9a6700", "#8250df", "#0a7ea4", "#cf222e", "#57606a"};
+    bool any_sample = false;
+    for (std::size_t k = 0; k < sc.rows.size(); ++k) {
+      const SimulationStats& st = sc.rows[k].stats;
+      Data row;
+      row.set("strategy", sc.rows[k].strategy);
+      row.set("row_purpose", row_purpose[k]);
+      row.set("runs", fmt::format("{}", st.runs));
+      row.set("success", fmt::format("{:.1f}%", 100.0 * st.success_rate));
+      row.set("mean", st.success_rate > 0 ? fmt::format("{:.2f}", st.mean_steps) : std::string("–"));
+      row.set("sd", st.success_rate > 0 ? fmt::format("{:.2f}", st.sd_steps) : std::string("–"));
+      row.set("passed", fmt::format("{}", st.passed));
+      row.set("failed", fmt::format("{}", st.failed));
+      row.set("inconclusive", fmt::format("{}", st.inconclusive));
+      row.set("errors", fmt::format("{}", st.errors));
+      row.set("detected",
+              fmt::format("{}/{} ({:.0f}%)", st.mutants_detected, st.mutants, 100.0 * st.detected_fraction()));
+      row.set("detect_steps",
+              st.mutant_runs_failed ? fmt::format("{:.1f}", st.mean_steps_to_detect) : std::string("–"));
+      rows.push_back(row);
+      HistogramRow h;
+      h.name = sc.rows[k].strategy;
+      h.color = palette[k % std::size(palette)];
+      for (std::uint64_t x : st.steps_to_purpose) h.values.push_back(static_cast<double>(x));
+      any_sample = any_sample || !h.values.empty();
+      h.note = st.success_rate > 0 ? fmt::format("mean {:.1f}, sd {:.1f}, {:.0f}% met", st.mean_steps, st.sd_steps,
+                                                 100.0 * st.success_rate)
+                                   : std::string("purpose never met");
+      hist.rows.push_back(std::move(h));
+    }
+    s.set("rows", rows);
+    s.set("has_histograms", any_sample);
+    s.set("histograms", any_sample ? svg_histograms(hist) : std::string());
+    bool table = has_mutants;
+    for (const StrategyComparison::Row& row : sc.rows)
+      table = table && row.stats.mutant_detected.size() == sc.mutants.size();
+    s.set("has_mutant_table", table);
+    if (table) {
+      Data heads = list();
+      for (const StrategyComparison::Row& row : sc.rows) heads.push_back(Data("head", row.strategy));
+      s.set("mutant_heads", heads);
+      Data mrows = list();
+      for (std::size_t m = 0; m < sc.mutants.size(); ++m) {
+        Data mr;
+        mr.set("description", sc.mutants[m].description);
+        Data cells = list();
+        for (const StrategyComparison::Row& row : sc.rows) {
+          Data c;
+          const bool killed = row.stats.mutant_detected[m] != 0;
+          c.set("cell", killed ? "killed" : "survived");
+          c.set("cell_class", killed ? "killed" : "survived");
+          cells.push_back(c);
+        }
+        mr.set("cells", cells);
+        mrows.push_back(mr);
+      }
+      s.set("mutant_rows", mrows);
+    }
+    page.set("simulation", s);
+    toc.push_back(toc_item("simulate", "strategies compared"));
+  }
+
+  // cover
+  if (rep.cover) {
+    const CoverReport& cs = *rep.cover;
+    const PostmanTour& tour = cs.tour();
+    const TourSegments& segments = cs.segments();
+    Data c;
+    c.set("tour_steps", fmt::format("{}", tour.steps.size()));
+    c.set("start", g && !tour.start.is_none() ? std::string(g->name(tour.start)) : std::string("?"));
+    c.set("cost", short_number(tour.cost));
+    c.set("lower_bound", short_number(tour.lower_bound));
+    c.set("has_uncoverable", !tour.uncoverable.empty());
+    c.set("uncoverable", fmt::format("{}", tour.uncoverable.size()));
+    c.set("segments", fmt::format("{}", segments.count()));
+    const CoverBound& b = cs.bound;
+    std::string bound_text;
+    if (!b.computed) {
+      bound_text = "The bound of seed 000 Proposition 2 was not computed (too much work for this tour).";
+    } else if (b.cyclic) {
+      bound_text = "The tour has no choice point: following it covers every edge in one round (p = 1).";
+    } else {
+      const std::uint64_t m99 = cs.rounds_99.value_or(0);
+      bound_text = fmt::format(
+          "Seed 000, Proposition 2: with n = {} segments and p = min p_i,v = {:.4g}, Cover(v, m n) covers every edge "
+          "with probability at least 1 − n (1 − p)^m{}.",
+          b.num_segments, b.p, m99 ? fmt::format("; at least 0.99 from m = {}", m99) : std::string());
+    }
+    c.set("bound_text", bound_text);
+    const bool plot = cs.options.sim_runs > 0 && !cs.table.rows.empty();
+    c.set("has_plot", plot);
+    if (plot) {
+      LinePlot lp;
+      lp.title = "Probability that every edge is covered";
+      lp.x_label = "k: visits of choice points";
+      lp.y_label = "P(all edges covered)";
+      PlotSeries est{.name = fmt::format("simulated ({} runs, 95% interval)", cs.table.runs)};
+      PlotSeries bnd{.name = "bound 1 − n (1 − p)^m (Proposition 2)",
+                     .color = fail_red,
+                     .dashed = true,
+                     .steps = true,
+                     .markers = false};
+      for (const ConvergenceRow& row : cs.table.rows) {
+        est.x.push_back(row.visits);
+        est.y.push_back(row.estimate);
+        est.low.push_back(row.low);
+        est.high.push_back(row.high);
+        if (b.computed) {
+          bnd.x.push_back(row.visits);
+          bnd.y.push_back(b.bound_after_visits(row.visits));
+        }
+      }
+      lp.series.push_back(std::move(est));
+      if (b.computed) lp.series.push_back(std::move(bnd));
+      c.set("plot", svg_line_plot(lp));
+      c.set("plot_caption",
+            fmt::format("{} seeded runs of the cover strategy ({} segment choice, seed {}) against a system that picks "
+                        "with the model's probabilities; the band is the 95% Wilson interval. The bound holds for the "
+                        "paper's random segment choice.",
+                        cs.table.runs, cs.options.cover.choice == SegmentChoice::random ? "random" : "prefer-uncovered",
+                        cs.options.seed));
+    }
+    std::vector<std::string> steps;
+    auto step_text = [&](const TourStep& t) {
+      if (!g) return t.is_reset() ? std::string("reset") : fmt::format("e{}", t.edge.value);
+      return t.is_reset() ? fmt::format("reset({})", g->name(t.from)) : std::string(g->name(t.edge));
+    };
+    for (const TourStep& t : tour.steps) steps.push_back(step_text(t));
+    std::string tour_text;
+    for (std::size_t k = 0; k < steps.size() && k < 2000; ++k) tour_text += (k ? " " : "") + steps[k];
+    if (steps.size() > 2000) tour_text += fmt::format(" … ({} more)", steps.size() - 2000);
+    c.set("tour_text", tour_text);
+    Data seg_rows = list();
+    for (std::uint32_t k = 0; k < segments.count() && k < 500; ++k) {
+      std::vector<std::string> e;
+      for (const TourStep& t : segments.segment(k)) e.push_back(step_text(t));
+      Data row;
+      row.set("name", fmt::format("T{}", k + 1));
+      row.set("edges", join_limited(e, 200));
+      seg_rows.push_back(row);
+    }
+    c.set("segment_rows", seg_rows);
+    // The tour on the model: edges taken more than once bold, with how often.
+    std::string cover_svg, cover_message;
+    if (!g) {
+      cover_message = "No model was given, so the tour cannot be drawn.";
+    } else if (!drawable(*g, o)) {
+      cover_message = fmt::format("The model has {} vertices: the tour is drawn up to {} vertices.", g->num_vertices(),
+                                  o.max_drawn_vertices);
+    } else if (tour.multiplicity.size() == g->num_edges()) {
+      DotOptions d;
+      d.id_prefix = "c_";
+      d.edge_style = [&](EdgeId e) {
+        DotStyle st;
+        const std::uint32_t m = tour.multiplicity[e.index()];
+        if (m == 0) {
+          st.color = uncovered_orange;
+          st.dashed = true;
+          st.css_class = "untoured";
+        } else if (m > 1) {
+          st.color = blues[3];
+          st.penwidth = 2.6;
+          st.note = fmt::format("×{}", m);
+          st.css_class = "repeated";
+        }
+        return st;
+      };
+      Picture pic = picture(dot_of(*g, d), o, summary);
+      cover_svg = pic.svg;
+      cover_message = pic.message;
+    }
+    c.set("has_cover_picture", !cover_svg.empty());
+    c.set("cover_picture", cover_svg);
+    c.set("has_cover_message", !cover_message.empty());
+    c.set("cover_message", cover_message);
+    page.set("cover", c);
+    toc.push_back(toc_item("cover", "cover convergence"));
+  }
+
+  // solve
+  if (rep.solve) {
+    const SolveSection& ss = *rep.solve;
+    Data s;
+    s.set("objective", ss.objective);
+    Data lines = list();
+    for (const std::string& l : ss.summary) lines.push_back(Data("line", l));
+    s.set("summary", lines);
+    std::string message;
+    std::string svg;
+    if (!g) {
+      message = "No model was given, so the strategy cannot be drawn.";
+    } else if (!drawable(*g, o)) {
+      message = fmt::format("The model has {} vertices: the strategy is drawn up to {} vertices.", g->num_vertices(),
+                            o.max_drawn_vertices);
+    } else {
+      DotOptions d;
+      d.id_prefix = "s_";
+      d.vertex_note = [&](VertexId v) { return v.index() < ss.vertex_value.size() ? ss.vertex_value[v.index()] : ""; };
+      d.dim_vertex = [&](VertexId v) { return v.index() < ss.losing.size() && ss.losing[v.index()]; };
+      d.edge_style = [&](EdgeId e) {
+        DotStyle st;
+        const VertexId from = g->source(e);
+        if (from.index() < ss.strategy.size() && ss.strategy[from.index()] == e) {
+          st.color = strategy_green;
+          st.penwidth = 2.6;
+          st.css_class = "strategy";
+        }
+        return st;
+      };
+      Picture pic = picture(dot_of(*g, d), o, summary);
+      svg = pic.svg;
+      message = pic.message;
+    }
+    s.set("has_solve_picture", !svg.empty());
+    s.set("solve_picture", svg);
+    s.set("has_solve_message", !message.empty());
+    s.set("solve_message", message);
+    page.set("solve", s);
+    toc.push_back(toc_item("solve", "strategy"));
+  }
+  page.set("toc", toc);
+  out << render(detail::page_template(), page);
+  return summary;
+}
+
+}  // namespace playtest::report

@@ -1,0 +1,226 @@
+#!/usr/bin/env python3
+"""ctest report_browser: the HTML report checked in a real browser (headless Chromium).
+
+1. Plays the example system (examples/sut/workers.json) with the correct build (PASS, two runs) and
+   the buggy one (FAIL), writes both traces and `playtest report` of them.
+2. Opens the report in headless Chromium through the DevTools protocol and checks: no console error
+   or exception, no network request, the model picture and the failure's picture are SVG, the path
+   to the failure is drawn (its edges and the box of what the system did), the failing step is in
+   the step table, hovering a step highlights its edge.
+3. Saves screenshots (the top of the page and the whole page) under OUT_DIR, the CI artifact; with
+   PLAYTEST_UPDATE_DOCS_SCREENSHOT=1 the top one is copied to docs/report.png (the README's picture).
+4. A report of a model of 20000 vertices with a failure deep inside must load (summary and the
+   failure's neighbourhood, not a frozen browser) and pass the same console and network checks.
+
+Exit 77 (ctest: skipped) when Chromium is not installed; scripts/setup.sh installs it.
+--selftest instead checks that the checks catch a console error, a network request and a missing
+picture on a deliberately broken page.
+"""
+
+import argparse
+import json
+import os
+import pathlib
+import random
+import shutil
+import subprocess
+import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import cdp  # noqa: E402
+
+SKIP = 77
+
+
+def run(cmd, expect, cwd):
+    r = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=120)
+    if r.returncode != expect:
+        sys.exit(f"FAILED: {' '.join(cmd)} exited {r.returncode}, expected {expect}\n{r.stdout}\n{r.stderr}")
+    return r.stdout
+
+
+def check_page(browser, url, problems, load_timeout=60):
+    seconds = browser.open(url, timeout=load_timeout)
+    for e in browser.console_errors():
+        problems.append("console error: " + e)
+    for u in browser.requests(url):
+        problems.append("network request: " + u)
+    return seconds
+
+
+def dom(browser, expression):
+    return browser.evaluate("(function(){" + expression + "})()")
+
+
+def check_report(browser, html, problems):
+    url = html.resolve().as_uri()
+    seconds = check_page(browser, url, problems)
+    facts = dom(browser, """
+      var q = function (s) { return document.querySelectorAll(s).length; };
+      return {
+        verdict: document.querySelector('#verdict .badge').textContent,
+        model_svg: q('#model-picture svg'),
+        failure_svgs: q('section.failure figure.picture svg'),
+        path_edges: q('section.failure svg g.edge.path'),
+        failure_box: q('section.failure svg g.node.failure'),
+        failing_rows: q('section.failure table.steps tr.failing'),
+        failing_text: (document.querySelector('section.failure table.steps tr.failing') || {}).textContent || '',
+        uncovered_rows: q('table.uncovered tbody tr'),
+        replay: q('code.cmd'),
+        runs: q('table.runs tr.main'),
+        images: q('img'), scripts: q('script[src]'), links: q('link')
+      };""")
+    print("report facts:", json.dumps(facts))
+    expect = {"verdict": "FAIL", "model_svg": 1, "failure_svgs": 1, "failure_box": 1, "failing_rows": 1, "runs": 3,
+              "images": 0, "scripts": 0, "links": 0}
+    for k, v in expect.items():
+        if facts[k] != v:
+            problems.append(f"{k}: expected {v}, found {facts[k]}")
+    if facts["path_edges"] < 4:  # submit, two outputs, and the failure's dashed edge
+        problems.append(f"the path to the failure has {facts['path_edges']} edges on the picture, expected 4")
+    if "silence" not in facts["failing_text"] or "last0" not in facts["failing_text"]:
+        problems.append("the failing step row does not name the silence at last0: " + facts["failing_text"])
+    if facts["uncovered_rows"] < 1:
+        problems.append("no uncovered edge listed")
+    if facts["replay"] < 3:
+        problems.append(f"expected a replay command per run, found {facts['replay']}")
+    # Hovering a step highlights its edge on the picture.
+    hovered = dom(browser, """
+      var row = document.querySelector('section.failure tr[data-edge]');
+      if (!row) return 'no step row linked to an edge';
+      var edge = document.getElementById(row.getAttribute('data-edge'));
+      if (!edge) return 'the linked edge ' + row.getAttribute('data-edge') + ' is not on the picture';
+      row.dispatchEvent(new MouseEvent('mouseenter'));
+      var on = edge.classList.contains('hl');
+      row.dispatchEvent(new MouseEvent('mouseleave'));
+      return on && !edge.classList.contains('hl') ? 'ok' : 'the edge was not highlighted';""")
+    if hovered != "ok":
+        problems.append("hover: " + hovered)
+    return seconds
+
+
+def write_big_trace(model, trace, steps=60, seed=5):
+    g = json.loads(model.read_text())
+    out = {}
+    for k, e in enumerate(g["edges"]):
+        out.setdefault(e["from"], []).append((e.get("id", f"e{k}"), e))
+    kinds = {v["id"]: v.get("kind", "active") for v in g["vertices"]}
+    rnd = random.Random(seed)
+    v = g["initial"]
+    lines = [{"event": "begin", "run": 1, "seed": seed, "strategy": "random"}]
+    step = 0
+    for step in range(1, steps + 1):
+        if v not in out:
+            break
+        name, e = rnd.choice(out[v])
+        kind = "observation" if kinds[v] == "passive" else "stimulus"
+        lines.append({"event": "step", "run": 1, "step": step, "time_ms": step * 0.5, "kind": kind, "vertex": v,
+                      "label": e.get("label", ""), "edge": name, "to": e["to"]})
+        v = e["to"]
+    step += 1
+    lines.append({"event": "step", "run": 1, "step": step, "time_ms": step * 0.5, "kind": "unexpected", "vertex": v,
+                  "label": "boom"})
+    lines.append({"event": "end", "run": 1, "verdict": "FAIL", "steps": step, "resets": 0, "message": "boom",
+                  "failure": {"vertex": v, "allowed": [], "observed": "boom"}})
+    trace.write_text("".join(json.dumps(x) + "\n" for x in lines))
+
+
+def selftest(chromium, out_dir):
+    page = out_dir / "broken.html"
+    page.write_text("<!DOCTYPE html><html><head><meta charset='utf-8'><title>broken</title></head><body>"
+                    "<img src='http://127.0.0.1:9/x.png'><script>console.error('boom');</script></body></html>")
+    browser = cdp.Browser(chromium)
+    try:
+        problems = []
+        check_page(browser, page.resolve().as_uri(), problems)
+        facts = dom(browser, "return document.querySelectorAll('svg').length;")
+    finally:
+        browser.close()
+    caught = {"console": any(p.startswith("console error") and "boom" in p for p in problems),
+              "network": any(p.startswith("network request") and "127.0.0.1:9" in p for p in problems),
+              "no svg": facts == 0}
+    print("self-test:", json.dumps(caught), problems)
+    if not all(caught.values()):
+        sys.exit("FAILED: the browser checks missed a problem on the broken page")
+    print("self-test passed: console errors, network requests and missing pictures are caught")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--playtest", required=True)
+    ap.add_argument("--sut")
+    ap.add_argument("--buggy-sut")
+    ap.add_argument("--source-dir", required=True)
+    ap.add_argument("--out-dir", required=True)
+    ap.add_argument("--selftest", action="store_true")
+    a = ap.parse_args()
+    for k in ("playtest", "sut", "buggy_sut", "source_dir", "out_dir"):
+        if getattr(a, k):
+            setattr(a, k, os.path.abspath(getattr(a, k)))
+    chromium = os.environ.get("PLAYTEST_CHROMIUM") or cdp.find_chromium()
+    if not chromium:
+        print("SKIPPED: Chromium is not installed (Debian package 'chromium'; scripts/setup.sh installs it)")
+        return SKIP
+    out = pathlib.Path(a.out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    if a.selftest:
+        selftest(chromium, out)
+        return 0
+    src = pathlib.Path(a.source_dir)
+    # The programs by the paths a user in the source tree types (build/release/playtest), so that
+    # the replay commands in the report read as they would for them.
+    def local(path):
+        rel = os.path.relpath(path, src)
+        return rel if not rel.startswith("..") else path
+    pt = local(a.playtest)
+    common = ["--strategy", "expected", "--goal", "off", "--steps", "3000", "--timeout-ms", "10000", "--seed", "1"]
+    # Paths as a user in the source tree types them; the traces and the report go to the artifacts.
+    run([pt, "run", "examples/sut/workers.json", "--sut", local(a.sut), *common, "--runs", "2",
+         "--trace", str(out / "pass.jsonl")], 0, src)
+    run([pt, "run", "examples/sut/workers.json", "--sut", local(a.buggy_sut), *common, "--vertex-timeout", "last0=200",
+         "--trace", str(out / "fail.jsonl")], 1, src)
+    html = out / "report.html"
+    rel = [os.path.relpath(out / t, src) for t in ("pass.jsonl", "fail.jsonl")]
+    run([pt, "report", *rel, "--model", "examples/sut/workers.json", "-o", str(html)], 0, src)
+
+    big_model = out / "big.json"
+    pt = a.playtest
+    run([pt, "gen", "random", "--vertices", "20000", "--out-degree", "3", "--seed", "3", "-o", str(big_model)], 0, out)
+    write_big_trace(big_model, out / "big.jsonl")
+    big_html = out / "big-report.html"
+    run([pt, "report", str(out / "big.jsonl"), "--model", str(big_model), "-o", str(big_html)], 0, out)
+
+    problems = []
+    browser = cdp.Browser(chromium)
+    try:
+        seconds = check_report(browser, html, problems)
+        top = out / "report.png"
+        browser.screenshot(str(top), height=1500)
+        browser.screenshot(str(out / "report-full.png"))
+        big_problems = []
+        big_seconds = check_page(browser, big_html.resolve().as_uri(), big_problems, load_timeout=30)
+        big = dom(browser, """return {svgs: document.querySelectorAll('section.failure svg').length,
+                               nodes: document.querySelectorAll('section.failure svg g.node').length,
+                               summary: (document.querySelector('#model .nopic') || {}).textContent || ''};""")
+        print("large model:", json.dumps(big), f"loaded in {big_seconds:.2f} s")
+        browser.screenshot(str(out / "big-report.png"), height=1500)
+        problems += ["large model: " + p for p in big_problems]
+        if big["svgs"] != 1 or not 5 <= big["nodes"] <= 90:
+            problems.append(f"large model: expected one neighbourhood picture of 5..90 vertices, found {big}")
+        if "20000 vertices" not in big["summary"]:
+            problems.append("large model: the summary does not say why the model is not drawn")
+    finally:
+        browser.close()
+    print(f"report loaded in {seconds:.2f} s; screenshots: {top} and {out / 'report-full.png'}")
+    if os.environ.get("PLAYTEST_UPDATE_DOCS_SCREENSHOT") == "1":
+        shutil.copyfile(top, src / "docs/report.png")
+        print("copied to", src / "docs/report.png")
+    if problems:
+        print("FAILED:\n  " + "\n  ".join(problems))
+        return 1
+    print("report_browser passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

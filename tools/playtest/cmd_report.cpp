@@ -1,0 +1,91 @@
+// playtest report TRACE.jsonl... [--model MODEL] -o report.html: one self-contained HTML page of
+// the runs in JSON-lines traces (written by run --trace): verdicts, replay commands, the model
+// drawn with coverage, the path to each failure and its steps (docs/testing.md, "Reports").
+#include <fmt/format.h>
+
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "command.hpp"
+#include "common.hpp"
+#include "playtest/error.hpp"
+#include "playtest/report/html_report.hpp"
+
+namespace playtest::cli {
+namespace {
+
+struct Options {
+  std::vector<std::string> traces;
+  InputOptions model;
+  std::string out, title;
+  bool json = false;
+};
+
+int run(const Options& o) {
+  report::Report rep;
+  rep.tool_version = PLAYTEST_VERSION;
+  for (const std::string& path : o.traces) {
+    std::ifstream file;
+    if (path != "-") {
+      file.open(path, std::ios::binary);
+      if (!file) {
+        Diagnostic d;
+        d.where.file = path;
+        d.message = "cannot open the trace for reading";
+        throw InputError(std::move(d));
+      }
+    }
+    for (auto& r : report::read_trace(path == "-" ? std::cin : file, path)) rep.runs.push_back(std::move(r));
+  }
+  std::optional<TestGraph> g;
+  if (!o.model.path.empty()) {
+    g = load_input(o.model);
+    rep.model = &*g;
+    rep.model_name = o.model.path;
+  }
+  rep.title = !o.title.empty() ? o.title : !o.model.path.empty() ? o.model.path : o.traces.front();
+  Output out(o.out);
+  const report::ReportSummary s = report::write_html_report(out.stream(), rep);
+  out.close();
+  if (o.json) {
+    nlohmann::json j = {{"output", o.out}, {"runs", s.runs}, {"pictures", s.pictures}, {"messages", s.messages}};
+    fmt::print("{}\n", j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
+  } else if (o.out != "-") {
+    fmt::print("report: {} ({} run{}, {} picture{})\n", o.out, s.runs, s.runs == 1 ? "" : "s", s.pictures,
+               s.pictures == 1 ? "" : "s");
+    for (const std::string& m : s.messages) fmt::print("  note: {}\n", m);
+  }
+  return exit_ok;
+}
+
+const Registration reg{
+    "report", 62, [](CLI::App& app) {
+      auto o = std::make_shared<Options>();
+      auto* sub =
+          app.add_subcommand("report",
+                             "Write one self-contained HTML report of the runs in JSON-lines traces (run --trace): "
+                             "verdicts, replay commands, the model with coverage, the path to each failure");
+      sub->add_option("TRACE", o->traces, "JSON-lines traces written by playtest run --trace (- reads standard input)")
+          ->required();
+      sub->add_option("--model", o->model.path,
+                      "The model the runs tested (draws it, colours coverage, names what was allowed)");
+      sub->add_option("--inputs", o->model.inputs, "LTS models: labels that are inputs (comma-separated)")
+          ->delimiter(',');
+      sub->add_option("--outputs", o->model.outputs, "LTS models: labels that are outputs (comma-separated)")
+          ->delimiter(',');
+      sub->add_option("--param", o->model.params,
+                      "Model programs (.ptm): set a model parameter, NAME=VALUE (repeatable)");
+      sub->add_option("--reward", o->model.reward, "PRISM .tra models: the reward structure read as costs");
+      sub->add_option("--goal-label", o->model.goal_label, "PRISM .tra models: the label of the goal states");
+      sub->add_option("-o,--output", o->out, "The HTML file to write (- for standard output)")->required();
+      sub->add_option("--title", o->title, "The report's title (default: the model's or the first trace's name)");
+      sub->add_flag("--json", o->json, "Print what was written as JSON");
+      sub->footer(
+          "Pictures need Graphviz's dot on PATH (scripts/setup.sh installs it); without it the report says so in "
+          "their place.\nModels above 300 vertices are summarised, with pictures of the failures' neighbourhoods.");
+      return [o] { return run(*o); };
+    }};
+
+}  // namespace
+}  // namespace playtest::cli
