@@ -2,8 +2,10 @@
 # Every test: install what is missing, then
 #   1. Release build with -Werror, the whole ctest suite;
 #   2. AddressSanitizer + UndefinedBehaviorSanitizer build, the whole ctest suite;
-#   3. the libFuzzer targets (clang), each run briefly on its seed corpus.
-# Set PLAYTEST_SKIP_SANITIZE=1 or PLAYTEST_SKIP_FUZZ=1 to leave a stage out locally.
+#   3. ThreadSanitizer build, the whole ctest suite (no race may be reported);
+#   4. the libFuzzer targets (clang), each run briefly on its seed corpus.
+# Set PLAYTEST_SKIP_SANITIZE=1, PLAYTEST_SKIP_TSAN=1 or PLAYTEST_SKIP_FUZZ=1 to leave a stage out
+# locally.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
@@ -21,6 +23,20 @@ if [ "${PLAYTEST_SKIP_SANITIZE:-0}" != 1 ]; then
   cmake --build build/asan -j "$jobs"
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     ctest --test-dir build/asan --output-on-failure -j "$jobs" --timeout 1200
+fi
+
+if [ "${PLAYTEST_SKIP_TSAN:-0}" != 1 ]; then
+  echo "== ThreadSanitizer build and tests"
+  tsan_start=$(date +%s)
+  cmake -S . -B build/tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-g -O1" \
+    -DPLAYTEST_TSAN=ON -DPLAYTEST_BENCH=OFF >/dev/null
+  cmake --build build/tsan -j "$jobs"
+  # halt_on_error: a reported race fails its test. Excluded, with the reason:
+  #   docs_commands, docs_commands_selftest: they run the documented shell commands (the Release
+  #     build's examples, long simulations) and test no thread of playtest's that the rest do not.
+  TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
+    ctest --test-dir build/tsan --output-on-failure -j "$jobs" --timeout 1200 -E '^docs_commands'
+  echo "== ThreadSanitizer stage: $(( $(date +%s) - tsan_start )) s"
 fi
 
 if [ "${PLAYTEST_SKIP_FUZZ:-0}" != 1 ]; then

@@ -195,14 +195,15 @@ std::vector<std::uint8_t> neighbourhood(const TestGraph& g, const std::vector<Ve
       queue.emplace_back(v, 0);
     }
   while (!queue.empty() && count < limit) {
-    auto [v, d] = queue.front();
+    const auto [v, d] = queue.front();
+    const std::uint32_t next = d + 1;  // clang 14 cannot capture a structured binding
     queue.pop_front();
     if (d >= radius) continue;
     auto visit = [&](VertexId w) {
       if (in[w.index()] || count >= limit) return;
       in[w.index()] = 1;
       ++count;
-      queue.emplace_back(w, d + 1);
+      queue.emplace_back(w, next);
     };
     for (EdgeId e : g.out_edges(v)) visit(g.target(e));
     for (EdgeId e : g.in_edges(v)) visit(g.source(e));

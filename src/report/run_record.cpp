@@ -123,6 +123,7 @@ std::vector<RunRecord> read_trace(std::istream& in, std::string_view source) {
     const std::string event = f.text("event", true);
     const auto run_number =
         static_cast<std::uint32_t>(f.count("run", false, std::numeric_limits<std::uint32_t>::max()));
+    if (event == "campaign") continue;  // the campaign's own line (run count, seed, shard): no run
     if (event == "begin") {
       start_run(run_number == 0 ? static_cast<std::uint32_t>(runs.size() + 1) : run_number, line);
       current->seed = f.count("seed", false);
@@ -132,7 +133,7 @@ std::vector<RunRecord> read_trace(std::istream& in, std::string_view source) {
       continue;
     }
     if (event != "step" && event != "end")
-      f.fail("event", fmt::format("unknown event \"{}\" (expected begin, step or end)", event));
+      f.fail("event", fmt::format("unknown event \"{}\" (expected campaign, begin, step or end)", event));
     // A step or end without its begin (a trace cut at the front, or concatenated by hand).
     if (!current || ended || (run_number != 0 && run_number != current->run))
       start_run(run_number == 0 ? static_cast<std::uint32_t>(runs.size() + 1) : run_number, line);

@@ -1,30 +1,301 @@
 #include "playtest/run/campaign.hpp"
 
+#include <fmt/format.h>
+#include <poll.h>
+
+#include <algorithm>
+#include <exception>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+#include "playtest/error.hpp"
+
 namespace playtest {
+
+std::uint32_t CampaignResult::runs_not_completed() const {
+  return static_cast<std::uint32_t>(
+      std::count_if(runs.begin(), runs.end(), [](const RunResult& r) { return r.interrupted; }));
+}
+
+namespace {
+
+// The state of one campaign shared by its workers; every member below the mutex is guarded by it.
+class Campaign {
+ public:
+  // `own_runner` false (one job whose adapter watches the runner's own StopSignal): the worker plays
+  // with `runner` itself rather than a copy bound to a StopSignal of its own.
+  Campaign(const Runner& runner, const CampaignWorkers& workers, const CampaignOptions& options,
+           CampaignObserver* observer, bool own_runner = true)
+      : g_(runner.graph()), options_(options), observer_(observer), global_stop_(runner.options().stop) {
+    for (std::uint32_t i = 1; i <= options.runs; ++i)
+      if (options.shard.contains(i)) order_.push_back(i);
+    slots_.resize(order_.size());
+    const std::size_t jobs = std::min<std::size_t>(options.jobs, order_.size());
+    for (std::size_t j = 0; j < jobs; ++j) {
+      auto w = std::make_unique<Worker>();
+      if (own_runner) {
+        RunOptions ro = runner.options();
+        ro.stop = &w->stop;
+        w->own_runner.emplace(g_, std::move(ro));
+        w->runner = &*w->own_runner;
+      } else {
+        w->runner = &runner;
+      }
+      w->policy = workers.policy();
+      w->adapter = workers.adapter(static_cast<std::uint32_t>(j + 1), w->stop);
+      if (!w->policy || !w->adapter) throw InternalError("run_campaign: a worker factory returned nothing");
+      workers_.push_back(std::move(w));
+    }
+  }
+
+  CampaignResult run() {
+    if (observer_) observer_->on_campaign_begin(g_, options_);
+    running_ = workers_.size();
+    for (std::size_t j = 0; j < workers_.size(); ++j) {
+      try {
+        workers_[j]->thread = std::thread([this, w = workers_[j].get()] { work(*w); });
+      } catch (...) {  // no thread for this worker and the rest: stop those that started
+        const std::lock_guard lock(m_);
+        error_ = std::current_exception();
+        for (auto& w : workers_) w->stop.request();
+        running_ -= workers_.size() - j;
+        if (running_ == 0) all_done_.request();
+        break;
+      }
+    }
+    watch_global_stop();
+    for (auto& w : workers_)
+      if (w->thread.joinable()) w->thread.join();
+    if (error_) std::rethrow_exception(error_);
+    deliver_ready();  // everything is done: report what is left
+    return result();
+  }
+
+ private:
+  struct Worker {
+    StopSignal stop;
+    std::optional<Runner> own_runner;
+    const Runner* runner = nullptr;
+    std::unique_ptr<Policy> policy;
+    std::unique_ptr<Adapter> adapter;
+    std::thread thread;
+    std::size_t current = none;  // the position (in order_) of the run it plays
+    bool stopped_for_failure = false;
+  };
+  struct Slot {
+    enum class State : std::uint8_t { pending, running, done };
+    State state = State::pending;
+    bool live = false;            // its begin was reported: its steps go to the observer as they come
+    std::vector<TraceStep> held;  // its steps so far, while an earlier run is being reported
+    std::optional<RunResult> result;
+  };
+  static constexpr std::size_t none = static_cast<std::size_t>(-1);
+
+  // Passes one run's steps on to the campaign (the runner calls it in the worker's thread).
+  class Forward final : public RunObserver {
+   public:
+    Forward(Campaign& c, std::size_t pos) : c_(c), pos_(pos) {}
+    void on_step(const TestGraph& g, const TraceStep& step) override {
+      const std::lock_guard lock(c_.m_);
+      Slot& s = c_.slots_[pos_];
+      if (s.live)
+        c_.observer_->on_step(g, step);
+      else
+        s.held.push_back(step);
+    }
+
+   private:
+    Campaign& c_;
+    std::size_t pos_;
+  };
+
+  bool globally_stopped() const { return global_stop_ != nullptr && global_stop_->requested(); }
+
+  // The calling thread forwards a stop of the runner's StopSignal to every worker (with its signal),
+  // until all workers are done.
+  void watch_global_stop() {
+    if (global_stop_ == nullptr) return;
+    pollfd p[2] = {{global_stop_->fd(), POLLIN, 0}, {all_done_.fd(), POLLIN, 0}};
+    while (!all_done_.requested() && !global_stop_->requested()) ::poll(p, 2, -1);
+    if (!global_stop_->requested()) return;
+    const std::lock_guard lock(m_);
+    for (auto& w : workers_) w->stop.request(global_stop_->signal());
+  }
+
+  // The next run for a worker, or none when the campaign is over for it.
+  std::size_t take_run(Worker& w) {
+    const std::lock_guard lock(m_);
+    if (next_ >= order_.size() || error_) return none;
+    // The first run is always played, so that a campaign stopped before it began still has a run
+    // (interrupted: ERROR) and never reads as a PASS.
+    if (next_ > 0 && (failed_fast_ != 0 || w.stop.requested() || globally_stopped())) return none;
+    const std::size_t pos = next_++;
+    w.current = pos;
+    slots_[pos].state = Slot::State::running;
+    deliver_ready();
+    return pos;
+  }
+
+  void work(Worker& w) {
+    try {
+      for (std::size_t pos; (pos = take_run(w)) != none;) {
+        const std::uint32_t run = order_[pos];
+        Forward forward(*this, pos);
+        RunResult r =
+            w.runner->run(*w.policy, *w.adapter, observer_ ? &forward : nullptr, campaign_seed(options_.seed, run));
+        finish_run(w, pos, std::move(r));
+      }
+    } catch (...) {
+      const std::lock_guard lock(m_);
+      if (!error_) error_ = std::current_exception();
+      for (auto& other : workers_) other->stop.request();
+    }
+    const std::lock_guard lock(m_);
+    if (--running_ == 0) all_done_.request();
+  }
+
+  void finish_run(Worker& w, std::size_t pos, RunResult r) {
+    const std::lock_guard lock(m_);
+    r.run = order_[pos];
+    if (r.interrupted && w.stopped_for_failure)
+      r.message = fmt::format(
+          "not completed: stopped after {} step{} because run {} failed (fail-fast); there is no verdict on the "
+          "system under test",
+          r.steps, r.steps == 1 ? "" : "s", failed_fast_);
+    if (r.verdict == Verdict::fail && options_.fail_fast) {
+      if (failed_fast_ == 0 || r.run < failed_fast_) failed_fast_ = r.run;
+      // Stop the runs after this one; those before it are played to the end.
+      for (auto& other : workers_)
+        if (other.get() != &w && other->current != none && other->current > pos && !other->stopped_for_failure) {
+          other->stopped_for_failure = true;
+          other->stop.request();
+        }
+    }
+    w.current = none;
+    slots_[pos].result = std::move(r);
+    slots_[pos].state = Slot::State::done;
+    deliver_ready();
+  }
+
+  // Reports, in run order, every run whose turn has come (caller holds m_).
+  void deliver_ready() {
+    if (observer_ == nullptr) return;
+    for (; head_ < slots_.size(); ++head_) {
+      Slot& s = slots_[head_];
+      if (s.state == Slot::State::pending) return;
+      if (!s.live) {
+        observer_->on_run_begin(order_[head_], campaign_seed(options_.seed, order_[head_]));
+        for (const TraceStep& step : s.held) observer_->on_step(g_, step);
+        s.held = {};
+        s.live = true;
+      }
+      if (s.state == Slot::State::running) return;
+      observer_->on_end(g_, *s.result);
+    }
+  }
+
+  CampaignResult result() {
+    CampaignResult c;
+    c.runs_requested = options_.runs;
+    c.runs_in_shard = static_cast<std::uint32_t>(order_.size());
+    c.seed = options_.seed;
+    c.shard = options_.shard;
+    c.failed_fast = failed_fast_;
+    c.edge_visits.assign(g_.num_edges(), 0);
+    for (Slot& s : slots_) {
+      if (!s.result) continue;
+      RunResult& r = *s.result;
+      for (std::size_t e = 0; e < c.edge_visits.size(); ++e) c.edge_visits[e] += r.edge_visits[e];
+      c.verdict = c.runs.empty() ? r.verdict : combine(c.verdict, r.verdict);
+      c.runs.push_back(std::move(r));
+    }
+    c.coverage = coverage_of(g_, c.edge_visits);
+    // A stop that came after the last run ended changed nothing.
+    c.interrupted = globally_stopped() && (c.runs.size() < order_.size() || c.runs_not_completed() > 0);
+    if (c.interrupted) c.signal = global_stop_->signal();
+    return c;
+  }
+
+  const TestGraph& g_;
+  const CampaignOptions& options_;
+  CampaignObserver* observer_;
+  const StopSignal* global_stop_;
+  std::vector<std::uint32_t> order_;  // the run indices of the shard, in run order
+  std::vector<std::unique_ptr<Worker>> workers_;
+  StopSignal all_done_;
+
+  std::mutex m_;
+  std::vector<Slot> slots_;  // per position in order_
+  std::size_t next_ = 0;     // the next position to hand out
+  std::size_t head_ = 0;     // the position being reported to the observer
+  std::size_t running_ = 0;  // workers still working
+  std::uint32_t failed_fast_ = 0;
+  std::exception_ptr error_;
+};
+
+}  // namespace
+
+namespace {
+
+void check_options(const CampaignOptions& options) {
+  if (options.runs == 0) throw UsageError("runs", "must be at least 1");
+  if (options.jobs == 0) throw UsageError("jobs", "must be at least 1");
+  const Shard& s = options.shard;
+  if (s.count == 0 || s.index == 0 || s.index > s.count)
+    throw UsageError("shard", fmt::format("shard {} does not exist: K/M needs 1 <= K <= M", to_string(s)));
+  if (s.runs_of(options.runs) == 0)
+    throw UsageError("shard", fmt::format("shard {} of a campaign of {} run{} holds no run: use at most {} shards",
+                                          to_string(s), options.runs, options.runs == 1 ? "" : "s", options.runs));
+}
+
+// A policy and an adapter that belong to the caller, lent to the one worker.
+class LentPolicy final : public Policy {
+ public:
+  explicit LentPolicy(Policy& p) : p_(p) {}
+  std::string_view name() const override { return p_.name(); }
+  void begin_run(const RunView& view, Rng& rng) override { p_.begin_run(view, rng); }
+  Decision choose(const RunView& view, Rng& rng) override { return p_.choose(view, rng); }
+  void observe(EdgeId taken, const RunView& view) override { p_.observe(taken, view); }
+  bool stop_at_passive(const RunView& view) override { return p_.stop_at_passive(view); }
+
+ private:
+  Policy& p_;
+};
+
+class LentAdapter final : public Adapter {
+ public:
+  explicit LentAdapter(Adapter& a) : a_(a) {}
+  void start() override { a_.start(); }
+  AdapterEvent stimulate(std::string_view label) override { return a_.stimulate(label); }
+  AdapterEvent next_event(Clock::time_point deadline) override { return a_.next_event(deadline); }
+  void reset() override { a_.reset(); }
+  void finish() noexcept override { a_.finish(); }
+
+ private:
+  Adapter& a_;
+};
+
+}  // namespace
+
+CampaignResult run_campaign(const Runner& runner, const CampaignWorkers& workers, const CampaignOptions& options,
+                            CampaignObserver* observer) {
+  check_options(options);
+  if (!workers.policy || !workers.adapter) throw InternalError("run_campaign: a worker factory is missing");
+  Campaign c(runner, workers, options, observer);
+  return c.run();
+}
 
 CampaignResult run_campaign(const Runner& runner, Policy& policy, Adapter& adapter, const CampaignOptions& options,
                             CampaignObserver* observer) {
-  const TestGraph& g = runner.graph();
-  CampaignResult c;
-  c.edge_visits.assign(g.num_edges(), 0);
-  c.runs_requested = options.runs;
-  const StopSignal* stop = runner.options().stop;
-  for (std::uint32_t i = 1; i <= options.runs; ++i) {
-    if (stop != nullptr && stop->requested() && !c.runs.empty()) break;
-    const std::uint64_t seed = campaign_seed(options.seed, i);
-    if (observer) observer->on_run_begin(i, seed);
-    RunResult r = runner.run(policy, adapter, observer, seed);
-    for (std::size_t e = 0; e < c.edge_visits.size(); ++e) c.edge_visits[e] += r.edge_visits[e];
-    c.verdict = c.runs.empty() ? r.verdict : combine(c.verdict, r.verdict);
-    if (r.interrupted) {
-      c.interrupted = true;
-      c.signal = r.signal;
-    }
-    c.runs.push_back(std::move(r));
-    if (c.interrupted) break;
-  }
-  c.coverage = coverage_of(g, c.edge_visits);
-  return c;
+  check_options(options);
+  if (options.jobs != 1)
+    throw UsageError("jobs", "one policy and one adapter play one job: give CampaignWorkers for several");
+  const CampaignWorkers lent{
+      .policy = [&policy] { return std::make_unique<LentPolicy>(policy); },
+      .adapter = [&adapter](std::uint32_t, const StopSignal&) { return std::make_unique<LentAdapter>(adapter); }};
+  Campaign c(runner, lent, options, observer, false);
+  return c.run();
 }
 
 }  // namespace playtest

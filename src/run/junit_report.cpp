@@ -14,11 +14,21 @@ std::string xml_escape(std::string_view s) {
   for (std::size_t i = 0; i < s.size(); ++i) {
     unsigned char c = static_cast<unsigned char>(s[i]);
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
       default:
         if ((c < 0x20 && c != '\n' && c != '\t' && c != '\r') || c == 0x7f) {
           out += fmt::format("\\x{:02x}", c);
@@ -41,43 +51,74 @@ std::string xml_escape(std::string_view s) {
   return out;
 }
 
-void write_junit(std::ostream& out, const TestGraph& g, std::span<const RunResult> runs, const JunitInfo& info) {
-  std::size_t failures = 0, errors = 0, skipped = 0;
-  double total = 0;
-  for (const RunResult& r : runs) {
-    failures += r.verdict == Verdict::fail;
-    errors += r.verdict == Verdict::error;
-    skipped += r.verdict == Verdict::inconclusive;
-    total += r.elapsed_ms / 1000.0;
-  }
-  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  out << fmt::format("<testsuites tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{:.3f}\">\n",
-                     runs.size(), failures, errors, skipped, total);
-  out << fmt::format("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{:.3f}\">\n",
-                     xml_escape(info.suite), runs.size(), failures, errors, skipped, total);
-  if (!info.strategy.empty())
-    out << fmt::format("    <properties><property name=\"strategy\" value=\"{}\"/></properties>\n", xml_escape(info.strategy));
+JunitSuite junit_suite(const TestGraph& g, std::span<const RunResult> runs, const JunitInfo& info) {
+  JunitSuite suite{.name = info.suite, .classname = info.classname};
+  if (!info.strategy.empty()) suite.properties.emplace_back("strategy", info.strategy);
   for (std::size_t i = 0; i < runs.size(); ++i) {
     const RunResult& r = runs[i];
-    out << fmt::format("    <testcase name=\"run {} (seed {})\" classname=\"{}\" time=\"{:.3f}\"", i + 1, r.seed,
-                       xml_escape(info.classname), r.elapsed_ms / 1000.0);
-    std::string body = xml_escape(fmt::format("{}\ncoverage: {}/{} edges, {}/{} labels\ntrace:\n{}", r.message,
-                                              r.coverage.edges_covered, r.coverage.edges_total,
-                                              r.coverage.labels_covered, r.coverage.labels_total,
-                                              format_trace(g, r)));
-    switch (r.verdict) {
-      case Verdict::pass: out << "/>\n"; break;
+    suite.cases.push_back(
+        {.run = r.run != 0 ? r.run : static_cast<std::uint32_t>(i + 1),
+         .seed = r.seed,
+         .time_s = r.elapsed_ms / 1000.0,
+         .verdict = r.verdict,
+         .message = r.message,
+         .detail = fmt::format("{}\ncoverage: {}/{} edges, {}/{} labels\ntrace:\n{}", r.message,
+                               r.coverage.edges_covered, r.coverage.edges_total, r.coverage.labels_covered,
+                               r.coverage.labels_total, format_trace(g, r))});
+  }
+  return suite;
+}
+
+JunitSuite junit_suite(const TestGraph& g, const CampaignResult& c, const JunitInfo& info) {
+  JunitSuite suite = junit_suite(g, c.runs, info);
+  suite.properties.emplace_back("seed", std::to_string(c.seed));
+  suite.properties.emplace_back("runs", std::to_string(c.runs_requested));
+  if (!c.shard.is_whole()) suite.properties.emplace_back("shard", to_string(c.shard));
+  return suite;
+}
+
+void write_junit(std::ostream& out, const JunitSuite& suite) {
+  std::size_t failures = 0, errors = 0, skipped = 0;
+  double total = 0;
+  for (const JunitCase& c : suite.cases) {
+    failures += c.verdict == Verdict::fail;
+    errors += c.verdict == Verdict::error;
+    skipped += c.verdict == Verdict::inconclusive;
+    total += c.time_s;
+  }
+  const std::size_t tests = suite.cases.size();
+  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  out << fmt::format("<testsuites tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{:.3f}\">\n", tests,
+                     failures, errors, skipped, total);
+  out << fmt::format(
+      "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{:.3f}\">\n",
+      xml_escape(suite.name), tests, failures, errors, skipped, total);
+  if (!suite.properties.empty()) {
+    out << "    <properties>";
+    for (const auto& [name, value] : suite.properties)
+      out << fmt::format("<property name=\"{}\" value=\"{}\"/>", xml_escape(name), xml_escape(value));
+    out << "</properties>\n";
+  }
+  for (const JunitCase& c : suite.cases) {
+    out << fmt::format("    <testcase name=\"run {} (seed {})\" classname=\"{}\" time=\"{:.3f}\"", c.run, c.seed,
+                       xml_escape(suite.classname), c.time_s);
+    const std::string body = xml_escape(c.detail);
+    switch (c.verdict) {
+      case Verdict::pass:
+        out << "/>\n";
+        break;
       case Verdict::fail:
         out << fmt::format(">\n      <failure type=\"FAIL\" message=\"{}\">{}</failure>\n    </testcase>\n",
-                           xml_escape(r.message), body);
+                           xml_escape(c.message), body);
         break;
       case Verdict::error:
         out << fmt::format(">\n      <error type=\"ERROR\" message=\"{}\">{}</error>\n    </testcase>\n",
-                           xml_escape(r.message), body);
+                           xml_escape(c.message), body);
         break;
       case Verdict::inconclusive:
-        out << fmt::format(">\n      <skipped message=\"INCONCLUSIVE: {}\"/>\n      <system-out>{}</system-out>\n    </testcase>\n",
-                           xml_escape(r.message), body);
+        out << fmt::format(
+            ">\n      <skipped message=\"INCONCLUSIVE: {}\"/>\n      <system-out>{}</system-out>\n    </testcase>\n",
+            xml_escape(c.message), body);
         break;
     }
   }

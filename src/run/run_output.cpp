@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <ostream>
 
 #include "playtest/graph/names.hpp"
@@ -36,11 +37,16 @@ std::string quoted_list(const std::vector<std::string>& items) {
 
 }  // namespace
 
+std::string replay_command(const RunOutputOptions& o, const RunResult& r) {
+  if (!o.replay || r.interrupted || (r.verdict != Verdict::fail && r.verdict != Verdict::error)) return {};
+  return o.replay(r.seed);
+}
+
 void write_run_text(std::ostream& out, const Runner& runner, const RunResult& r, std::uint32_t run_index,
                     const RunOutputOptions& o) {
   const TestGraph& g = runner.graph();
-  out << fmt::format("run {} (seed {}): {} after {} steps, {} resets, {:.1f} ms: {}\n", run_index, r.seed,
-                     to_string(r.verdict), r.steps, r.resets, r.elapsed_ms, r.message);
+  out << fmt::format("run {} (seed {}): {} after {} steps, {} resets, {:.1f} ms: {}\n", r.run != 0 ? r.run : run_index,
+                     r.seed, to_string(r.verdict), r.steps, r.resets, r.elapsed_ms, r.message);
   if ((r.verdict == Verdict::fail || r.verdict == Verdict::error) && !r.trace.empty())
     out << "trace (last steps):\n" << format_trace(g, r, o.trace_steps);
   if (r.verdict == Verdict::fail)
@@ -57,32 +63,72 @@ void write_run_text(std::ostream& out, const Runner& runner, const RunResult& r,
       out << "purpose left unmet: no goal vertex was reached\n";
     }
   }
+  if (const std::string replay = replay_command(o, r); !replay.empty()) out << "replay: " << replay << '\n';
 }
 
 void write_campaign_text(std::ostream& out, const Runner& runner, const CampaignResult& c, const RunOutputOptions& o) {
   if (o.per_run)
     for (std::size_t i = 0; i < c.runs.size(); ++i)
       write_run_text(out, runner, c.runs[i], static_cast<std::uint32_t>(i + 1), o);
+  // Every run that failed, with the command that replays it, together at the end (with many runs
+  // the per-run lines scroll away; with per_run off they are the only ones shown).
+  std::vector<const RunResult*> failed;
+  for (const RunResult& r : c.runs)
+    if ((r.verdict == Verdict::fail || r.verdict == Verdict::error) && !r.interrupted) failed.push_back(&r);
+  if (!failed.empty() && (c.runs.size() > 1 || !o.per_run)) {
+    out << fmt::format("failed runs: {} of {}\n", failed.size(), c.runs.size());
+    for (const RunResult* r : failed) {
+      out << fmt::format("  run {} (seed {}): {}", r->run, r->seed, to_string(r->verdict));
+      const std::string replay = replay_command(o, *r);
+      out << (replay.empty() ? "" : ": " + replay) << '\n';
+    }
+  }
+  if (!c.shard.is_whole())
+    out << fmt::format("shard {}: {} of the campaign's {} runs\n", to_string(c.shard), c.runs_in_shard,
+                       c.runs_requested);
   out << fmt::format("coverage: {}/{} edges, {}/{} labels\n", c.coverage.edges_covered, c.coverage.edges_total,
                      c.coverage.labels_covered, c.coverage.labels_total);
   if (c.interrupted)
     out << fmt::format("interrupted by {} after {} of {} runs\n",
-                       c.signal != 0 ? signal_name(c.signal) : "a stop request", c.runs.size(), c.runs_requested);
+                       c.signal != 0 ? signal_name(c.signal) : "a stop request", c.runs.size(), c.runs_in_shard);
+  if (c.failed_fast != 0)
+    out << fmt::format("stopped at the first FAIL (run {}, fail-fast): {} run{} not completed, {} not started\n",
+                       c.failed_fast, c.runs_not_completed(), c.runs_not_completed() == 1 ? "" : "s",
+                       c.runs_not_started());
   out << fmt::format("verdict: {}\n", to_string(c.verdict));
 }
 
-nlohmann::json campaign_json(const Runner& runner, const CampaignResult& c, std::string_view strategy) {
+nlohmann::json campaign_json(const Runner& runner, const CampaignResult& c, std::string_view strategy,
+                             const RunOutputOptions& o) {
   const TestGraph& g = runner.graph();
   nlohmann::json j;
   j["verdict"] = std::string(to_string(c.verdict));
   j["strategy"] = std::string(strategy);
+  j["seed"] = c.seed;
   j["coverage"] = coverage_json(c.coverage);
+  nlohmann::json visits = nlohmann::json::object();
+  std::vector<std::string> labels;
+  for (EdgeId e : g.edges()) {
+    if (c.edge_visits[e.index()] == 0) continue;
+    visits[std::string(g.name(e))] = c.edge_visits[e.index()];
+    labels.emplace_back(g.label(e));
+  }
+  std::sort(labels.begin(), labels.end());
+  labels.erase(std::unique(labels.begin(), labels.end()), labels.end());
+  j["edge_visits"] = std::move(visits);
+  j["covered_labels"] = std::move(labels);
   j["interrupted"] = c.interrupted;
   j["runs_requested"] = c.runs_requested;
+  j["runs_in_shard"] = c.runs_in_shard;
+  if (!c.shard.is_whole()) j["shard"] = to_string(c.shard);
   if (c.interrupted) j["signal"] = c.signal != 0 ? nlohmann::json(signal_name(c.signal)) : nlohmann::json(nullptr);
+  if (c.failed_fast != 0) j["failed_fast"] = c.failed_fast;
+  j["runs_not_completed"] = c.runs_not_completed();
+  j["runs_not_started"] = c.runs_not_started();
   j["runs"] = nlohmann::json::array();
   for (const RunResult& r : c.runs) {
-    nlohmann::json jr = {{"verdict", std::string(to_string(r.verdict))},
+    nlohmann::json jr = {{"run", r.run},
+                         {"verdict", std::string(to_string(r.verdict))},
                          {"message", r.message},
                          {"seed", r.seed},
                          {"steps", r.steps},
@@ -108,6 +154,7 @@ nlohmann::json campaign_json(const Runner& runner, const CampaignResult& c, std:
         jr["purpose_left"] = std::move(jl);
       }
     }
+    if (const std::string replay = replay_command(o, r); !replay.empty()) jr["replay"] = replay;
     j["runs"].push_back(std::move(jr));
   }
   return j;

@@ -2,8 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <atomic>
 #include <cmath>
+#include <exception>
+#include <mutex>
 #include <ostream>
+#include <thread>
 
 #include "playtest/graph/names.hpp"
 #include "playtest/run/simulated_sut.hpp"
@@ -15,26 +19,90 @@ std::uint64_t derive_seed(std::uint64_t seed, std::uint64_t index, std::uint64_t
   return r.next();
 }
 
-SimulationStats simulate(const TestGraph& model, Policy& policy, const SimulationOptions& options,
-                         std::span<const Mutant> mutants) {
+namespace {
+
+// One run of a simulation: against the model (mutant < 0) or against mutant `mutant`.
+struct SimTask {
+  std::int64_t mutant = -1;
+  std::uint32_t run = 0;
+};
+struct SimOutcome {
+  Verdict verdict = Verdict::inconclusive;
+  bool purpose_met = false;
+  std::uint64_t steps = 0;
+};
+
+SimulationStats simulate_with(const TestGraph& model, std::vector<Policy*> policies, const SimulationOptions& options,
+                              std::span<const Mutant> mutants) {
   SimulationStats s;
-  s.strategy = std::string(policy.name());
+  s.strategy = std::string(policies.front()->name());
   RunOptions ro = options.run;
   ro.keep_trace = false;
-  Runner runner(model, ro);
-  double sum = 0, sum2 = 0;
-  std::uint32_t met = 0;
-  const std::uint64_t total_runs = options.runs + std::uint64_t{options.mutant_runs} * mutants.size();
+  const Runner runner(model, ro);
+  // The runs of the shard, in order: the model's, then each mutant's. Their seeds depend on their
+  // numbers only.
+  std::vector<SimTask> tasks;
+  for (std::uint32_t i = 0; i < options.runs; ++i)
+    if (options.shard.contains(std::uint64_t(i) + 1)) tasks.push_back({-1, i});
+  for (std::size_t m = 0; m < mutants.size(); ++m)
+    for (std::uint32_t i = 0; i < options.mutant_runs; ++i)
+      if (options.shard.contains(m * std::uint64_t(options.mutant_runs) + i + 1))
+        tasks.push_back({static_cast<std::int64_t>(m), i});
+  std::vector<SimOutcome> outcomes(tasks.size());
+  std::mutex progress_mutex;
   std::uint64_t done_runs = 0;
-  auto progress = [&] {
-    if (options.on_progress) options.on_progress(++done_runs, total_runs);
+  auto play = [&](Policy& policy, std::size_t t) {
+    const SimTask& task = tasks[t];
+    const bool model_run = task.mutant < 0;
+    const TestGraph& sut_graph = model_run ? (options.implementation ? *options.implementation : model)
+                                           : mutants[static_cast<std::size_t>(task.mutant)].graph;
+    const std::uint64_t sut_seed =
+        model_run ? derive_seed(options.seed, task.run, 1)
+                  : derive_seed(options.seed, (static_cast<std::uint64_t>(task.mutant) + 1) * 1000003ull + task.run, 1);
+    SimulatedSut sut(sut_graph, sut_seed, options.sut);
+    const RunResult r = runner.run(policy, sut, nullptr, derive_seed(options.seed, task.run, 0));
+    outcomes[t] = {r.verdict, r.purpose_met, r.steps};
+    if (options.on_progress) {  // one call at a time, whichever thread finished the run
+      const std::lock_guard lock(progress_mutex);
+      options.on_progress(++done_runs, tasks.size());
+    }
   };
-  for (std::uint32_t i = 0; i < options.runs; ++i) {
-    SimulatedSut sut(options.implementation ? *options.implementation : model, derive_seed(options.seed, i, 1),
-                     options.sut);
-    RunResult r = runner.run(policy, sut, nullptr, derive_seed(options.seed, i, 0));
+  if (policies.size() == 1) {
+    for (std::size_t t = 0; t < tasks.size(); ++t) play(*policies.front(), t);
+  } else {
+    std::atomic<std::size_t> next{0};
+    std::atomic<bool> failed{false};
+    std::exception_ptr error;
+    std::mutex error_mutex;
+    std::vector<std::thread> threads;
+    for (Policy* policy : policies)
+      threads.emplace_back([&, policy] {
+        try {
+          for (std::size_t t; !failed.load() && (t = next.fetch_add(1)) < tasks.size();) play(*policy, t);
+        } catch (...) {
+          const std::lock_guard lock(error_mutex);
+          if (!error) error = std::current_exception();
+          failed = true;
+        }
+      });
+    for (std::thread& t : threads) t.join();
+    if (error) std::rethrow_exception(error);
+  }
+  // Added up in run order, whatever the thread that played each run.
+  s.mutants = static_cast<std::uint32_t>(mutants.size());
+  s.mutant_detected.assign(mutants.size(), 0);
+  for (std::size_t t = 0; t < tasks.size(); ++t) {
+    const SimOutcome& r = outcomes[t];
+    if (tasks[t].mutant >= 0) {
+      ++s.mutant_runs;
+      if (r.verdict == Verdict::fail) {
+        s.mutant_detected[static_cast<std::size_t>(tasks[t].mutant)] = 1;
+        ++s.mutant_runs_failed;
+        s.steps_to_detect_sum += r.steps;
+      }
+      continue;
+    }
     ++s.runs;
-    progress();
     switch (r.verdict) {
       case Verdict::pass:
         ++s.passed;
@@ -51,36 +119,46 @@ SimulationStats simulate(const TestGraph& model, Policy& policy, const Simulatio
     }
     if (r.purpose_met) {
       s.steps_to_purpose.push_back(r.steps);
-      ++met;
-      sum += double(r.steps);
-      sum2 += double(r.steps) * double(r.steps);
+      ++s.purpose_met;
+      s.steps_sum += r.steps;
+      s.steps_sq_sum += r.steps * r.steps;
     }
   }
-  s.success_rate = s.runs ? double(met) / s.runs : 0.0;
-  if (met > 0) {
-    s.mean_steps = sum / met;
-    s.sd_steps = met > 1 ? std::sqrt(std::max(0.0, (sum2 - sum * sum / met) / (met - 1))) : 0.0;
-  }
-  double detect_sum = 0;
-  for (std::size_t m = 0; m < mutants.size(); ++m) {
-    ++s.mutants;
-    bool detected = false;
-    for (std::uint32_t i = 0; i < options.mutant_runs; ++i) {
-      SimulatedSut sut(mutants[m].graph, derive_seed(options.seed, (m + 1) * 1000003ull + i, 1), options.sut);
-      RunResult r = runner.run(policy, sut, nullptr, derive_seed(options.seed, i, 0));
-      ++s.mutant_runs;
-      progress();
-      if (r.verdict == Verdict::fail) {
-        detected = true;
-        ++s.mutant_runs_failed;
-        detect_sum += double(r.steps);
-      }
-    }
-    s.mutants_detected += detected;
-    s.mutant_detected.push_back(detected ? 1 : 0);
-  }
-  if (s.mutant_runs_failed) s.mean_steps_to_detect = detect_sum / s.mutant_runs_failed;
+  for (std::uint8_t d : s.mutant_detected) s.mutants_detected += d;
+  finish_stats(s);
   return s;
+}
+
+}  // namespace
+
+void finish_stats(SimulationStats& s) {
+  s.success_rate = s.runs ? double(s.purpose_met) / s.runs : 0.0;
+  s.mean_steps = s.sd_steps = 0;
+  if (s.purpose_met > 0) {
+    const double met = s.purpose_met, sum = double(s.steps_sum), sum2 = double(s.steps_sq_sum);
+    s.mean_steps = sum / met;
+    s.sd_steps = s.purpose_met > 1 ? std::sqrt(std::max(0.0, (sum2 - sum * sum / met) / (met - 1))) : 0.0;
+  }
+  s.mean_steps_to_detect = s.mutant_runs_failed ? double(s.steps_to_detect_sum) / s.mutant_runs_failed : 0.0;
+}
+
+SimulationStats simulate(const TestGraph& model, const std::function<std::unique_ptr<Policy>()>& policies,
+                         const SimulationOptions& options, std::span<const Mutant> mutants) {
+  std::uint32_t threads = options.threads != 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+  const std::uint64_t runs = std::uint64_t(options.runs) + mutants.size() * std::uint64_t(options.mutant_runs);
+  threads = static_cast<std::uint32_t>(std::max<std::uint64_t>(1, std::min<std::uint64_t>(threads, runs)));
+  std::vector<std::unique_ptr<Policy>> owned;
+  std::vector<Policy*> ptrs;
+  for (std::uint32_t t = 0; t < threads; ++t) {
+    owned.push_back(policies());
+    ptrs.push_back(owned.back().get());
+  }
+  return simulate_with(model, std::move(ptrs), options, mutants);
+}
+
+SimulationStats simulate(const TestGraph& model, Policy& policy, const SimulationOptions& options,
+                         std::span<const Mutant> mutants) {
+  return simulate_with(model, {&policy}, options, mutants);
 }
 
 std::string describe_purpose(const TestGraph& g, const TestPurpose& p) {
@@ -100,7 +178,7 @@ std::string describe_purpose(const TestGraph& g, const TestPurpose& p) {
   return "?";
 }
 
-void write_comparison_text(std::ostream& out, const TestGraph& g, const StrategyComparison& c) {
+void write_comparison_text(std::ostream& out, const StrategyComparison& c) {
   const bool mutants = !c.mutants.empty();
   out << fmt::format("{:<11} {:>6} {:>9} {:>10} {:>9} {:>5} {:>5} {:>5} {:>5}{}  {}\n", "strategy", "runs", "success",
                      "mean", "sd", "pass", "fail", "inc", "err", mutants ? "   mutants detected   steps to detect" : "",
@@ -112,7 +190,7 @@ void write_comparison_text(std::ostream& out, const TestGraph& g, const Strategy
                                   : "";
     out << fmt::format("{:<11} {:>6} {:>8.1f}% {:>10.2f} {:>9.2f} {:>5} {:>5} {:>5} {:>5}{}  {}\n", row.strategy,
                        s.runs, 100.0 * s.success_rate, s.mean_steps, s.sd_steps, s.passed, s.failed, s.inconclusive,
-                       s.errors, m, describe_purpose(g, row.purpose));
+                       s.errors, m, row.purpose_description);
   }
   if (!mutants) return;
   out << "mutants (x: detected by the strategy in that column)\n";
@@ -127,13 +205,13 @@ void write_comparison_text(std::ostream& out, const TestGraph& g, const Strategy
   }
 }
 
-nlohmann::json comparison_json(const TestGraph& g, const StrategyComparison& c) {
+nlohmann::json comparison_json(const StrategyComparison& c) {
   nlohmann::json rows = nlohmann::json::array();
   for (const auto& row : c.rows) {
     const SimulationStats& s = row.stats;
     nlohmann::json j = {{"strategy", row.strategy},
                         {"purpose", std::string(to_string(row.purpose.kind))},
-                        {"purpose_description", describe_purpose(g, row.purpose)},
+                        {"purpose_description", row.purpose_description},
                         {"runs", s.runs},
                         {"passed", s.passed},
                         {"failed", s.failed},
@@ -141,7 +219,10 @@ nlohmann::json comparison_json(const TestGraph& g, const StrategyComparison& c) 
                         {"errors", s.errors},
                         {"success_rate", s.success_rate},
                         {"mean_steps", s.mean_steps},
-                        {"sd_steps", s.sd_steps}};
+                        {"sd_steps", s.sd_steps},
+                        {"purpose_met", s.purpose_met},
+                        {"steps_sum", s.steps_sum},
+                        {"steps_sq_sum", s.steps_sq_sum}};
     if (!c.mutants.empty()) {
       nlohmann::json detected = nlohmann::json::array();
       for (std::size_t m = 0; m < s.mutant_detected.size(); ++m)
@@ -152,17 +233,24 @@ nlohmann::json comparison_json(const TestGraph& g, const StrategyComparison& c) 
                       {"detected_mutants", std::move(detected)},
                       {"runs", s.mutant_runs},
                       {"runs_failed", s.mutant_runs_failed},
-                      {"mean_steps_to_detect", s.mean_steps_to_detect}};
+                      {"mean_steps_to_detect", s.mean_steps_to_detect},
+                      {"steps_to_detect_sum", s.steps_to_detect_sum}};
     }
     rows.push_back(std::move(j));
   }
-  nlohmann::json j = {{"seed", c.seed}, {"steps", c.max_steps}, {"strategies", std::move(rows)}};
+  nlohmann::json j = {{"seed", c.seed},
+                      {"steps", c.max_steps},
+                      {"runs", c.runs},
+                      {"mutant_runs", c.mutant_runs},
+                      {"strategies", std::move(rows)}};
+  if (!c.shard.is_whole()) j["shard"] = to_string(c.shard);
+  if (!c.model.empty()) j["model"] = c.model;
+  if (!c.implementation.empty()) j["implementation"] = c.implementation;
   if (!c.mutants.empty()) {
     j["mutants"] = nlohmann::json::array();
     for (std::size_t m = 0; m < c.mutants.size(); ++m)
-      j["mutants"].push_back({{"index", m + 1},
-                              {"kind", std::string(to_string(c.mutants[m].kind))},
-                              {"description", c.mutants[m].description}});
+      j["mutants"].push_back(
+          {{"index", m + 1}, {"kind", c.mutants[m].kind}, {"description", c.mutants[m].description}});
   }
   return j;
 }

@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <thread>
@@ -63,6 +64,19 @@ void set_stderr(SubprocessOptions& o, const std::string& spec) {
     o.stderr_mode = SubprocessOptions::Stderr::file;
     o.stderr_path = spec;
   }
+}
+
+std::function<std::unique_ptr<Adapter>(std::uint32_t job, const StopSignal& stop)> subprocess_adapters(
+    SubprocessOptions options) {
+  return [options = std::move(options)](std::uint32_t job, const StopSignal& stop) -> std::unique_ptr<Adapter> {
+    SubprocessOptions o = options;
+    const std::string number = std::to_string(job);
+    for (std::size_t at = 0; (at = o.command.find("{job}", at)) != std::string::npos; at += number.size())
+      o.command.replace(at, 5, number);
+    o.environment.push_back("PLAYTEST_JOB=" + number);
+    o.stop = &stop;
+    return std::make_unique<SubprocessAdapter>(std::move(o));
+  };
 }
 
 SubprocessAdapter::SubprocessAdapter(SubprocessOptions options) : o_(std::move(options)) {}
@@ -135,8 +149,22 @@ void SubprocessAdapter::start() {
   posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
   std::string sh = "/bin/sh", dash_c = "-c", cmd = o_.command;
   char* argv[] = {sh.data(), dash_c.data(), cmd.data(), nullptr};
+  // playtest's environment with o_.environment's entries added or replacing those of the same name
+  // (environ is only read: nothing in playtest changes it while adapters start).
+  std::vector<std::string> extra = o_.environment;
+  std::vector<char*> envp;
+  for (char** e = environ; *e != nullptr; ++e) {
+    const std::string_view entry(*e);
+    const std::string_view name = entry.substr(0, entry.find('='));
+    const bool replaced = std::any_of(extra.begin(), extra.end(), [&](const std::string& x) {
+      return x.size() > name.size() && x.compare(0, name.size(), name) == 0 && x[name.size()] == '=';
+    });
+    if (!replaced) envp.push_back(*e);
+  }
+  for (std::string& x : extra) envp.push_back(x.data());
+  envp.push_back(nullptr);
   pid_t pid = -1;
-  int rc = ::posix_spawn(&pid, "/bin/sh", &fa, &attr, argv, environ);
+  int rc = ::posix_spawn(&pid, "/bin/sh", &fa, &attr, argv, envp.data());
   posix_spawn_file_actions_destroy(&fa);
   posix_spawnattr_destroy(&attr);
   ::close(in_pair[1]);

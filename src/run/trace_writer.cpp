@@ -3,10 +3,27 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <ostream>
 
+#include "playtest/error.hpp"
+
 namespace playtest {
+
+void JsonlTraceWriter::on_campaign_begin(const TestGraph& g, const CampaignOptions& o) {
+  const Coverage totals = coverage_of(g, {});
+  nlohmann::json j = {{"event", "campaign"},
+                      {"runs", o.runs},
+                      {"seed", o.seed},
+                      {"strategy", strategy_},
+                      {"edges", totals.edges_total},
+                      {"labels", totals.labels_total}};
+  if (!o.shard.is_whole()) j["shard"] = to_string(o.shard);
+  out_ << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+  out_.flush();
+}
 
 void JsonlTraceWriter::begin_run(std::uint32_t run, std::uint64_t seed, std::string_view strategy) {
   run_ = run;
@@ -53,6 +70,50 @@ void JsonlTraceWriter::on_end(const TestGraph& g, const RunResult& r) {
   }
   out_ << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
   out_.flush();
+}
+
+JsonlTraceDirWriter::JsonlTraceDirWriter(std::string dir, std::string strategy)
+    : dir_(std::move(dir)), strategy_(std::move(strategy)) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir_, ec);
+  if (ec || !std::filesystem::is_directory(dir_))
+    throw Error(
+        Diagnostic{{dir_, 0, 0, ""}, "cannot create the trace directory" + (ec ? ": " + ec.message() : ""), {}});
+}
+
+JsonlTraceDirWriter::~JsonlTraceDirWriter() = default;
+
+void JsonlTraceDirWriter::on_campaign_begin(const TestGraph& g, const CampaignOptions& options) {
+  graph_ = &g;
+  options_ = options;
+}
+
+void JsonlTraceDirWriter::on_run_begin(std::uint32_t run, std::uint64_t seed) {
+  const int width = static_cast<int>(std::to_string(options_.runs).size());
+  path_ = (std::filesystem::path(dir_) / fmt::format("run-{:0{}}.jsonl", run, width)).string();
+  file_ = std::make_unique<std::ofstream>(path_, std::ios::binary);
+  if (!*file_ && failed_.empty()) failed_ = path_;
+  writer_.emplace(*file_, strategy_);
+  if (replay_ || !model_.empty()) writer_->set_context(model_, replay_);
+  writer_->on_campaign_begin(*graph_, options_);
+  writer_->on_run_begin(run, seed);
+}
+
+void JsonlTraceDirWriter::on_step(const TestGraph& g, const TraceStep& step) {
+  if (writer_) writer_->on_step(g, step);
+}
+
+void JsonlTraceDirWriter::on_end(const TestGraph& g, const RunResult& result) {
+  if (!writer_) return;
+  writer_->on_end(g, result);
+  writer_.reset();
+  file_->close();
+  if (!*file_ && failed_.empty()) failed_ = path_;
+  file_.reset();
+}
+
+void JsonlTraceDirWriter::close() {
+  if (!failed_.empty()) throw Error(Diagnostic{{failed_, 0, 0, ""}, "write error", {}});
 }
 
 std::string format_step(const TestGraph& g, const TraceStep& s) {

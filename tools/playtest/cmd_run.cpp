@@ -4,11 +4,13 @@
 // trace, JUnit XML and coverage.
 #include "command.hpp"
 #include "common.hpp"
+#include "diagnose_options.hpp"
 #include "interrupt.hpp"
 #include "option_checks.hpp"
 #include "playtest/report/html_report.hpp"
 #include "playtest/run/campaign.hpp"
 #include "playtest/run/junit_report.hpp"
+#include "playtest/run/policy_factory.hpp"
 #include "playtest/run/run_output.hpp"
 #include "playtest/run/subprocess_adapter.hpp"
 #include "playtest/run/trace_writer.hpp"
@@ -22,18 +24,40 @@ namespace {
 struct Options {
   InputOptions input;
   StrategyOptions strategy;
-  std::string sut, trace, junit, sut_stderr, report;
+  std::string sut, trace, trace_dir, junit, sut_stderr, report, shard = "1/1";
   std::vector<std::string> vertex_timeouts;
   std::uint64_t steps = 1000, seed = 0;
   double time_s = 0;
-  std::uint32_t timeout_ms = 1000, ack_timeout_ms = 5000, ready_timeout_ms = 5000, runs = 1;
-  bool json = false, quiet = false;
+  std::uint32_t timeout_ms = 1000, ack_timeout_ms = 5000, ready_timeout_ms = 5000, runs = 1, jobs = 1;
+  bool json = false, quiet = false, fail_fast = false;
+  ShrinkCliOptions shrink;  // --shrink FILE: shrink the first FAIL right after the campaign
 };
 
-// Passes a campaign on to the trace writer and keeps a progress line (on a terminal only).
+// run --shrink: the first failing run shrunk (docs/diagnosis.md) against an instance of its own;
+// nullopt when nothing failed.
+std::optional<ShrinkDone> shrink_first_failure(const Options& o, const TestGraph& g, const CampaignResult& c,
+                                               const RunOptions& ro, SubprocessOptions so) {
+  if (o.shrink.output.empty() || c.interrupted) return std::nullopt;
+  for (const RunResult& r : c.runs)
+    if (r.verdict == Verdict::fail) {
+      so.stop = ro.stop;
+      SubprocessAdapter adapter(so);
+      const SutCliOptions sut{
+          o.sut, o.sut_stderr, o.timeout_ms, o.ack_timeout_ms, o.ready_timeout_ms, o.vertex_timeouts};
+      return shrink_to_file(g, replay_target(g, r), adapter, ro, o.shrink, sut,
+                            o.trace.empty() ? "the failing run" : o.trace, o.input.path, r.seed);
+    }
+  return std::nullopt;
+}
+
+// Passes a campaign on to the trace writer (a file, or one per run) and keeps a progress line (on a
+// terminal only). The campaign reports runs in run order, one at a time.
 class Progress final : public CampaignObserver {
  public:
-  Progress(JsonlTraceWriter* trace, std::uint32_t runs) : trace_(trace), runs_(runs), line_("run", "runs") {}
+  Progress(CampaignObserver* trace, std::uint32_t runs) : trace_(trace), runs_(runs), line_("run", "runs") {}
+  void on_campaign_begin(const TestGraph& g, const CampaignOptions& o) override {
+    if (trace_) trace_->on_campaign_begin(g, o);
+  }
   void on_run_begin(std::uint32_t run, std::uint64_t seed) override {
     if (runs_ > 1) line_.update(run - 1, runs_);
     if (trace_) trace_->on_run_begin(run, seed);
@@ -47,16 +71,18 @@ class Progress final : public CampaignObserver {
   void finish() { line_.finish(); }
 
  private:
-  JsonlTraceWriter* trace_;
+  CampaignObserver* trace_;
   std::uint32_t runs_;
   ProgressLine line_;
 };
 
-// The command that replays one run: this command line with that run's seed and one run, writing
-// no files.
+// The command that replays one run: this command line with that run's seed, one run and one job,
+// writing no files.
 std::string replay(std::uint64_t seed) {
-  return replay_command({"--seed", "--runs", "--trace", "--junit", "--report"}, {"--json", "--quiet"},
-                        {"--seed", std::to_string(seed), "--runs", "1"});
+  return replay_command({"--seed", "--runs", "--jobs", "--shard", "--trace", "--trace-dir", "--junit", "--report",
+                         "--shrink", "--shrink-attempts", "--shrink-threshold", "--shrink-budget",
+                         "--shrink-confidence", "--shrink-match"},
+                        {"--json", "--quiet", "--fail-fast"}, {"--seed", std::to_string(seed), "--runs", "1"});
 }
 
 int run(const Options& o) {
@@ -72,52 +98,69 @@ int run(const Options& o) {
                 .stop = &stop};
   require_something_to_test(g, ro.purpose);
   const Runner runner(g, ro);  // refuses graphs that cannot drive an online test
-  auto policy = make_policy(spec.kind, g, policy_setup(o.strategy, ro.purpose));
+  const CampaignOptions co{
+      .runs = o.runs, .seed = o.seed, .jobs = o.jobs, .shard = parse_shard(o.shard), .fail_fast = o.fail_fast};
   SubprocessOptions so{.command = o.sut,
                        .ready_timeout = std::chrono::milliseconds(o.ready_timeout_ms),
-                       .ack_timeout = std::chrono::milliseconds(o.ack_timeout_ms),
-                       .stop = &stop};
+                       .ack_timeout = std::chrono::milliseconds(o.ack_timeout_ms)};
   set_stderr(so, o.sut_stderr);
-  SubprocessAdapter adapter(so);
+  refuse_unreachable(o.strategy, g, ro.purpose);  // after the options' own checks, before any run
+  const CampaignWorkers workers{.policy = policy_maker(spec.kind, g, policy_setup(o.strategy, ro.purpose)),
+                                .adapter = subprocess_adapters(so)};
   std::optional<Output> trace_out;
   std::optional<JsonlTraceWriter> trace;
+  std::optional<JsonlTraceDirWriter> trace_dir;
   if (!o.trace.empty()) {
     trace.emplace(trace_out.emplace(o.trace).stream(), name);
     trace->set_context(o.input.path, replay);
   }
-  Progress progress(trace ? &*trace : nullptr, o.runs);
+  if (!o.trace_dir.empty()) {
+    trace_dir.emplace(o.trace_dir, name);
+    trace_dir->set_context(o.input.path, replay);
+  }
+  Progress progress(trace ? static_cast<CampaignObserver*>(&*trace) : trace_dir ? &*trace_dir : nullptr, o.runs);
 
   // From here on a signal stops the campaign; what was observed is written all the same.
   const InterruptScope interrupts(stop);
-  const CampaignResult c = run_campaign(runner, *policy, adapter, {.runs = o.runs, .seed = o.seed}, &progress);
+  const CampaignResult c = run_campaign(runner, workers, co, &progress);
   progress.finish();
   if (trace_out) trace_out->close();
+  if (trace_dir) trace_dir->close();
   if (!o.report.empty()) {
     report::Report rep{.title = "playtest run " + o.input.path,
                        .tool_version = PLAYTEST_VERSION,
                        .model = &g,
                        .model_name = o.input.path};
-    for (std::size_t i = 0; i < c.runs.size(); ++i)
+    for (const RunResult& r : c.runs)
       rep.runs.push_back(
-          report::run_record(g, c.runs[i], static_cast<std::uint32_t>(i + 1),
-                             {.strategy = name, .model = o.input.path, .replay = replay(c.runs[i].seed)}));
+          report::run_record(g, r, r.run, {.strategy = name, .model = o.input.path, .replay = replay(r.seed)}));
     Output out(o.report);
     report::write_html_report(out.stream(), rep);
     out.close();
   }
   if (!o.junit.empty()) {
     Output junit(o.junit);
-    write_junit(junit.stream(), g, c.runs,
-                {.suite = "playtest run " + o.input.path, .classname = "playtest." + name, .strategy = name});
+    write_junit(
+        junit.stream(),
+        junit_suite(g, c,
+                    {.suite = "playtest run " + o.input.path, .classname = "playtest." + name, .strategy = name}));
     junit.close();
   }
-  const int code = c.interrupted ? interrupted_exit_code(stop) : exit_code_of(c.verdict);
+  const std::optional<ShrinkDone> shrunk = shrink_first_failure(o, g, c, ro, so);
+  const bool interrupted = c.interrupted || (shrunk && shrunk->result.interrupted);
+  const int code = interrupted ? interrupted_exit_code(stop) : exit_code_of(c.verdict);
+  const RunOutputOptions out{.per_run = !o.quiet, .replay = replay};
   if (o.json) {
-    nlohmann::json j = campaign_json(runner, c, name);
+    nlohmann::json j = campaign_json(runner, c, name, out);
     j["exit_code"] = code;
+    if (shrunk) j["shrink"] = shrink_json(shrunk->result, shrunk->context);
     print_json(j);
   } else {
-    write_campaign_text(std::cout, runner, c, {.per_run = !o.quiet});
+    write_campaign_text(std::cout, runner, c, out);
+    if (shrunk) {
+      std::cout << "shrinking the first failing run:\n";
+      write_shrink_text(std::cout, shrunk->result, shrunk->context);
+    }
   }
   return code;
 }
@@ -144,17 +187,37 @@ const Registration reg{
           ->default_val(5000);
       sub->add_option("--ready-timeout-ms", o->ready_timeout_ms, "Wait for the adapter's ready (start, reset)")
           ->default_val(5000);
-      sub->add_option("--runs", o->runs, "Number of runs (run i uses seed S+i-1)")
+      sub->add_option("--runs", o->runs, "Number of runs of the campaign (run i uses seed S+i-1)")
           ->default_val(1)
           ->check(positive_integer());
+      sub->add_option("--jobs", o->jobs,
+                      "Runs played at once, each job by its own adapter process: {job} in --sut and PLAYTEST_JOB "
+                      "in its environment are the job's number, 1..N (results do not depend on N)")
+          ->default_val(1)
+          ->check(positive_integer());
+      sub->add_option("--shard", o->shard,
+                      "K/M: play only shard K of M, the runs i with (i-1) mod M = K-1 (seeds as in the whole "
+                      "campaign); put the shards' outputs together with playtest merge")
+          ->default_val("1/1");
+      sub->add_flag("--fail-fast", o->fail_fast,
+                    "Stop at the first FAIL: start no further run, stop the runs in progress after it (reported "
+                    "as not completed)");
       add_seed_option(sub, o->seed, "Seed of the strategy's random choices (run i uses seed S+i-1)");
-      sub->add_option("--trace", o->trace, "Write the JSON-lines trace of every step here (flushed per step)");
+      auto* trace = sub->add_option("--trace", o->trace,
+                                    "Write the JSON-lines trace of every run here, in run order (with --jobs, a run's "
+                                    "steps are held back until the runs before it are written)");
+      sub->add_option("--trace-dir", o->trace_dir, "Write the trace of run i to DIR/run-<i>.jsonl instead")
+          ->excludes(trace);
       sub->add_option("--junit", o->junit, "Write a JUnit XML report here");
       sub->add_option("--report", o->report,
                       "Write a self-contained HTML report here: verdicts, replay commands, the model with coverage, "
                       "the path to each failure (docs/testing.md)");
       sub->add_option("--sut-stderr", o->sut_stderr,
                       "The adapter's stderr: inherit (default), discard, or a FILE (appended)");
+      sub->add_option("--shrink", o->shrink.output,
+                      "After a FAIL, shrink the first failing run to a shortest failing stimulus sequence and write "
+                      "its trace here (docs/diagnosis.md; --shrink-attempts, --shrink-threshold, --shrink-budget)");
+      add_shrink_options(sub, o->shrink, "shrink-");
       sub->add_flag("--json", o->json, "Print the result as JSON");
       sub->add_flag("--quiet", o->quiet, "Print only the coverage and the verdict");
       return [o] { return run(*o); };

@@ -1,6 +1,8 @@
 #include "strategy_options.hpp"
 
 #include "common.hpp"
+#include "playtest/diagnose/analyze.hpp"
+#include "playtest/error.hpp"
 
 namespace playtest::cli {
 
@@ -26,6 +28,19 @@ void add_strategy_options(CLI::App* sub, StrategyOptions& o, bool several) {
   sub->add_flag("--planner-exact", o.planner_exact,
                 "planner: the paper's exact gain at any size (no planning horizon; slow on large graphs, "
                 "docs/planning.md)");
+  sub->add_flag("--allow-unreachable", o.allow_unreachable,
+                "Run even when no run can meet the test purpose (a goal unreachable from the initial vertex, edges "
+                "no run can take; playtest analyze tells more)");
+}
+
+void refuse_unreachable(const StrategyOptions& o, const TestGraph& g, const TestPurpose& purpose) {
+  if (o.allow_unreachable) return;
+  const PurposeFeasibility f = purpose_feasibility(g, purpose);
+  if (f.feasible) return;
+  Diagnostic d;
+  d.message = "the test purpose cannot be met: " + f.reason;
+  d.notes.push_back("every run would end INCONCLUSIVE; --allow-unreachable runs it anyway");
+  throw GraphError(std::move(d));
 }
 
 StrategySpec strategy_spec(const StrategyOptions& o, const std::string& name) {

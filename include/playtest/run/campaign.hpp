@@ -1,27 +1,61 @@
 // A test campaign: several runs of one strategy against one system under test, run i with its own
-// seed (derived from the campaign's seed and i only, so a run can be replayed alone), with the
-// combined verdict and coverage. `playtest run` is a campaign; a StopSignal ends it early and the
-// runs so far are kept (the interrupted one with verdict ERROR).
+// seed (derived from the campaign's seed and i only, so a run can be replayed alone and the results
+// do not depend on how many runs go on at once), with the combined verdict and coverage. The runs
+// are played by `jobs` workers in parallel, each with its own policy and its own adapter (its own
+// instance of the system under test); a shard plays only its share of the runs (shard.hpp), and
+// `playtest merge` puts the shards back together. `playtest run` is a campaign.
+//
+// Stopping: the runner's StopSignal (RunOptions::stop, raised by SIGINT/SIGTERM) stops every worker
+// at once and the runs so far are kept (the interrupted ones with verdict ERROR); with fail_fast, the
+// first FAIL stops the runs that come after it (docs/testing.md "Campaigns").
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <vector>
 
 #include "playtest/run/runner.hpp"
+#include "playtest/run/shard.hpp"
+#include "playtest/run/stop_signal.hpp"
 
 namespace playtest {
 
 struct CampaignOptions {
-  std::uint32_t runs = 1;
+  std::uint32_t runs = 1;  // runs of the whole campaign (all shards)
   std::uint64_t seed = 0;  // run i (1-based) plays with campaign_seed(seed, i)
+  std::uint32_t jobs = 1;  // workers playing runs at the same time
+  Shard shard;             // play only the runs of this shard
+  // At the first FAIL, start no further run and stop the runs in progress that come after it (in
+  // run order); the runs before it are played to the end, so they are those of a single job.
+  bool fail_fast = false;
 };
 
-// The seed of run `run` (1-based) of a campaign with seed `seed`.
+// The seed of run `run` (1-based) of a campaign with seed `seed`: `--seed S --runs 1` with S the
+// seed of run i replays run i.
 inline std::uint64_t campaign_seed(std::uint64_t seed, std::uint32_t run) { return seed + run - 1; }
 
-// Sees a campaign as it happens: each run's start, then its steps and end (RunObserver).
+// What each worker plays with. Policies keep per-run state and adapters hold a system under test,
+// so every worker gets its own of each; both factories are called in the thread that called
+// run_campaign, before any run starts.
+struct CampaignWorkers {
+  std::function<std::unique_ptr<Policy>()> policy;
+  // The adapter of worker `job` (1-based, 1..jobs). Its waits must watch `stop` (the worker's stop
+  // signal, alive as long as the adapter): the campaign raises it to stop the worker's run.
+  std::function<std::unique_ptr<Adapter>(std::uint32_t job, const StopSignal& stop)> adapter;
+};
+
+// Sees a campaign as if its runs were played one after another: on_campaign_begin once, then for
+// each run in run order on_run_begin, its steps (on_step) and its end (on_end). Calls never overlap
+// and the events of one run are never interleaved with another's: with several jobs, the run that
+// is first in run order among those not yet reported is reported as it happens, the events of the
+// runs after it are held back (in memory) until their turn. Calls may come from any worker thread.
 class CampaignObserver : public RunObserver {
  public:
+  virtual void on_campaign_begin(const TestGraph& g, const CampaignOptions& options) {
+    (void)g;
+    (void)options;
+  }
   virtual void on_run_begin(std::uint32_t run, std::uint64_t seed) {
     (void)run;
     (void)seed;
@@ -29,17 +63,35 @@ class CampaignObserver : public RunObserver {
 };
 
 struct CampaignResult {
-  std::vector<RunResult> runs;             // in run order; fewer than asked when interrupted
-  std::uint32_t runs_requested = 0;        // CampaignOptions::runs
+  std::vector<RunResult> runs;             // the runs played, in run order (RunResult::run: the index)
+  std::uint32_t runs_requested = 0;        // CampaignOptions::runs (the whole campaign)
+  std::uint32_t runs_in_shard = 0;         // how many of them this shard holds
+  std::uint64_t seed = 0;                  // CampaignOptions::seed
+  Shard shard;                             // CampaignOptions::shard
   std::vector<std::uint32_t> edge_visits;  // per EdgeId, over all runs
   Coverage coverage;                       // of edge_visits
   Verdict verdict = Verdict::pass;         // combine() over the runs
-  bool interrupted = false;                // a StopSignal ended the campaign
+  bool interrupted = false;                // the runner's StopSignal ended the campaign early
   int signal = 0;                          // the signal that did (0: none)
+  std::uint32_t failed_fast = 0;           // fail_fast: the failing run that stopped the campaign (0: none)
+
+  // Runs that were stopped before they ended (RunResult::interrupted).
+  std::uint32_t runs_not_completed() const;
+  // Runs of the shard that never started (stopped campaign).
+  std::uint32_t runs_not_started() const { return runs_in_shard - static_cast<std::uint32_t>(runs.size()); }
 };
 
-// Plays options.runs runs of `policy` against `adapter` with `runner`'s options; stops after the
-// run in which the runner's StopSignal (RunOptions::stop) was requested.
+// Plays the runs of options.shard with options.jobs workers (each its own policy and adapter from
+// `workers`, its own thread). Runs are handed out in run order to whichever worker is free, so
+// which worker plays a run depends on timing, but nothing else does: run i's result depends only
+// on the seed of run i. Throws UsageError("runs" / "jobs" / "shard") for zero runs or jobs and for
+// a shard without runs; exceptions other than adapter failures (which make a run ERROR) stop every
+// worker and are rethrown.
+CampaignResult run_campaign(const Runner& runner, const CampaignWorkers& workers, const CampaignOptions& options,
+                            CampaignObserver* observer = nullptr);
+
+// One job with the caller's policy and adapter (options.jobs must be 1, else UsageError("jobs")):
+// the adapter watches whatever StopSignal it was given, normally the runner's (RunOptions::stop).
 CampaignResult run_campaign(const Runner& runner, Policy& policy, Adapter& adapter, const CampaignOptions& options,
                             CampaignObserver* observer = nullptr);
 

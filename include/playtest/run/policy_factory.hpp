@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -19,12 +20,12 @@
 namespace playtest {
 
 struct PolicySetup {
-  std::vector<VertexId> goals;   // reach/win/expected: the goals (empty: the graph's goals)
-  std::vector<EdgeId> edges;     // cover: the edges to cover (empty: all)
-  std::uint32_t bound = 0;       // reach: the game's bound n (0: 2 * vertices + 2); keep it modest:
-                                 // far beyond the goal distance Pr(v, k) rounds to 1 and ties lose direction
-  ioco::TorxOptions torx;        // torx: p1, p2, p3 and the length bound (seed 004 §3)
-  PlannerOptions planner;        // planner: gain evaluation (exact trees, or horizon-cut online search)
+  std::vector<VertexId> goals;  // reach/win/expected: the goals (empty: the graph's goals)
+  std::vector<EdgeId> edges;    // cover: the edges to cover (empty: all)
+  std::uint32_t bound = 0;      // reach: the game's bound n (0: 2 * vertices + 2); keep it modest:
+                                // far beyond the goal distance Pr(v, k) rounds to 1 and ties lose direction
+  ioco::TorxOptions torx;       // torx: p1, p2, p3 and the length bound (seed 004 §3)
+  PlannerOptions planner;       // planner: gain evaluation (exact trees, or horizon-cut online search)
 };
 
 // The policy of strategy `kind`; the solver strategies (reach, win, expected) are computed here.
@@ -34,5 +35,12 @@ std::unique_ptr<Policy> make_policy(StrategyKind kind, const TestGraph& g, const
 
 // As above, for a strategy name (parse_strategy_kind: UsageError("strategy") for an unknown one).
 std::unique_ptr<Policy> make_policy(std::string_view name, const TestGraph& g, const PolicySetup& setup = {});
+
+// Makes independent policies of strategy `kind`, one per worker of a campaign or thread of a
+// simulation (a policy keeps per-run state, so workers cannot share one). What is expensive is done
+// once, here, and shared read-only by every policy made: the solver strategies' solutions, the cover
+// strategy's postman tour. Throws what make_policy throws, at once.
+std::function<std::unique_ptr<Policy>()> policy_maker(StrategyKind kind, const TestGraph& g,
+                                                      const PolicySetup& setup = {});
 
 }  // namespace playtest

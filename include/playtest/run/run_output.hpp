@@ -3,6 +3,7 @@
 // verdict) and one JSON rendering for programs (docs/testing.md "Output").
 #pragma once
 
+#include <functional>
 #include <iosfwd>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -16,7 +17,13 @@ struct RunOutputOptions {
   bool per_run = true;              // a line per run (false: only coverage and verdict, --quiet)
   std::size_t trace_steps = 20;     // the last steps shown for a FAIL or ERROR run
   std::size_t purpose_listed = 10;  // the uncovered purpose edges named for an INCONCLUSIVE run
+  // The command that replays the run with this seed alone (campaign_seed): shown for every FAIL
+  // and every ERROR that was not an interruption. Empty: none.
+  std::function<std::string(std::uint64_t seed)> replay;
 };
+
+// options.replay for run `r` ("" when the run needs no replay or there is no command).
+std::string replay_command(const RunOutputOptions& options, const RunResult& r);
 
 // What the purpose asked for and a run did not do: the purpose edges it left uncovered
 // (cover), in id order; empty for reach and none purposes and for runs that met their purpose.
@@ -27,8 +34,13 @@ void write_run_text(std::ostream& out, const Runner& runner, const RunResult& r,
 void write_campaign_text(std::ostream& out, const Runner& runner, const CampaignResult& c,
                          const RunOutputOptions& options = {});
 
-// {"verdict", "strategy", "coverage", "interrupted", "signal", "runs": [{verdict, message, seed, steps, resets,
-// elapsed_ms, purpose_met, final_vertex, coverage, failure?, purpose_left?}]}
-nlohmann::json campaign_json(const Runner& runner, const CampaignResult& c, std::string_view strategy);
+// {"verdict", "strategy", "seed", "runs_requested", "runs_in_shard", "shard"?, "coverage", "edge_visits"
+//  {edge: visits}, "covered_labels", "interrupted", "signal"?, "failed_fast"?, "runs_not_completed",
+//  "runs_not_started", "runs": [{run, verdict, message, seed, steps, resets, elapsed_ms, purpose_met,
+//  final_vertex, coverage, interrupted?, failure?, purpose_left?, replay?}]}
+// edge_visits and covered_labels (the edges visited and the labels seen, over all runs) let
+// `playtest merge` compute the coverage of shards put together.
+nlohmann::json campaign_json(const Runner& runner, const CampaignResult& c, std::string_view strategy,
+                             const RunOutputOptions& options = {});
 
 }  // namespace playtest

@@ -14,6 +14,7 @@
 
 #include "playtest/run/mutation.hpp"
 #include "playtest/run/runner.hpp"
+#include "playtest/run/shard.hpp"
 #include "playtest/run/simulated_sut.hpp"
 #include "playtest/strategy/policy.hpp"
 
@@ -29,8 +30,14 @@ struct SimulationOptions {
   const TestGraph* implementation = nullptr;
   SimulatedSutOptions sut;  // the simulated SUTs' options (ioco implementations)
   // Called after every run (against the model and against the mutants) with the runs done and the
-  // runs in all; may be empty.
+  // runs in all (of the shard); may be empty. Calls never overlap but may come from any thread.
   std::function<void(std::uint64_t done, std::uint64_t total)> on_progress;
+  // Threads playing runs at once (0: the hardware's). Each has its own policy and simulated SUT;
+  // the result is the same for any number.
+  std::uint32_t threads = 1;
+  // Play only this shard's runs (shard.hpp): run i (0-based) against the model when i mod M = K-1,
+  // and the mutant runs numbered m * mutant_runs + i (mutant m, run i) likewise.
+  Shard shard;
 };
 
 struct SimulationStats {
@@ -44,11 +51,18 @@ struct SimulationStats {
   std::uint32_t mutant_runs = 0, mutant_runs_failed = 0;
   double mean_steps_to_detect = 0;  // over the failing mutant runs
   double detected_fraction() const { return mutants ? double(mutants_detected) / mutants : 0.0; }
+  // Exact sums behind the means (integers, so shards add up to the whole campaign's numbers).
+  std::uint32_t purpose_met = 0;                  // runs that met the purpose
+  std::uint64_t steps_sum = 0, steps_sq_sum = 0;  // of their steps, and of their squares
+  std::uint64_t steps_to_detect_sum = 0;          // steps of the failing mutant runs
   // The steps of each run that met the purpose, in run order (the distribution behind mean and sd).
   std::vector<std::uint64_t> steps_to_purpose;
   // Per mutant (same order as given): 1 if one of its runs FAILed.
   std::vector<std::uint8_t> mutant_detected;
 };
+
+// The means and standard deviation of `s` from its sums (finish_stats after adding shards up).
+void finish_stats(SimulationStats& s);
 
 // Several strategies measured on one model with the same seeds (simulate's result).
 struct StrategyComparison {
@@ -56,10 +70,18 @@ struct StrategyComparison {
     std::string strategy;
     TestPurpose purpose;  // what the row's runs aimed at
     SimulationStats stats;
+    std::string purpose_description;  // describe_purpose(graph, purpose)
+  };
+  struct MutantInfo {
+    std::string kind;  // to_string(MutationKind)
+    std::string description;
   };
   std::vector<Row> rows;
-  std::vector<Mutant> mutants;
+  std::vector<MutantInfo> mutants;
   std::uint64_t seed = 0, max_steps = 0;
+  std::uint32_t runs = 0, mutant_runs = 0;  // asked for per strategy (the whole campaign)
+  Shard shard;
+  std::string model, implementation;  // the inputs' names as given, shown when not empty
 };
 
 // "reach goal 'off'", "reach one of 3 goals", "cover all 20 edges", "cover 4 of 20 edges", "none".
@@ -67,11 +89,17 @@ std::string describe_purpose(const TestGraph& g, const TestPurpose& p);
 
 // The comparison as a table for people (a row per strategy, the purpose it was measured on, and
 // with mutants the ones each strategy detected) and as JSON.
-void write_comparison_text(std::ostream& out, const TestGraph& g, const StrategyComparison& c);
-nlohmann::json comparison_json(const TestGraph& g, const StrategyComparison& c);
+// The JSON also holds the exact sums (SimulationStats) and the shard, so that `playtest merge` can add
+// shards up to the whole comparison.
+void write_comparison_text(std::ostream& out, const StrategyComparison& c);
+nlohmann::json comparison_json(const StrategyComparison& c);
 
 // Seeds are derived from options.seed and the run index only, so every strategy meets the same
-// sequence of simulated systems (common random numbers).
+// sequence of simulated systems (common random numbers), whatever the number of threads.
+// `policies` makes one policy per thread (policy_maker, policy_factory.hpp).
+SimulationStats simulate(const TestGraph& model, const std::function<std::unique_ptr<Policy>()>& policies,
+                         const SimulationOptions& options, std::span<const Mutant> mutants = {});
+// The same with one policy, in the calling thread (options.threads is not used).
 SimulationStats simulate(const TestGraph& model, Policy& policy, const SimulationOptions& options,
                          std::span<const Mutant> mutants = {});
 

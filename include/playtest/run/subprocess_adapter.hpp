@@ -9,7 +9,10 @@
 #include <chrono>
 #include <cstddef>
 #include <deque>
+#include <functional>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "playtest/run/adapter.hpp"
 #include "playtest/run/stop_signal.hpp"
@@ -26,6 +29,8 @@ struct SubprocessOptions {
   std::chrono::milliseconds line_timeout{2000};   // for the rest of a line once its first byte came
   std::chrono::milliseconds exit_timeout{500};    // after "end", before the process group is killed
   std::size_t max_line = 65536;
+  // NAME=VALUE entries set in the adapter's environment (on top of playtest's own).
+  std::vector<std::string> environment;
   // Every wait also watches this: once a stop is requested the current call throws StopRequested
   // (and finish() kills the process group without waiting for the adapter to exit).
   const StopSignal* stop = nullptr;
@@ -35,6 +40,13 @@ struct SubprocessOptions {
 // file path (appended to; checked now, so an unwritable path is a UsageError("sut_stderr") before
 // any test starts rather than an ERROR in the middle of one).
 void set_stderr(SubprocessOptions& options, const std::string& spec);
+
+// The adapters of a campaign's workers (CampaignWorkers::adapter, campaign.hpp): worker `job`
+// (1-based) runs `options.command` with every "{job}" replaced by its number and PLAYTEST_JOB=<job>
+// in its environment, so that each instance of the system under test can pick its own port or data
+// directory; its waits watch the worker's stop signal.
+std::function<std::unique_ptr<Adapter>(std::uint32_t job, const StopSignal& stop)> subprocess_adapters(
+    SubprocessOptions options);
 
 class SubprocessAdapter final : public Adapter {
  public:

@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <functional>
 #include <iosfwd>
+#include <memory>
+#include <optional>
 #include <string>
 
 #include "playtest/run/campaign.hpp"
@@ -13,6 +15,8 @@
 namespace playtest {
 
 // Line formats (docs/testing.md):
+//   {"edges":16,"event":"campaign","labels":6,"runs":40,"seed":1,"strategy":"random"}
+//          (first; "shard":"2/4" in a shard; edges and labels: the model's, for coverage)
 //   {"event":"begin","run":1,"seed":42,"strategy":"random","model":"m.json","replay":"playtest run ..."}
 //                                    (model and replay only when known: set_context)
 //   {"event":"step","run":1,"step":1,"time_ms":0.1,"kind":"stimulus","vertex":"idle","label":"submit",
@@ -32,6 +36,7 @@ class JsonlTraceWriter final : public CampaignObserver {
     replay_ = std::move(replay);
   }
   void begin_run(std::uint32_t run, std::uint64_t seed, std::string_view strategy);
+  void on_campaign_begin(const TestGraph& g, const CampaignOptions& options) override;
   void on_run_begin(std::uint32_t run, std::uint64_t seed) override { begin_run(run, seed, strategy_); }
   void on_step(const TestGraph& g, const TraceStep& step) override;
   void on_end(const TestGraph& g, const RunResult& result) override;
@@ -42,6 +47,39 @@ class JsonlTraceWriter final : public CampaignObserver {
   std::string model_;
   std::function<std::string(std::uint64_t)> replay_;
   std::uint32_t run_ = 1;
+};
+
+// A campaign's trace as one file per run, DIR/run-<index>.jsonl (the index zero-padded to the width
+// of the campaign's run count), each in JsonlTraceWriter's format with its own campaign line, so
+// that every file can be read (and merged) on its own. A file is written as its run is reported
+// (CampaignObserver: in run order) and flushed step by step.
+class JsonlTraceDirWriter final : public CampaignObserver {
+ public:
+  // Creates `dir` when it does not exist; throws Error when it cannot.
+  JsonlTraceDirWriter(std::string dir, std::string strategy);
+  ~JsonlTraceDirWriter() override;
+  // As JsonlTraceWriter::set_context, for every run's file.
+  void set_context(std::string model, std::function<std::string(std::uint64_t seed)> replay) {
+    model_ = std::move(model);
+    replay_ = std::move(replay);
+  }
+  void on_campaign_begin(const TestGraph& g, const CampaignOptions& options) override;
+  void on_run_begin(std::uint32_t run, std::uint64_t seed) override;
+  void on_step(const TestGraph& g, const TraceStep& step) override;
+  void on_end(const TestGraph& g, const RunResult& result) override;
+  // Throws Error when a file could not be written.
+  void close();
+
+ private:
+  std::string dir_, strategy_;
+  const TestGraph* graph_ = nullptr;
+  CampaignOptions options_;
+  std::unique_ptr<std::ofstream> file_;
+  std::string path_;
+  std::optional<JsonlTraceWriter> writer_;
+  std::string failed_;  // the first file that could not be written
+  std::string model_;
+  std::function<std::string(std::uint64_t)> replay_;
 };
 
 // "  12   3.4 ms  stimulus     idle --submit--> busy"

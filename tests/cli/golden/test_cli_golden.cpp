@@ -17,12 +17,16 @@ namespace {
 
 const std::string cases = std::string(PLAYTEST_SOURCE_DIR) + "/tests/cli/golden/cases/";
 
-// Output with the cases' directory replaced by CASES/ and times by T.
+// Output with the cases' directory replaced by CASES/, the binary's path (in replay commands) by
+// playtest and times by T.
 std::string normalized(const std::string& text) {
   std::string s = text;
   for (std::size_t at; (at = s.find(cases)) != std::string::npos;) s.replace(at, cases.size(), "CASES/");
+  const std::string binary = PLAYTEST_BINARY;
+  for (std::size_t at; (at = s.find(binary)) != std::string::npos;) s.replace(at, binary.size(), "playtest");
   s = std::regex_replace(s, std::regex(R"(solve time: [0-9.]+ s)"), "solve time: T s");
-  s = std::regex_replace(s, std::regex(R"([0-9]+\.[0-9] ms)"), "T ms");
+  // Times have varying widths in right-aligned columns: the padding goes with them.
+  s = std::regex_replace(s, std::regex(R"( +[0-9]+\.[0-9] ms)"), " T ms");
   return s;
 }
 

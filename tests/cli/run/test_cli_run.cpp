@@ -33,20 +33,22 @@ TEST_P(EveryStrategy, PassesOnTheCorrectBuild) {
 
 TEST_P(EveryStrategy, FailsOnTheBuggyBuildWithATrace) {
   ScratchDir d("run_buggy_" + GetParam());
-  CliResult r = run_playtest(run_args(buggy_sut, GetParam(), "--timeout-ms 10000 --vertex-timeout last0=100 --trace " + d.file("t.jsonl") +
-                                                                 " --junit " + d.file("j.xml")));
+  CliResult r = run_playtest(run_args(
+      buggy_sut, GetParam(),
+      "--timeout-ms 10000 --vertex-timeout last0=100 --trace " + d.file("t.jsonl") + " --junit " + d.file("j.xml")));
   EXPECT_EQ(r.code, 1) << r.out << r.err;
   EXPECT_NE(r.out.find("verdict: FAIL"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("at vertex 'last0': allowed {all_done}, observed silence"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("idle0 --submit--> both0"), std::string::npos) << r.out;
-  // The trace file: begin, 4 steps (submit, two done_*, the silence), end.
+  // The trace file: the campaign, begin, 4 steps (submit, two done_*, the silence), end.
   std::istringstream in(read_file(d.file("t.jsonl")));
   std::vector<nlohmann::json> lines;
   for (std::string line; std::getline(in, line);) lines.push_back(nlohmann::json::parse(line));
-  ASSERT_EQ(lines.size(), 6u);
-  EXPECT_EQ(lines[1]["label"], "submit");
-  EXPECT_EQ(lines[4]["kind"], "silence");
-  EXPECT_EQ(lines[5]["verdict"], "FAIL");
+  ASSERT_EQ(lines.size(), 7u);
+  EXPECT_EQ(lines[0]["event"], "campaign");
+  EXPECT_EQ(lines[2]["label"], "submit");
+  EXPECT_EQ(lines[5]["kind"], "silence");
+  EXPECT_EQ(lines[6]["verdict"], "FAIL");
   std::string junit = read_file(d.file("j.xml"));
   EXPECT_NE(junit.find("<failure type=\"FAIL\""), std::string::npos) << junit;
   EXPECT_NE(junit.find("failures=\"1\""), std::string::npos);
@@ -106,9 +108,10 @@ TEST(CliRun, UnknownStrategyAndGoalAreUsageErrors) {
 }
 
 TEST(CliSimulate, ComparesStrategiesAndMutants) {
-  CliResult r = run_playtest("simulate " + model +
-                             " --strategy random,anti-ant,reach,win,expected,cover --runs 50 --mutants --mutant-count 8 "
-                             "--mutant-runs 3 --steps 500 --seed 2 --json");
+  CliResult r =
+      run_playtest("simulate " + model +
+                   " --strategy random,anti-ant,reach,win,expected,cover --runs 50 --mutants --mutant-count 8 "
+                   "--mutant-runs 3 --steps 500 --seed 2 --json");
   ASSERT_EQ(r.code, 0) << r.err;
   auto j = nlohmann::json::parse(r.out);
   ASSERT_EQ(j["strategies"].size(), 6u);

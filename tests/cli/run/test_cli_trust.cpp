@@ -103,8 +103,9 @@ Killed run_and_kill(const ScratchDir& d, int signo, const std::string& extra) {
 
 void expect_report_kept(const ScratchDir& d, const std::string& signal_name) {
   const auto lines = jsonl(d.file("t.jsonl"));
-  ASSERT_GE(lines.size(), 3u) << read_file(d.file("t.jsonl"));
-  EXPECT_EQ(lines.front()["event"], "begin");
+  ASSERT_GE(lines.size(), 4u) << read_file(d.file("t.jsonl"));
+  EXPECT_EQ(lines.front()["event"], "campaign");
+  EXPECT_EQ(lines[1]["event"], "begin");
   const nlohmann::json& end = lines.back();
   EXPECT_EQ(end["event"], "end");
   EXPECT_EQ(end["verdict"], "ERROR");
@@ -154,6 +155,86 @@ TEST(CliRunInterrupted, JsonSaysInterrupted) {
   EXPECT_EQ(j["exit_code"], 143);
   EXPECT_EQ(j["runs"].size(), 1u);
   EXPECT_TRUE(process_gone(k.background));
+}
+
+// Four jobs, each adapter hanging after its first stimulus with a background child: one signal
+// stops them all, every started run is in the merged trace and the JUnit file, and no process is left.
+TEST(CliRunInterrupted, SigtermStopsEveryJob) {
+  ScratchDir d("run_sigterm_jobs");
+  const std::string model = d.write("pp.json", ping_pong);
+  const std::string adapter =
+      d.write("hang.sh", "echo $$ > " + d.file("adapter.$PLAYTEST_JOB.tmp") + " && mv " +
+                             d.file("adapter.$PLAYTEST_JOB.tmp") + " " + d.file("adapter.$PLAYTEST_JOB.pid") +
+                             "\n"
+                             "echo ready\n"
+                             "read cmd arg\n"
+                             "echo ack\n"
+                             "sleep 600 & echo $! > " +
+                             d.file("background.$PLAYTEST_JOB.pid") +
+                             "\n"
+                             "sleep 600\n");
+  const std::string cmd = std::string(PLAYTEST_BINARY) + " run " + model + " --sut 'sh " + adapter +
+                          "' --steps 100 --timeout-ms 600000 --runs 10 --jobs 4 --trace " + d.file("t.jsonl") +
+                          " --junit " + d.file("j.xml") + " >" + d.file("out.txt") + " 2>" + d.file("err.txt");
+  std::string sh = "/bin/sh", dash_c = "-c", exec_cmd = "exec " + cmd;
+  char* argv[] = {sh.data(), dash_c.data(), exec_cmd.data(), nullptr};
+  pid_t pid = -1;
+  ASSERT_EQ(::posix_spawn(&pid, "/bin/sh", nullptr, nullptr, argv, environ), 0);
+  std::vector<pid_t> adapters, backgrounds;
+  for (int job = 1; job <= 4; ++job) {
+    adapters.push_back(read_pid(d.file("adapter." + std::to_string(job) + ".pid")));
+    backgrounds.push_back(read_pid(d.file("background." + std::to_string(job) + ".pid")));
+  }
+  // Every job's stimulus is acknowledged (its background child exists): all four wait for 'pong'.
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  ::kill(pid, SIGTERM);
+  int status = 0, code = -1;
+  for (int i = 0; i < 1000; ++i) {
+    if (::waitpid(pid, &status, WNOHANG) == pid) {
+      code = WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status);
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  if (code == -1) {
+    ::kill(pid, SIGKILL);
+    ::waitpid(pid, &status, 0);
+    FAIL() << "playtest did not exit within 10 s of the signal";
+  }
+  EXPECT_EQ(code, 143);
+  const auto lines = jsonl(d.file("t.jsonl"));
+  ASSERT_FALSE(lines.empty());
+  EXPECT_EQ(lines.front()["event"], "campaign");
+  int begins = 0, ends = 0;
+  std::uint32_t last_run = 0;
+  for (const auto& l : lines) {
+    if (l["event"] == "begin") {
+      ++begins;
+      EXPECT_EQ(l["run"], last_run + 1);  // in run order
+      last_run = l["run"];
+    }
+    if (l["event"] == "end") {
+      ++ends;
+      EXPECT_EQ(l["run"], last_run);  // each run's events together
+      EXPECT_EQ(l["verdict"], "ERROR");
+      EXPECT_EQ(l["interrupted"], true);
+      EXPECT_EQ(l["signal"], "SIGTERM");
+    }
+  }
+  EXPECT_EQ(begins, 4);
+  EXPECT_EQ(ends, 4);
+  const std::string junit = read_file(d.file("j.xml"));
+  EXPECT_NE(junit.find("tests=\"4\" failures=\"0\" errors=\"4\""), std::string::npos) << junit;
+  const std::string out = read_file(d.file("out.txt"));
+  EXPECT_NE(out.find("interrupted by SIGTERM after 4 of 10 runs"), std::string::npos) << out;
+  for (pid_t p : adapters) {
+    ASSERT_GT(p, 0);
+    EXPECT_TRUE(process_gone(p)) << "an adapter outlived playtest";
+  }
+  for (pid_t p : backgrounds) {
+    ASSERT_GT(p, 0);
+    EXPECT_TRUE(process_gone(p)) << "an adapter's background child outlived playtest";
+  }
 }
 
 // --- the adapter's faults are not the system's ---------------------------------------------------

@@ -446,10 +446,11 @@ TEST(HtmlReport, StrategiesSideBySideWithMutantsNamed) {
   so.seed = 1;
   RandomWalkPolicy random;
   StrategyComparison sc{.seed = 1, .max_steps = 300};
-  sc.mutants = make_mutants(g, 4, 1);
-  sc.mutants[0].description = hostile;
-  sc.rows.push_back({"random", so.run.purpose, simulate(g, random, so, sc.mutants)});
-  sc.rows.push_back({"second", so.run.purpose, simulate(g, random, so, sc.mutants)});
+  std::vector<Mutant> mutants = make_mutants(g, 4, 1);
+  mutants[0].description = hostile;
+  for (const Mutant& m : mutants) sc.mutants.push_back({std::string(to_string(m.kind)), m.description});
+  sc.rows.push_back({"random", so.run.purpose, simulate(g, random, so, mutants)});
+  sc.rows.push_back({"second", so.run.purpose, simulate(g, random, so, mutants)});
   const SimulationStats& first = sc.rows[0].stats;
   ASSERT_EQ(first.steps_to_purpose.size(), static_cast<std::size_t>(std::llround(first.success_rate * so.runs)));
   ASSERT_EQ(first.mutant_detected.size(), sc.mutants.size());

@@ -1,0 +1,197 @@
+#include "playtest/diagnose/learn.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "diagnose/detail/located.hpp"
+#include "playtest/error.hpp"
+#include "playtest/graph/graph_builder.hpp"
+
+namespace playtest {
+
+ObservationCounts::ObservationCounts(const TestGraph& g) : g_(g), edge_(g.num_edges(), 0) {}
+
+void ObservationCounts::count(EdgeId e) {
+  ++edge_[e.index()];
+  ++observations_;
+}
+
+void ObservationCounts::count_unexpected(VertexId v, const std::string& label) {
+  for (Unexpected& u : unexpected_)
+    if (u.vertex == v && u.label == label) {
+      ++u.count;
+      return;
+    }
+  unexpected_.push_back({v, label, 1});
+}
+
+void ObservationCounts::add(const RecordedTrace& trace) {
+  for (const RecordedRun& run : trace.runs) {
+    ++runs_;
+    for (const RecordedStep& s : run.steps) {
+      if (s.kind != StepKind::observation && s.kind != StepKind::timeout && s.kind != StepKind::unexpected &&
+          s.kind != StepKind::silence)
+        continue;
+      auto fail = [&](std::string message) {
+        detail::throw_at<GraphError>(trace.source, s.line, std::move(message),
+                                     {"is the model the one the trace was recorded with?"});
+      };
+      const auto v = g_.find_vertex(s.vertex);
+      if (!v) fail(fmt::format("the trace's vertex '{}' is not a vertex of the model", s.vertex));
+      if (s.kind == StepKind::unexpected || s.kind == StepKind::silence) {
+        count_unexpected(*v, s.kind == StepKind::silence ? std::string() : s.label);
+        continue;
+      }
+      EdgeId e = EdgeId::none();
+      if (!s.edge.empty()) {
+        const auto found = g_.find_edge(s.edge);
+        if (!found) fail(fmt::format("the trace's edge '{}' is not an edge of the model", s.edge));
+        e = *found;
+        if (g_.source(e) != *v)
+          fail(fmt::format("the trace's edge '{}' leaves vertex '{}' in the model, not '{}'", s.edge,
+                           g_.name(g_.source(e)), s.vertex));
+      } else if (s.kind == StepKind::timeout) {
+        e = g_.timeout_edge(*v);
+      } else {
+        for (EdgeId x : g_.out_edges(*v))
+          if (!g_.is_timeout(x) && g_.label(x) == s.label) e = x;
+      }
+      if (e.is_none() || !g_.is_passive(*v))
+        fail(fmt::format(
+            "the model has no {} at passive vertex '{}'",
+            s.kind == StepKind::timeout ? std::string("timeout edge") : fmt::format("output '{}'", s.label), s.vertex));
+      if (s.kind == StepKind::observation && g_.label(e) != s.label)
+        fail(
+            fmt::format("the trace's edge '{}' is labelled '{}' in the model, not '{}'", s.edge, g_.label(e), s.label));
+      if (s.kind == StepKind::timeout && !g_.is_timeout(e))
+        fail(fmt::format("the trace's timeout follows edge '{}', which is not a timeout edge in the model", s.edge));
+      count(e);
+    }
+  }
+}
+
+void ObservationCounts::add(const RunResult& r) {
+  ++runs_;
+  for (const TraceStep& s : r.trace) {
+    if (s.kind == StepKind::observation || s.kind == StepKind::timeout) {
+      if (!s.edge.is_none() && g_.is_passive(s.from)) count(s.edge);
+    } else if (s.kind == StepKind::unexpected || s.kind == StepKind::silence) {
+      count_unexpected(s.from, s.kind == StepKind::silence ? std::string() : s.label);
+    }
+  }
+}
+
+std::string_view to_string(PriorCenter c) { return c == PriorCenter::model ? "model" : "uniform"; }
+
+PriorCenter parse_prior_center(std::string_view name) {
+  if (name == "model") return PriorCenter::model;
+  if (name == "uniform") return PriorCenter::uniform;
+  throw UsageError("prior", fmt::format("unknown prior '{}'; expected model or uniform", name));
+}
+
+namespace {
+
+void check_level(const char* parameter, double x) {
+  if (!(x > 0 && x < 1)) throw UsageError(parameter, fmt::format("must lie strictly between 0 and 1, got {}", x));
+}
+
+// `g` with the probabilities `prob` (per EdgeId, used out of passive vertices) and meta `meta`.
+TestGraph with_probabilities(const TestGraph& g, const std::vector<double>& prob, std::string meta) {
+  GraphBuilder b;
+  b.reserve(g.num_vertices(), g.num_edges());
+  for (VertexId v : g.vertices()) b.add_vertex(g.name(v), g.kind(v), g.is_goal(v));
+  b.set_initial(g.initial());
+  b.set_reset_cost(g.reset_cost());
+  for (EdgeId e : g.edges()) {
+    EdgeSpec s{.from = g.source(e),
+               .to = g.target(e),
+               .label = g.label(e),
+               .cost = g.cost(e),
+               .name = g.name(e),
+               .timeout = g.is_timeout(e),
+               .observe = g.is_observe(e)};
+    if (g.is_passive(g.source(e))) s.prob = prob[e.index()];
+    b.add_edge(s);
+  }
+  b.set_meta_json(std::move(meta));
+  return b.build();
+}
+
+}  // namespace
+
+LearnResult learn(const TestGraph& g, const ObservationCounts& counts, const LearnOptions& o,
+                  std::span<const std::string> sources) {
+  if (!(o.prior_weight > 0) || !std::isfinite(o.prior_weight))
+    throw UsageError("prior_weight",
+                     fmt::format("the prior's weight must be positive and finite, got {}", o.prior_weight));
+  check_level("confidence", o.confidence);
+  check_level("significance", o.significance);
+  if (counts.edge_counts().size() != g.num_edges()) throw InternalError("learn: counts of another graph");
+  LearnResult r;
+  r.options = o;
+  r.runs = counts.runs();
+  r.observations = counts.observations();
+  std::vector<double> prob(g.num_edges(), 0.0);
+  nlohmann::json counts_json = nlohmann::json::object();
+  const double lo_q = (1.0 - o.confidence) / 2.0, hi_q = (1.0 + o.confidence) / 2.0;
+  for (VertexId v : g.vertices()) {
+    if (!g.is_passive(v)) continue;
+    VertexEstimate ve;
+    ve.vertex = v;
+    const auto out = g.out_edges(v);
+    const double k = out.size();
+    for (EdgeId e : out) ve.visits += counts.edge_counts()[e.index()];
+    const double total = o.prior_weight + double(ve.visits);
+    std::vector<std::uint64_t> c;
+    std::vector<double> p;
+    for (EdgeId e : out) {
+      OutcomeEstimate oe;
+      oe.edge = e;
+      oe.count = counts.edge_counts()[e.index()];
+      oe.declared = g.probability(e);
+      const double alpha = o.prior == PriorCenter::model ? o.prior_weight * oe.declared : o.prior_weight / k;
+      const double a = alpha + double(oe.count);
+      if (out.size() == 1) {
+        oe.estimate = oe.low = oe.high = 1.0;
+      } else {
+        oe.estimate = a / total;
+        oe.low = beta_quantile(lo_q, a, total - a);
+        oe.high = beta_quantile(hi_q, a, total - a);
+      }
+      if (oe.count == 0) oe.chance_unseen = std::pow(1.0 - oe.declared, double(ve.visits));
+      prob[e.index()] = oe.estimate;
+      c.push_back(oe.count);
+      p.push_back(oe.declared);
+      ve.outcomes.push_back(oe);
+    }
+    if (ve.visits > 0) {
+      ++r.visited;
+      nlohmann::json ej = nlohmann::json::object();
+      for (const OutcomeEstimate& oe : ve.outcomes) ej[std::string(g.name(oe.edge))] = oe.count;
+      counts_json[std::string(g.name(v))] = {{"visits", ve.visits}, {"edges", std::move(ej)}};
+      if (out.size() >= 2) {
+        ve.fit = goodness_of_fit(c, p, o.method);
+        ve.flagged = ve.fit->p_value < o.significance;
+        ++r.tested;
+        r.flagged += ve.flagged;
+      }
+    }
+    for (const ObservationCounts::Unexpected& u : counts.unexpected())
+      if (u.vertex == v) ve.unexpected.push_back(u);
+    r.vertices.push_back(std::move(ve));
+  }
+  nlohmann::json meta = g.meta_json().empty() ? nlohmann::json::object() : nlohmann::json::parse(g.meta_json());
+  if (!meta.is_object()) meta = nlohmann::json{{"model_meta", std::move(meta)}};
+  meta["learned"] = {{"prior", std::string(to_string(o.prior))},
+                     {"prior_weight", o.prior_weight},
+                     {"runs", r.runs},
+                     {"observations", r.observations},
+                     {"sources", std::vector<std::string>(sources.begin(), sources.end())},
+                     {"counts", std::move(counts_json)}};
+  r.learned = with_probabilities(g, prob, meta.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  return r;
+}
+
+}  // namespace playtest

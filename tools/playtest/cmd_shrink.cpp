@@ -1,0 +1,67 @@
+// playtest shrink TRACE --sut COMMAND -o MIN.jsonl: a shortest stimulus sequence that still fails
+// as often as a threshold asks (delta debugging over the stimuli the model can play, each candidate
+// tried up to K times; docs/diagnosis.md). Writes the minimal run's trace and prints how to replay it.
+#include <fmt/format.h>
+
+#include <iostream>
+
+#include "command.hpp"
+#include "common.hpp"
+#include "diagnose_options.hpp"
+#include "interrupt.hpp"
+#include "option_checks.hpp"
+
+namespace playtest::cli {
+namespace {
+
+struct Options {
+  std::string trace, model;
+  SutCliOptions sut;
+  ShrinkCliOptions shrink;
+  std::uint32_t run = 0;
+  bool json = false;
+};
+
+int run(const Options& o) {
+  const RecordedTrace trace = load_trace(o.trace);
+  const RecordedRun& recorded = select_run(trace, o.run);
+  const std::string model = model_path(o.model, recorded);
+  const TestGraph g = load_input(InputOptions{.path = model});
+  const ReplayTarget target = replay_target(g, recorded, trace.source);
+  StopSignal stop;
+  RunOptions ro{.stop = &stop};
+  apply_timeouts(g, o.sut, ro);
+  SubprocessOptions so = subprocess_options(o.sut);
+  so.stop = &stop;
+  SubprocessAdapter adapter(so);
+  const InterruptScope interrupts(stop);
+  const ShrinkDone d = shrink_to_file(g, target, adapter, ro, o.shrink, o.sut, o.trace, model, recorded.seed);
+  if (o.json)
+    print_json(shrink_json(d.result, d.context));
+  else
+    write_shrink_text(std::cout, d.result, d.context);
+  if (d.result.interrupted) return interrupted_exit_code(stop);
+  return d.result.reproduced && d.result.minimal_rate.successes > 0 ? exit_fail : exit_inconclusive;
+}
+
+const Registration reg{
+    "shrink", 71, [](CLI::App& app) {
+      auto o = std::make_shared<Options>();
+      auto* sub = app.add_subcommand(
+          "shrink",
+          "Shrink a failing run to a shortest stimulus sequence that still fails (delta debugging over sequences the "
+          "model can play; each candidate tried up to K times).\n"
+          "Exit codes: 1 the minimal sequence fails (FAIL), 4 the failure did not come back (INCONCLUSIVE), 128+N "
+          "stopped by signal N (the best so far is written).");
+      sub->add_option("TRACE", o->trace, "JSONL trace with a FAIL run (run --trace)")->required();
+      sub->add_option("-o,--output", o->shrink.output, "Write the minimal run's trace here")->required();
+      sub->add_option("--model", o->model, "The model the trace was recorded with (default: the one the trace names)");
+      sub->add_option("--run", o->run, "Which run of the trace (default: the first FAIL)")->check(positive_integer());
+      add_sut_options(sub, o->sut);
+      add_shrink_options(sub, o->shrink, "");
+      sub->add_flag("--json", o->json, "Print the result as JSON");
+      return [o] { return run(*o); };
+    }};
+
+}  // namespace
+}  // namespace playtest::cli

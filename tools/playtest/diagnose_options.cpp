@@ -1,0 +1,96 @@
+#include "diagnose_options.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+
+#include "common.hpp"
+#include "option_checks.hpp"
+#include "playtest/error.hpp"
+
+namespace playtest::cli {
+
+void add_sut_options(CLI::App* sub, SutCliOptions& o) {
+  sub->add_option("--sut", o.sut, "Adapter command, run with /bin/sh -c (docs/adapter-protocol.md)")->required();
+  sub->add_option("--sut-stderr", o.sut_stderr,
+                  "The adapter's stderr: inherit (default), discard, or a FILE (appended)");
+  sub->add_option("--timeout-ms", o.timeout_ms, "Wait for an output at a passive vertex")->default_val(1000);
+  sub->add_option("--vertex-timeout", o.vertex_timeouts, "VERTEX=MS: the wait at one passive vertex (repeatable)");
+  sub->add_option("--ack-timeout-ms", o.ack_timeout_ms, "Wait for the adapter's ack of a stimulus")->default_val(5000);
+  sub->add_option("--ready-timeout-ms", o.ready_timeout_ms, "Wait for the adapter's ready (start, reset)")
+      ->default_val(5000);
+}
+
+SubprocessOptions subprocess_options(const SutCliOptions& o) {
+  SubprocessOptions so{.command = o.sut,
+                       .ready_timeout = std::chrono::milliseconds(o.ready_timeout_ms),
+                       .ack_timeout = std::chrono::milliseconds(o.ack_timeout_ms)};
+  set_stderr(so, o.sut_stderr);
+  return so;
+}
+
+void apply_timeouts(const TestGraph& g, const SutCliOptions& o, RunOptions& ro) {
+  ro.timeout = std::chrono::milliseconds(o.timeout_ms);
+  ro.vertex_timeouts = vertex_timeouts_from_specs(g, o.vertex_timeouts);
+}
+
+std::string sut_arguments(const SutCliOptions& o) {
+  std::string s = " --sut " + shell_quote(o.sut);
+  if (o.timeout_ms != 1000) s += fmt::format(" --timeout-ms {}", o.timeout_ms);
+  for (const std::string& vt : o.vertex_timeouts) s += " --vertex-timeout " + shell_quote(vt);
+  if (o.ack_timeout_ms != 5000) s += fmt::format(" --ack-timeout-ms {}", o.ack_timeout_ms);
+  if (o.ready_timeout_ms != 5000) s += fmt::format(" --ready-timeout-ms {}", o.ready_timeout_ms);
+  if (!o.sut_stderr.empty()) s += " --sut-stderr " + shell_quote(o.sut_stderr);
+  return s;
+}
+
+std::string model_path(const std::string& model, const RecordedRun& run) {
+  if (!model.empty()) return model;
+  if (!run.model.empty()) return run.model;
+  throw UsageError("model", "the trace does not name the model it was recorded with; give it");
+}
+
+void add_shrink_options(CLI::App* sub, ShrinkCliOptions& o, const std::string& prefix) {
+  sub->add_option("--" + prefix + "attempts", o.attempts, "K: tries per candidate")
+      ->default_val(10)
+      ->check(positive_integer());
+  sub->add_option("--" + prefix + "threshold", o.threshold,
+                  "Keep a candidate failing in at least this fraction of its K tries (default: half the original's "
+                  "rate)")
+      ->check(CLI::Range(0.0, 1.0));
+  sub->add_option("--" + prefix + "budget", o.budget_s,
+                  "Wall-clock seconds for the search (0: none); the best so far is kept")
+      ->default_val(0)
+      ->check(non_negative_finite());
+  sub->add_option("--" + prefix + "confidence", o.confidence, "Level of the rates' Wilson intervals")
+      ->default_val(0.95);
+  sub->add_option("--" + prefix + "match", o.match,
+                  "When a failure is the same: symptom (same output where the same outputs are allowed), vertex "
+                  "(at the same vertex too), verdict (any FAIL)")
+      ->check(CLI::IsMember({"symptom", "vertex", "verdict"}))
+      ->default_val("symptom");
+}
+
+ShrinkDone shrink_to_file(const TestGraph& g, const ReplayTarget& target, Adapter& adapter, const RunOptions& run,
+                          const ShrinkCliOptions& o, const SutCliOptions& sut, const std::string& trace,
+                          const std::string& model, std::uint64_t seed) {
+  ShrinkOptions so{
+      .replay = {.run = run, .attempts = o.attempts, .confidence = o.confidence, .match = parse_failure_match(o.match)},
+      .threshold = o.threshold,
+      .budget = std::chrono::milliseconds(static_cast<std::int64_t>(o.budget_s * 1000))};
+  so.replay.run.purpose = {};
+  so.replay.run.max_steps = 2 * target.steps.size() + 100;
+  Output out(o.output);  // opened first: a bad path is an error before minutes of shrinking
+  ShrinkDone d{shrink(g, target, adapter, so), {.trace = trace, .model = model}};
+  if (d.result.witness) {
+    write_trace(out.stream(), g, d.result.witness->result, {.seed = seed, .model = model});
+    d.context.output = o.output;
+    d.context.replay_command = fmt::format("playtest replay {} --model {}{} --attempts {}", shell_quote(o.output),
+                                           shell_quote(model), sut_arguments(sut), o.attempts);
+  }
+  out.close();
+  if (!d.result.witness && o.output != "-") std::remove(o.output.c_str());  // nothing failed: no trace
+  return d;
+}
+
+}  // namespace playtest::cli

@@ -1,0 +1,63 @@
+// Options shared by the diagnosis commands (replay, shrink, learn; run --shrink): the system under
+// test and its timeouts, the model a trace was recorded with, and turning them back into the
+// command line that reproduces a run. Only glue; the work is in include/playtest/diagnose/.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common.hpp"  // shell_quote
+#include "playtest/diagnose/render.hpp"
+#include "playtest/diagnose/shrink.hpp"
+#include "playtest/diagnose/trace_file.hpp"
+#include "playtest/run/runner.hpp"
+#include "playtest/run/subprocess_adapter.hpp"
+
+namespace playtest::cli {
+
+struct SutCliOptions {
+  std::string sut;
+  std::string sut_stderr;
+  std::uint32_t timeout_ms = 1000, ack_timeout_ms = 5000, ready_timeout_ms = 5000;
+  std::vector<std::string> vertex_timeouts;  // VERTEX=MS
+};
+
+// --sut (required), --sut-stderr, --timeout-ms, --vertex-timeout, --ack-timeout-ms, --ready-timeout-ms.
+void add_sut_options(CLI::App* sub, SutCliOptions& o);
+// The subprocess adapter's options (set_stderr: UsageError("sut_stderr") for an unwritable file).
+SubprocessOptions subprocess_options(const SutCliOptions& o);
+// The timeouts into `ro` (vertex_timeouts_from_specs: UsageError("vertex_timeout") when malformed).
+void apply_timeouts(const TestGraph& g, const SutCliOptions& o, RunOptions& ro);
+// " --sut 'CMD' --timeout-ms N ..." as the user would type them (only what differs from the defaults).
+std::string sut_arguments(const SutCliOptions& o);
+
+// The model to follow: `model` when given, else the one the trace's run names; UsageError("model")
+// when neither.
+std::string model_path(const std::string& model, const RecordedRun& run);
+
+// What shrink (and run --shrink) are asked: where the minimal trace goes, K, the threshold, the
+// budget and when a failure counts as the same.
+struct ShrinkCliOptions {
+  std::string output;
+  std::uint32_t attempts = 10;
+  double threshold = 0, budget_s = 0, confidence = 0.95;
+  std::string match = "symptom";
+};
+// --attempts, --threshold, --budget, --confidence, --match with `prefix` ("" or "shrink-").
+void add_shrink_options(CLI::App* sub, ShrinkCliOptions& o, const std::string& prefix);
+
+struct ShrinkDone {
+  ShrinkResult result;
+  ShrinkContext context;
+};
+// Shrinks `target` on `adapter` with the timeouts and stop signal of `run` (its purpose is
+// replaced by none), writes a failing run of the minimal script to o.output (removed again when
+// nothing failed) and says how to replay it. `trace` and `model` are the files as the user named
+// them; `seed` goes to the written trace's begin line.
+ShrinkDone shrink_to_file(const TestGraph& g, const ReplayTarget& target, Adapter& adapter, const RunOptions& run,
+                          const ShrinkCliOptions& o, const SutCliOptions& sut, const std::string& trace,
+                          const std::string& model, std::uint64_t seed);
+
+}  // namespace playtest::cli
