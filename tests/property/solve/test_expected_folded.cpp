@@ -156,4 +156,26 @@ TEST(ExpectedFolded, LargeBlocksMatchTheVertexLevelSolver) {
   }
 }
 
+// The folded solver's sweeps, preconditioner and products run on several threads; the answer must
+// not depend on how many (the same doubles, the same strategy, the same counts).
+TEST(ExpectedFolded, ThreadCountDoesNotChangeAnything) {
+  Rng rng(9);
+  std::vector<VertexId> goals;
+  const TestGraph g = random_mdp(rng, 8000, false, 4000, false, goals);
+  const auto one = solve_expected_cost(g, goals, {.fold_choices = ChoiceFolding::always, .threads = 1});
+  ASSERT_TRUE(one.certified);
+  for (unsigned threads : {2u, 3u}) {
+    const auto r = solve_expected_cost(g, goals, {.fold_choices = ChoiceFolding::always, .threads = threads});
+    EXPECT_EQ(r.iterations, one.iterations);
+    EXPECT_EQ(r.evaluations, one.evaluations);
+    EXPECT_EQ(r.improvements, one.improvements);
+    EXPECT_EQ(r.error_bound, one.error_bound);
+    EXPECT_EQ(r.residual, one.residual);
+    for (VertexId v : g.vertices()) {
+      ASSERT_EQ(r.value[v.index()], one.value[v.index()]) << threads << " threads, vertex " << g.name(v);
+      ASSERT_EQ(r.strategy[v.index()], one.strategy[v.index()]) << threads << " threads, vertex " << g.name(v);
+    }
+  }
+}
+
 }  // namespace
