@@ -145,4 +145,12 @@ std::string format_trace(const TestGraph& g, const RunResult& r, std::size_t max
   return out;
 }
 
+void write_trace(std::ostream& out, const TestGraph& g, const RunResult& r, const TraceHeader& header) {
+  JsonlTraceWriter w(out);
+  w.set_context(header.model, {});
+  w.begin_run(header.run, header.seed, header.strategy);
+  for (const TraceStep& s : r.trace) w.on_step(g, s);
+  w.on_end(g, r);
+}
+
 }  // namespace playtest

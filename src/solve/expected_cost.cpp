@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "playtest/error.hpp"
 #include "solve/detail/expected_cost_mdp.hpp"
 #include "solve/detail/expected_cost_model.hpp"
 #include "solve/detail/scc_csr.hpp"
@@ -60,7 +61,7 @@ CompactModel build_compact(const TestGraph& g, std::span<const std::uint8_t> is_
     for (std::uint32_t e = off[v.index()]; e < off[v.index() + 1]; ++e) {
       const std::uint32_t t = tg[e].index();
       if (!(is_goal[t] || in_work[t])) {
-        if (passive) throw std::logic_error("build_compact: a passive vertex leaves the work set");
+        if (passive) throw InternalError("build_compact: a passive vertex leaves the work set");
         continue;
       }
       c.tgt.push_back(c.index[t]);
@@ -207,7 +208,7 @@ void solve_blocks(const CompactModel& c, std::span<const std::uint32_t> choice, 
         else
           sum += p * x[t];
       });
-      if (!(diag > 0)) throw std::logic_error("solve_expected_cost: evaluated strategy does not reach a goal");
+      if (!(diag > 0)) throw InternalError("solve_expected_cost: evaluated strategy does not reach a goal");
       x[i] = sum / diag;
       continue;
     }
@@ -250,7 +251,7 @@ void solve_blocks(const CompactModel& c, std::span<const std::uint32_t> choice, 
       Eigen::SparseLU<SpMat, Eigen::COLAMDOrdering<int>> lu;
       lu.compute(a);
       if (lu.info() != Eigen::Success)
-        throw std::logic_error("solve_expected_cost: singular strategy system (strategy does not reach a goal)");
+        throw InternalError("solve_expected_cost: singular strategy system (strategy does not reach a goal)");
       sol = lu.solve(rhs);
     }
     for (std::uint32_t r = 0; r < size; ++r) x[members[b + r]] = sol[r];
@@ -407,7 +408,7 @@ std::vector<std::uint8_t> goal_flags(const TestGraph& g, std::span<const VertexI
   std::vector<std::uint8_t> is_goal(g.num_vertices(), 0);
   for (VertexId v : goals) {
     if (v.is_none() || v.index() >= g.num_vertices())
-      throw std::invalid_argument(std::string(fn) + ": goal vertex id out of range");
+      throw UsageError("goals", std::string(fn) + ": goal vertex id out of range");
     is_goal[v.index()] = 1;
   }
   return is_goal;
@@ -513,7 +514,7 @@ ViOutcome value_iteration(const TestGraph& g, const CompactModel& c, const Expec
   std::vector<std::uint32_t> trace_idx;
   for (VertexId v : o.trace_vertices) {
     if (v.is_none() || v.index() >= g.num_vertices())
-      throw std::invalid_argument("solve_expected_cost: trace vertex id out of range");
+      throw UsageError("trace", "solve_expected_cost: trace vertex id out of range");
     trace_idx.push_back(c.index[v.index()]);
   }
   const std::uint32_t* tgt = c.tgt.data();
@@ -633,7 +634,7 @@ bool policy_iteration(const CompactModel& c, const ExpectedCostOptions& o, std::
           choice[i] = old[i];
           reverted = true;
         }
-      if (!reverted) throw std::logic_error("solve_expected_cost: policy iteration lost properness");
+      if (!reverted) throw InternalError("solve_expected_cost: policy iteration lost properness");
     }
     if (choice == old) return true;
     ++result.improvements;
@@ -685,7 +686,7 @@ std::vector<std::uint8_t> almost_sure_region(const TestGraph& g, std::span<const
 
 ExpectedCostResult solve_expected_cost(const TestGraph& g, std::span<const VertexId> goals,
                                        const ExpectedCostOptions& o) {
-  if (!(o.epsilon > 0)) throw std::invalid_argument("solve_expected_cost: epsilon must be > 0");
+  if (!(o.epsilon > 0)) throw UsageError("epsilon", "solve_expected_cost: epsilon must be > 0");
   const auto is_goal = goal_flags(g, goals, "solve_expected_cost");
   const std::uint32_t nv = g.num_vertices();
   std::vector<VertexId> order;
@@ -759,7 +760,7 @@ std::vector<double> evaluate_strategy(const TestGraph& g, std::span<const Vertex
                                       std::span<const EdgeId> strategy) {
   const auto is_goal = goal_flags(g, goals, "evaluate_strategy");
   const std::uint32_t nv = g.num_vertices();
-  if (strategy.size() != nv) throw std::invalid_argument("evaluate_strategy: strategy size differs from the graph");
+  if (strategy.size() != nv) throw UsageError("strategy", "evaluate_strategy: strategy size differs from the graph");
   const auto src = g.sources();
   const auto tg = g.targets();
   // Vertices that can reach a goal under the strategy ...
@@ -775,7 +776,7 @@ std::vector<double> evaluate_strategy(const TestGraph& g, std::span<const Vertex
     } else if (g.is_active(VertexId{v}) && !strategy[v].is_none()) {
       const EdgeId e = strategy[v];
       if (e.index() >= g.num_edges() || src[e.index()] != VertexId{v})
-        throw std::invalid_argument("evaluate_strategy: strategy edge does not leave its vertex");
+        throw UsageError("strategy", "evaluate_strategy: strategy edge does not leave its vertex");
     }
   }
   for (std::size_t h = 0; h < queue.size(); ++h)
@@ -816,7 +817,7 @@ std::vector<double> evaluate_strategy(const TestGraph& g, std::span<const Vertex
     const EdgeId e = strategy[c.vertex[i].index()];
     for (std::uint32_t k = c.off[i]; k < c.off[i + 1]; ++k)
       if (c.edge[k] == e) choice[i] = k;
-    if (choice[i] == none32) throw std::logic_error("evaluate_strategy: chosen edge left the evaluated set");
+    if (choice[i] == none32) throw InternalError("evaluate_strategy: chosen edge left the evaluated set");
   }
   (void)tg;
   std::vector<double> x(c.n + 1, 0.0);

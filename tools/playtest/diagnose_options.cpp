@@ -7,6 +7,7 @@
 #include "common.hpp"
 #include "option_checks.hpp"
 #include "playtest/error.hpp"
+#include "playtest/run/trace_writer.hpp"
 
 namespace playtest::cli {
 
@@ -44,7 +45,7 @@ std::string sut_arguments(const SutCliOptions& o) {
   return s;
 }
 
-std::string model_path(const std::string& model, const RecordedRun& run) {
+std::string model_path(const std::string& model, const RunRecord& run) {
   if (!model.empty()) return model;
   if (!run.model.empty()) return run.model;
   throw UsageError("model", "the trace does not name the model it was recorded with; give it");

@@ -11,7 +11,7 @@
 #include "common.hpp"  // shell_quote
 #include "playtest/diagnose/render.hpp"
 #include "playtest/diagnose/shrink.hpp"
-#include "playtest/diagnose/trace_file.hpp"
+#include "playtest/run/trace_reader.hpp"
 #include "playtest/run/runner.hpp"
 #include "playtest/run/subprocess_adapter.hpp"
 
@@ -35,7 +35,7 @@ std::string sut_arguments(const SutCliOptions& o);
 
 // The model to follow: `model` when given, else the one the trace's run names; UsageError("model")
 // when neither.
-std::string model_path(const std::string& model, const RecordedRun& run);
+std::string model_path(const std::string& model, const RunRecord& run);
 
 // What shrink (and run --shrink) are asked: where the minimal trace goes, K, the threshold, the
 // budget and when a failure counts as the same.

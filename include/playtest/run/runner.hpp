@@ -121,7 +121,7 @@ void check_online_testable(const TestGraph& g);
 
 class Runner {
  public:
-  // Checks the graph (check_online_testable) and the options; throws GraphError / invalid_argument.
+  // Checks the graph (check_online_testable) and the options; throws GraphError / UsageError.
   Runner(const TestGraph& g, RunOptions options);
 
   // One test run: adapter.start(), the game loop, adapter.finish(). Adapter failures become ERROR.

@@ -87,4 +87,15 @@ std::string format_step(const TestGraph& g, const TraceStep& step);
 // The last `max_steps` steps of r.trace, one per line (with a "... N earlier steps" line when cut).
 std::string format_trace(const TestGraph& g, const RunResult& r, std::size_t max_steps = 100);
 
+// The header of a single run written by write_trace.
+struct TraceHeader {
+  std::uint32_t run = 1;
+  std::uint64_t seed = 0;
+  std::string strategy = "replay";
+  std::string model;  // written as "model" in the begin line when not empty
+};
+// Writes one run (r.trace must be kept) as a JSON-lines trace that read_trace
+// (run/trace_reader.hpp) reads back.
+void write_trace(std::ostream& out, const TestGraph& g, const RunResult& r, const TraceHeader& header);
+
 }  // namespace playtest

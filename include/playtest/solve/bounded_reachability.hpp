@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "playtest/error.hpp"
 #include "playtest/graph/test_graph.hpp"
 #include "playtest/solve/choice_folding.hpp"
 #include "playtest/solve/detail/change_log.hpp"
@@ -110,7 +111,7 @@ class BoundedReachResult {
   double prob(VertexId v) const { return value_[v.index()].prob; }  // Pr(v, n) at the bound n
   double cost(VertexId v) const { return value_[v.index()].cost; }  // C(v, n) at the bound n
   // S(v, k) for 0 <= k <= n: the edge to take at v when at most k moves remain. EdgeId::none() when
-  // null (goal, passive vertex, or no edge better than giving up). Throws std::invalid_argument if
+  // null (goal, passive vertex, or no edge better than giving up). Throws UsageError if
   // k > bound(). O(1) at k = n, otherwise O(#change points of v) (they are stored compressed).
   EdgeId choice(VertexId v, std::uint32_t k) const;
   EdgeId choice(VertexId v) const;
@@ -121,7 +122,7 @@ class BoundedReachResult {
   // Bytes taken by the stored change points (about one per change point, plus O(V)).
   std::size_t change_point_bytes() const { return changes_.memory_bytes(); }
 
-  // Full history for vertices listed in BoundedReachOptions::record (std::invalid_argument otherwise).
+  // Full history for vertices listed in BoundedReachOptions::record (UsageError otherwise).
   bool is_recorded(VertexId v) const;
   double prob(VertexId v, std::uint32_t k) const { return recorded(v, k).prob; }
   double cost(VertexId v, std::uint32_t k) const { return recorded(v, k).cost; }
@@ -177,7 +178,7 @@ class BoundedReachSolver {
                      ReachSweep sweep = ReachSweep::automatic)
       : g_(&g), order_(order), sweep_(sweep), goal_(g.num_vertices(), 0) {
     for (VertexId v : goals) {
-      if (v.index() >= g.num_vertices()) throw std::invalid_argument("BoundedReachSolver: goal vertex id out of range");
+      if (v.index() >= g.num_vertices()) throw UsageError("goals", "BoundedReachSolver: goal vertex id out of range");
       goal_[v.index()] = 1;
     }
     init();
@@ -407,7 +408,7 @@ class BoundedReachSolver {
 // Keeps Pr(v, k), C(v, k) for a few vertices while a solver steps (BoundedReachOptions::record).
 class BoundedReachRecorder {
  public:
-  // Throws std::invalid_argument for ids out of range.
+  // Throws UsageError for ids out of range.
   BoundedReachRecorder(const TestGraph& g, std::vector<VertexId> vertices, std::uint32_t bound);
   template <class Solver>
   void capture(const Solver& s) {
@@ -425,7 +426,7 @@ class BoundedReachRecorder {
 extern template class BoundedReachSolver<LexicographicOrder>;
 extern template class BoundedReachSolver<ProbabilityOrder>;
 
-// Runs the solver up to options.bound with the preorder options.order. Throws std::invalid_argument
+// Runs the solver up to options.bound with the preorder options.order. Throws UsageError
 // for goal or record ids out of range.
 BoundedReachResult solve_bounded_reachability(const TestGraph& g, std::span<const VertexId> goals,
                                               const BoundedReachOptions& options = {});

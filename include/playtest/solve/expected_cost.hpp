@@ -17,6 +17,7 @@
 #include <span>
 #include <vector>
 
+#include "playtest/error.hpp"
 #include "playtest/graph/test_graph.hpp"
 #include "playtest/solve/choice_folding.hpp"
 
@@ -95,7 +96,7 @@ struct ExpectedCostResult {
   std::vector<std::vector<double>> trace;  // see ExpectedCostOptions::trace_vertices
 };
 
-// Throws std::invalid_argument when a goal id is out of range.
+// Throws UsageError when a goal id is out of range.
 ExpectedCostResult solve_expected_cost(const TestGraph& g, std::span<const VertexId> goals,
                                        const ExpectedCostOptions& options = {});
 

@@ -58,7 +58,7 @@ std::string_view objective_name(SolveObjective objective);  // "reach", "win", "
 std::string_view method_name(ExpectedCostMethod method);    // "certified", "vi", "pi", "lp"
 
 // Runs the solver the request names. Throws UsageError("epsilon") for an epsilon that is not a
-// positive finite number, std::invalid_argument for vertex ids out of range.
+// positive finite number, UsageError for vertex ids out of range.
 SolveReport solve(const TestGraph& g, const SolveRequest& request);
 
 // The text table (at most `limit` vertex rows), then the summary.

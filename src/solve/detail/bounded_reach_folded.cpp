@@ -5,6 +5,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "playtest/error.hpp"
 #include "solve/detail/team.hpp"
 
 namespace playtest::detail {
@@ -415,7 +416,7 @@ bool BoundedReachFolded::solve(const TestGraph& g, std::span<const VertexId> goa
   const std::uint32_t nv = g.num_vertices();
   std::vector<std::uint8_t> goal(nv, 0);
   for (VertexId v : goals) {
-    if (v.index() >= nv) throw std::invalid_argument("BoundedReachSolver: goal vertex id out of range");
+    if (v.index() >= nv) throw UsageError("goals", "BoundedReachSolver: goal vertex id out of range");
     goal[v.index()] = 1;
   }
   FoldedModel m;
