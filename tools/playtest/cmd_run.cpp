@@ -2,20 +2,17 @@
 // through the subprocess adapter (docs/adapter-protocol.md); judge every observation; report a
 // verdict (exit code 0 PASS, 1 FAIL, 4 INCONCLUSIVE, 3 ERROR, 128 + N when signal N stopped it), a
 // trace, JUnit XML and coverage.
+#include "campaign_files.hpp"
 #include "command.hpp"
 #include "common.hpp"
 #include "diagnose_options.hpp"
 #include "interrupt.hpp"
 #include "option_checks.hpp"
-#include "playtest/report/html_report.hpp"
 #include "playtest/run/campaign.hpp"
-#include "playtest/run/junit_report.hpp"
 #include "playtest/run/policy_factory.hpp"
 #include "playtest/run/run_output.hpp"
 #include "playtest/run/subprocess_adapter.hpp"
-#include "playtest/run/trace_writer.hpp"
 #include "playtest/strategy/traps.hpp"
-#include "progress.hpp"
 #include "strategy_options.hpp"
 
 namespace playtest::cli {
@@ -33,56 +30,13 @@ struct Options {
   ShrinkCliOptions shrink;  // --shrink FILE: shrink the first FAIL right after the campaign
 };
 
-// run --shrink: the first failing run shrunk (docs/diagnosis.md) against an instance of its own;
-// nullopt when nothing failed.
-std::optional<ShrinkDone> shrink_first_failure(const Options& o, const TestGraph& g, const CampaignResult& c,
-                                               const RunOptions& ro, SubprocessOptions so) {
-  if (o.shrink.output.empty() || c.interrupted) return std::nullopt;
-  for (const RunResult& r : c.runs)
-    if (r.verdict == Verdict::fail) {
-      so.stop = ro.stop;
-      SubprocessAdapter adapter(so);
-      const SutCliOptions sut{
-          o.sut, o.sut_stderr, o.timeout_ms, o.ack_timeout_ms, o.ready_timeout_ms, o.vertex_timeouts};
-      return shrink_to_file(g, replay_target(g, r), adapter, ro, o.shrink, sut,
-                            o.trace.empty() ? "the failing run" : o.trace, o.input.path, r.seed);
-    }
-  return std::nullopt;
-}
-
-// Passes a campaign on to the trace writer (a file, or one per run) and keeps a progress line (on a
-// terminal only). The campaign reports runs in run order, one at a time.
-class Progress final : public CampaignObserver {
- public:
-  Progress(CampaignObserver* trace, std::uint32_t runs) : trace_(trace), runs_(runs), line_("run", "runs") {}
-  void on_campaign_begin(const TestGraph& g, const CampaignOptions& o) override {
-    if (trace_) trace_->on_campaign_begin(g, o);
-  }
-  void on_run_begin(std::uint32_t run, std::uint64_t seed) override {
-    if (runs_ > 1) line_.update(run - 1, runs_);
-    if (trace_) trace_->on_run_begin(run, seed);
-  }
-  void on_step(const TestGraph& g, const TraceStep& step) override {
-    if (trace_) trace_->on_step(g, step);
-  }
-  void on_end(const TestGraph& g, const RunResult& result) override {
-    if (trace_) trace_->on_end(g, result);
-  }
-  void finish() { line_.finish(); }
-
- private:
-  CampaignObserver* trace_;
-  std::uint32_t runs_;
-  ProgressLine line_;
-};
-
 // The command that replays one run: this command line with that run's seed, one run and one job,
 // writing no files.
 std::string replay(std::uint64_t seed) {
-  return replay_command({"--seed", "--runs", "--jobs", "--shard", "--trace", "--trace-dir", "--junit", "--report",
-                         "--shrink", "--shrink-attempts", "--shrink-threshold", "--shrink-budget",
-                         "--shrink-confidence", "--shrink-match"},
-                        {"--json", "--quiet", "--fail-fast"}, {"--seed", std::to_string(seed), "--runs", "1"});
+  return replay_command(
+      {"--seed", "--runs", "--jobs", "--shard", "--trace", "--trace-dir", "--junit", "--report", "--shrink",
+       "--shrink-attempts", "--shrink-threshold", "--shrink-budget", "--shrink-confidence", "--shrink-match"},
+      {"--json", "--quiet", "--fail-fast"}, {"--seed", std::to_string(seed), "--runs", "1"});
 }
 
 int run(const Options& o) {
@@ -107,46 +61,21 @@ int run(const Options& o) {
   refuse_unreachable(o.strategy, g, ro.purpose);  // after the options' own checks, before any run
   const CampaignWorkers workers{.policy = policy_maker(spec.kind, g, policy_setup(o.strategy, ro.purpose)),
                                 .adapter = subprocess_adapters(so)};
-  std::optional<Output> trace_out;
-  std::optional<JsonlTraceWriter> trace;
-  std::optional<JsonlTraceDirWriter> trace_dir;
-  if (!o.trace.empty()) {
-    trace.emplace(trace_out.emplace(o.trace).stream(), name);
-    trace->set_context(o.input.path, replay);
-  }
-  if (!o.trace_dir.empty()) {
-    trace_dir.emplace(o.trace_dir, name);
-    trace_dir->set_context(o.input.path, replay);
-  }
-  Progress progress(trace ? static_cast<CampaignObserver*>(&*trace) : trace_dir ? &*trace_dir : nullptr, o.runs);
+  const CampaignFileNames files{.model = o.input.path,
+                                .strategy = name,
+                                .trace = o.trace,
+                                .trace_dir = o.trace_dir,
+                                .report = o.report,
+                                .junit = o.junit,
+                                .replay = replay};
+  CampaignFiles outputs(files, o.runs);
 
   // From here on a signal stops the campaign; what was observed is written all the same.
   const InterruptScope interrupts(stop);
-  const CampaignResult c = run_campaign(runner, workers, co, &progress);
-  progress.finish();
-  if (trace_out) trace_out->close();
-  if (trace_dir) trace_dir->close();
-  if (!o.report.empty()) {
-    report::Report rep{.title = "playtest run " + o.input.path,
-                       .tool_version = PLAYTEST_VERSION,
-                       .model = &g,
-                       .model_name = o.input.path};
-    for (const RunResult& r : c.runs)
-      rep.runs.push_back(
-          report::run_record(g, r, r.run, {.strategy = name, .model = o.input.path, .replay = replay(r.seed)}));
-    Output out(o.report);
-    report::write_html_report(out.stream(), rep);
-    out.close();
-  }
-  if (!o.junit.empty()) {
-    Output junit(o.junit);
-    write_junit(
-        junit.stream(),
-        junit_suite(g, c,
-                    {.suite = "playtest run " + o.input.path, .classname = "playtest." + name, .strategy = name}));
-    junit.close();
-  }
-  const std::optional<ShrinkDone> shrunk = shrink_first_failure(o, g, c, ro, so);
+  const CampaignResult c = run_campaign(runner, workers, co, outputs.observer());
+  outputs.finish(g, c);
+  const SutCliOptions sut{o.sut, o.sut_stderr, o.timeout_ms, o.ack_timeout_ms, o.ready_timeout_ms, o.vertex_timeouts};
+  const std::optional<ShrinkDone> shrunk = shrink_first_failure(g, c, ro, so, o.shrink, sut, o.trace, o.input.path);
   const bool interrupted = c.interrupted || (shrunk && shrunk->result.interrupted);
   const int code = interrupted ? interrupted_exit_code(stop) : exit_code_of(c.verdict);
   const RunOutputOptions out{.per_run = !o.quiet, .replay = replay};

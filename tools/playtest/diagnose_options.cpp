@@ -94,4 +94,19 @@ ShrinkDone shrink_to_file(const TestGraph& g, const ReplayTarget& target, Adapte
   return d;
 }
 
+std::optional<ShrinkDone> shrink_first_failure(const TestGraph& g, const CampaignResult& c, const RunOptions& run,
+                                               SubprocessOptions adapter, const ShrinkCliOptions& o,
+                                               const SutCliOptions& sut, const std::string& trace,
+                                               const std::string& model) {
+  if (o.output.empty() || c.interrupted) return std::nullopt;
+  for (const RunResult& r : c.runs)
+    if (r.verdict == Verdict::fail) {
+      adapter.stop = run.stop;
+      SubprocessAdapter instance(adapter);
+      return shrink_to_file(g, replay_target(g, r), instance, run, o, sut, trace.empty() ? "the failing run" : trace,
+                            model, r.seed);
+    }
+  return std::nullopt;
+}
+
 }  // namespace playtest::cli
