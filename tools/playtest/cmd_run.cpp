@@ -21,11 +21,11 @@ namespace {
 struct Options {
   InputOptions input;
   StrategyOptions strategy;
-  std::string sut, trace, trace_dir, junit, sut_stderr, report, shard = "1/1";
-  std::vector<std::string> vertex_timeouts;
+  SutCliOptions sut;  // --sut, its stderr and the timeouts
+  std::string trace, trace_dir, junit, report, shard = "1/1";
   std::uint64_t steps = 1000, seed = 0;
   double time_s = 0;
-  std::uint32_t timeout_ms = 1000, ack_timeout_ms = 5000, ready_timeout_ms = 5000, runs = 1, jobs = 1;
+  std::uint32_t runs = 1, jobs = 1;
   bool json = false, quiet = false, fail_fast = false;
   ShrinkCliOptions shrink;  // --shrink FILE: shrink the first FAIL right after the campaign
 };
@@ -47,17 +47,13 @@ int run(const Options& o) {
   RunOptions ro{.purpose = spec.resolve(g, declared_traps(g)),
                 .max_steps = o.steps,
                 .time_budget = std::chrono::milliseconds(static_cast<std::int64_t>(o.time_s * 1000.0)),
-                .timeout = std::chrono::milliseconds(o.timeout_ms),
-                .vertex_timeouts = vertex_timeouts_from_specs(g, o.vertex_timeouts),
                 .stop = &stop};
+  apply_timeouts(g, o.sut, ro);
   require_something_to_test(g, ro.purpose);
   const Runner runner(g, ro);  // refuses graphs that cannot drive an online test
   const CampaignOptions co{
       .runs = o.runs, .seed = o.seed, .jobs = o.jobs, .shard = parse_shard(o.shard), .fail_fast = o.fail_fast};
-  SubprocessOptions so{.command = o.sut,
-                       .ready_timeout = std::chrono::milliseconds(o.ready_timeout_ms),
-                       .ack_timeout = std::chrono::milliseconds(o.ack_timeout_ms)};
-  set_stderr(so, o.sut_stderr);
+  const SubprocessOptions so = subprocess_options(o.sut);
   refuse_unreachable(o.strategy, g, ro.purpose);  // after the options' own checks, before any run
   const CampaignWorkers workers{.policy = policy_maker(spec.kind, g, policy_setup(o.strategy, ro.purpose)),
                                 .adapter = subprocess_adapters(so)};
@@ -74,8 +70,7 @@ int run(const Options& o) {
   const InterruptScope interrupts(stop);
   const CampaignResult c = run_campaign(runner, workers, co, outputs.observer());
   outputs.finish(g, c);
-  const SutCliOptions sut{o.sut, o.sut_stderr, o.timeout_ms, o.ack_timeout_ms, o.ready_timeout_ms, o.vertex_timeouts};
-  const std::optional<ShrinkDone> shrunk = shrink_first_failure(g, c, ro, so, o.shrink, sut, o.trace, o.input.path);
+  const std::optional<ShrinkDone> shrunk = shrink_first_failure(g, c, ro, so, o.shrink, o.sut, o.trace, o.input.path);
   const bool interrupted = c.interrupted || (shrunk && shrunk->result.interrupted);
   const int code = interrupted ? interrupted_exit_code(stop) : exit_code_of(c.verdict);
   const RunOutputOptions out{.per_run = !o.quiet, .replay = replay};
@@ -104,18 +99,12 @@ const Registration reg{
           "Exit codes: 0 PASS, 1 FAIL, 4 INCONCLUSIVE, 3 ERROR (adapter died, garbage, hang), 2 usage/input error,\n"
           "130/143 stopped by SIGINT/SIGTERM (trace and JUnit written; the interrupted run is ERROR).");
       add_input_options(sub, o->input);
-      sub->add_option("--sut", o->sut, "Adapter command, run with /bin/sh -c")->required();
+      add_sut_options(sub, o->sut);
       add_strategy_options(sub, o->strategy, false);
       sub->add_option("--steps", o->steps, "Step budget per run (0: none)")->default_val(1000);
       sub->add_option("--time", o->time_s, "Wall-clock budget per run in seconds (0: none)")
           ->default_val(0)
           ->check(non_negative_finite());
-      sub->add_option("--timeout-ms", o->timeout_ms, "Wait for an output at a passive vertex")->default_val(1000);
-      sub->add_option("--vertex-timeout", o->vertex_timeouts, "VERTEX=MS: the wait at one passive vertex (repeatable)");
-      sub->add_option("--ack-timeout-ms", o->ack_timeout_ms, "Wait for the adapter's ack of a stimulus")
-          ->default_val(5000);
-      sub->add_option("--ready-timeout-ms", o->ready_timeout_ms, "Wait for the adapter's ready (start, reset)")
-          ->default_val(5000);
       sub->add_option("--runs", o->runs, "Number of runs of the campaign (run i uses seed S+i-1)")
           ->default_val(1)
           ->check(positive_integer());
@@ -141,8 +130,6 @@ const Registration reg{
       sub->add_option("--report", o->report,
                       "Write a self-contained HTML report here: verdicts, replay commands, the model with coverage, "
                       "the path to each failure (docs/testing.md)");
-      sub->add_option("--sut-stderr", o->sut_stderr,
-                      "The adapter's stderr: inherit (default), discard, or a FILE (appended)");
       sub->add_option("--shrink", o->shrink.output,
                       "After a FAIL, shrink the first failing run to a shortest failing stimulus sequence and write "
                       "its trace here (docs/diagnosis.md; --shrink-attempts, --shrink-threshold, --shrink-budget)");
