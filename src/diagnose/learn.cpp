@@ -28,9 +28,9 @@ void ObservationCounts::count_unexpected(VertexId v, const std::string& label) {
 }
 
 void ObservationCounts::add(const RecordedTrace& trace) {
-  for (const RecordedRun& run : trace.runs) {
+  for (const RunRecord& run : trace.runs) {
     ++runs_;
-    for (const RecordedStep& s : run.steps) {
+    for (const StepRecord& s : run.trace) {
       if (s.kind != StepKind::observation && s.kind != StepKind::timeout && s.kind != StepKind::unexpected &&
           s.kind != StepKind::silence)
         continue;

@@ -107,13 +107,13 @@ void add_to_script(Script& s, StepKind kind, std::string_view label) {
 
 }  // namespace
 
-ReplayTarget replay_target(const TestGraph& g, const RecordedRun& run, const std::string& source) {
+ReplayTarget replay_target(const TestGraph& g, const RunRecord& run, const std::string& source) {
   ReplayTarget t;
-  auto fail = [&](const RecordedStep& s, std::string message) {
+  auto fail = [&](const StepRecord& s, std::string message) {
     detail::throw_at<GraphError>(source, s.line, std::move(message),
                                  {"is the model the one the trace was recorded with?"});
   };
-  for (const RecordedStep& s : run.steps) {
+  for (const StepRecord& s : run.trace) {
     const auto v = g.find_vertex(s.vertex);
     if (!v) fail(s, fmt::format("the trace's vertex '{}' is not a vertex of the model", s.vertex));
     if (s.kind == StepKind::stimulus && offered_stimulus(g, *v, s.label).is_none())
@@ -123,16 +123,16 @@ ReplayTarget replay_target(const TestGraph& g, const RecordedRun& run, const std
     add_to_script(t.script, s.kind, s.label);
     t.steps.push_back({s.kind, s.vertex, s.kind == StepKind::reset ? std::string() : s.label});
   }
-  const bool failing_step = !run.steps.empty() && (run.steps.back().kind == StepKind::unexpected ||
-                                                   run.steps.back().kind == StepKind::silence);
-  if (!run.ended && !failing_step)
+  const bool failing_step = !run.trace.empty() && (run.trace.back().kind == StepKind::unexpected ||
+                                                   run.trace.back().kind == StepKind::silence);
+  if (!run.verdict && !failing_step)
     detail::throw_at<GraphError>(source, run.line,
                                  fmt::format("run {} of the trace has no \"end\" line and no failing step: the run "
                                              "was cut short, so there is no verdict to reproduce",
                                              run.run));
-  t.verdict = failing_step ? Verdict::fail : run.verdict;
+  t.verdict = failing_step ? Verdict::fail : *run.verdict;
   if (failing_step) {
-    const RecordedStep& last = run.steps.back();
+    const StepRecord& last = run.trace.back();
     t.failure.failed = true;
     t.failure.vertex = last.vertex;
     t.failure.silence = last.kind == StepKind::silence;

@@ -38,7 +38,6 @@ std::string describe_number(double x) {
 void GraphBuilder::reserve(std::size_t vertices, std::size_t edges) {
   names_.reserve(vertices, vertices * 8);
   vstate_.reserve(vertices);
-  vdecl_.reserve(vertices);
   from_.reserve(edges);
   to_.reserve(edges);
   cost_.reserve(edges);
@@ -52,7 +51,7 @@ VertexId GraphBuilder::vertex_ref(std::string_view name, std::uint32_t hash) {
   std::uint32_t id = names_.intern(name, hash);
   if (id == vstate_.size()) {
     vstate_.push_back(0);
-    vdecl_.push_back(0);
+    if (decl_listed_) vdecl_.push_back(0);
   }
   return VertexId{id};
 }
@@ -66,15 +65,27 @@ VertexId GraphBuilder::add_vertex(std::string_view name, VertexKind kind, bool g
   }
   vstate_[v.index()] = static_cast<std::uint8_t>(declared | (kind == VertexKind::passive ? decl_passive : 0) |
                                                  (goal ? decl_goal : 0));
-  vdecl_[v.index()] = decl;
+  set_decl(v.index(), decl);
   return v;
+}
+
+// vdecl_ is materialized only when a declaration's index differs from its vertex's id.
+void GraphBuilder::set_decl(std::uint32_t v, std::uint32_t decl) {
+  if (!decl_listed_) {
+    if (decl == v) return;
+    vdecl_.resize(vstate_.size());
+    for (std::uint32_t u = 0; u < vdecl_.size(); ++u) vdecl_[u] = u;
+    decl_listed_ = true;
+  }
+  vdecl_[v] = decl;
 }
 
 VertexId GraphBuilder::add_unique_vertex(std::string_view name, VertexKind kind, bool goal) {
   const VertexId v{names_.append(name)};
   vstate_.push_back(static_cast<std::uint8_t>(declared | (kind == VertexKind::passive ? decl_passive : 0) |
                                               (goal ? decl_goal : 0)));
-  vdecl_.push_back(num_decls_++);
+  if (decl_listed_) vdecl_.push_back(0);
+  set_decl(v.value, num_decls_++);
   unindexed_names_ = true;
   return v;
 }
@@ -162,8 +173,11 @@ void GraphBuilder::check_vertices(const BuildOptions& o) {
   const std::uint32_t n = names_.size();
   if (num_decls_ == 0) fail(o, {K::graph, 0}, "the graph has no vertices");
   if (unindexed_names_) {
-    if (auto dup = names_.index_all())
-      fail(o, {K::vertex, vdecl_[*dup]}, fmt::format("duplicate vertex id '{}'", names_.view(*dup)));
+    if (distinct_names_) {
+      names_.index_lazily();
+    } else if (auto dup = names_.index_all()) {
+      fail(o, {K::vertex, decl_of(*dup)}, fmt::format("duplicate vertex id '{}'", names_.view(*dup)));
+    }
     unindexed_names_ = false;
   }
   if (!duplicate_decls_.empty()) {
@@ -264,7 +278,7 @@ void GraphBuilder::check_passive_vertices(const BuildOptions& o, const TestGraph
     if (!(vstate_[v] & decl_passive)) continue;
     const std::uint32_t b = g.out_offsets_[v], e = g.out_offsets_[v + 1];
     if (b == e)
-      fail(o, {K::vertex, vdecl_[v]},
+      fail(o, {K::vertex, decl_of(v)},
            fmt::format("passive vertex '{}' has no outgoing edges; the system under test must have a move there",
                        names_.view(v)));
     std::uint8_t kinds = 0;
@@ -281,12 +295,12 @@ void GraphBuilder::check_passive_vertices(const BuildOptions& o, const TestGraph
       sum += prob_[i];
     }
     if (kinds == (flag_has_prob | flag_has_weight))
-      fail(o, {K::vertex, vdecl_[v]}, fmt::format("passive vertex '{}' mixes \"prob\" and \"weight\" on its edges; "
+      fail(o, {K::vertex, decl_of(v)}, fmt::format("passive vertex '{}' mixes \"prob\" and \"weight\" on its edges; "
                                                   "use one of them", names_.view(v)));
     if (kinds == flag_has_weight) {
       for (std::uint32_t k = b; k < e; ++k) prob_[inv.empty() ? k : inv[k]] /= sum;
     } else if (std::abs(sum - 1.0) > o.probability_tolerance) {
-      fail(o, {K::vertex, vdecl_[v]},
+      fail(o, {K::vertex, decl_of(v)},
            fmt::format("the probabilities of the edges leaving passive vertex '{}' sum to {:.12g}, not 1",
                        names_.view(v), sum));
     }
@@ -324,27 +338,30 @@ std::uint32_t GraphBuilder::name_default_edges(const BuildOptions& o) {
                        "edge uses)", s, s));
     }
   }
-  {
-    // "e<i>" by hand: millions of edges make a formatting call per edge show in profiles.
-    // Reserved first: growing by doubling would briefly hold the old and the new buffers.
-    std::size_t unnamed = 0, chars = 0;
-    for (std::uint32_t i = 0; i < m; ++i) {
-      if (name_[i] != no_name) continue;
-      ++unnamed;
-      chars += 2 + (i >= 10) + (i >= 100) + (i >= 1000) + (i >= 10000) + (i >= 100000) + (i >= 1000000) +
-               (i >= 10000000) + (i >= 100000000) + (i >= 1000000000u);
+  // The others are "e<index>": not stored one by one but as one string "e0e1e2..." (TestGraph's
+  // default_edge_names_), and name_[i] = explicit_names + i.
+  if (std::uint64_t{explicit_names} + m >= no_name / 2) fail(o, {K::graph, 0}, "too many edges");
+  bool any_default = false;
+  for (std::uint32_t i = 0; i < m; ++i)
+    if (name_[i] == no_name) {
+      name_[i] = explicit_names + i;
+      any_default = true;
     }
-    for (std::uint32_t id = 0; id < explicit_names; ++id) chars += edge_names_.view(id).size();
-    edge_names_.reserve(std::size_t{explicit_names} + unnamed, chars);
+  default_names_.clear();
+  if (any_default) {
+    // By hand: millions of edges make a formatting call per edge show in profiles. Reserved first
+    // (an 'e' and the digits of every index): growing by doubling would hold two buffers at once.
+    std::uint64_t chars = m;
+    for (std::uint64_t lo = 0, hi = 10, d = 1; lo < m; lo = hi, hi *= 10, ++d) chars += (std::min<std::uint64_t>(hi, m) - lo) * d;
+    default_names_.reserve(chars);
     char buf[16];
     for (std::uint32_t i = 0; i < m; ++i) {
-      if (name_[i] != no_name) continue;
       char* p = buf + sizeof buf;
       std::uint32_t k = i;
       do *--p = static_cast<char>('0' + k % 10);
       while ((k /= 10) != 0);
       *--p = 'e';
-      name_[i] = edge_names_.append(std::string_view(p, static_cast<std::size_t>(buf + sizeof buf - p)));
+      default_names_.append(p, static_cast<std::size_t>(buf + sizeof buf - p));
     }
   }
   return explicit_names;
@@ -397,6 +414,7 @@ void GraphBuilder::freeze_edges(TestGraph& g, const std::vector<std::uint32_t>& 
   permute(prob_, g.prob_);
   permute(label_, g.label_);
   permute(name_, g.edge_name_);
+  g.default_edge_names_ = std::move(default_names_);
   g.eflags_.resize(m);
   for (std::uint32_t i = 0; i < m; ++i) g.eflags_[at(i)] = static_cast<std::uint8_t>(((eflags_[i] & flag_timeout) ? TestGraph::edge_timeout : 0) |
                                                    ((eflags_[i] & flag_observe) ? TestGraph::edge_observe : 0));
@@ -404,8 +422,13 @@ void GraphBuilder::freeze_edges(TestGraph& g, const std::vector<std::uint32_t>& 
   for (std::uint32_t k = 0; k < m; ++k)
     if (!(g.vflags_[g.source_[k].index()] & TestGraph::vertex_passive)) g.prob_[k] = 0.0;
   g.edge_of_explicit_name_.resize(explicit_names);
-  for (std::uint32_t k = 0; k < m; ++k)
-    if (g.edge_name_[k] < explicit_names) g.edge_of_explicit_name_[g.edge_name_[k]] = EdgeId{k};
+  if (explicit_names == 0 && grouped) {
+    // Every edge named by default and ids equal to insertion indices: name() needs no table.
+    std::vector<std::uint32_t>().swap(g.edge_name_);
+  } else {
+    for (std::uint32_t k = 0; k < m; ++k)
+      if (g.edge_name_[k] < explicit_names) g.edge_of_explicit_name_[g.edge_name_[k]] = EdgeId{k};
+  }
   if (!grouped) {  // empty: the identity (TestGraph::find_edge)
     g.edge_of_insertion_.resize(m);
     for (std::uint32_t i = 0; i < m; ++i) g.edge_of_insertion_[i] = EdgeId{perm[i]};

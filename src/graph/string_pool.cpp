@@ -12,6 +12,32 @@
 
 namespace playtest {
 
+StringPool::StringPool(const StringPool& o)
+    : chars_(o.chars_), offsets_(o.offsets_), slots_(o.slots_), indexed_(o.indexed_) {
+  if (o.lazy_ && o.lazy_->pending.load(std::memory_order_acquire)) lazy_ = std::make_unique<Lazy>();
+}
+
+StringPool& StringPool::operator=(const StringPool& o) {
+  if (this != &o) *this = StringPool(o);
+  return *this;
+}
+
+void StringPool::index_lazily() {
+  slots_.clear();
+  slots_.shrink_to_fit();
+  indexed_ = 0;
+  lazy_ = std::make_unique<Lazy>();
+}
+
+void StringPool::index_now() const {
+  Lazy& l = *lazy_;
+  if (!l.pending.load(std::memory_order_acquire)) return;
+  std::lock_guard lock(l.mutex);
+  if (!l.pending.load(std::memory_order_relaxed)) return;
+  build_index();
+  l.pending.store(false, std::memory_order_release);
+}
+
 std::uint32_t StringPool::hash(std::string_view s) {
   // FNV-1a, then a final mix so that the low bits are well distributed.
   std::uint64_t h = 1469598103934665603ull;
@@ -80,6 +106,11 @@ void StringPool::grow_index() {
 }
 
 std::optional<std::uint32_t> StringPool::index_all() {
+  lazy_.reset();
+  return build_index();
+}
+
+std::optional<std::uint32_t> StringPool::build_index() const {
   std::size_t want = 16;
   while (want < 2 * static_cast<std::size_t>(size()) + 2) want *= 2;
   slots_ = make_slots(want);
@@ -107,7 +138,7 @@ std::optional<std::uint32_t> StringPool::index_all() {
   return duplicate;
 }
 
-std::optional<std::uint32_t> StringPool::find(std::string_view s) const {
+std::optional<std::uint32_t> StringPool::find_indexed(std::string_view s) const {
   if (slots_.empty()) return std::nullopt;
   const std::uint32_t h = hash(s);
   const std::uint64_t key = short_key(s);
@@ -122,6 +153,10 @@ std::optional<std::uint32_t> StringPool::find(std::string_view s) const {
 std::uint32_t StringPool::intern(std::string_view s) { return intern(s, hash(s)); }
 
 std::uint32_t StringPool::intern(std::string_view s, std::uint32_t h) {
+  if (lazy_) {
+    index_now();
+    lazy_.reset();
+  }
   if (slots_.size() < 2 * static_cast<std::size_t>(indexed_) + 2) grow_index();
   const std::uint64_t key = short_key(s);
   const std::size_t mask = slots_.size() - 1;

@@ -48,11 +48,27 @@ std::optional<EdgeId> TestGraph::find_edge(std::string_view name) const {
   return e;
 }
 
+std::string_view TestGraph::default_edge_name(std::uint32_t i) const {
+  // "e<j>" for j = 0, 1, ... one after another: the name of i starts after i letters 'e' and the
+  // digits of 0 .. i - 1.
+  std::uint64_t digits_before = 0, lo = 0, hi = 10, d = 1;
+  while (i > hi) {
+    digits_before += (hi - lo) * d;
+    lo = hi;
+    hi *= 10;
+    ++d;
+  }
+  digits_before += (i - lo) * d;
+  const std::uint64_t width = i < hi ? d : d + 1;  // i == hi has one digit more
+  return std::string_view(default_edge_names_).substr(i + digits_before, 1 + width);
+}
+
 std::size_t TestGraph::memory_bytes() const {
   auto bytes = [](const auto& v) { return v.capacity() * sizeof(typename std::decay_t<decltype(v)>::value_type); };
   return bytes(vflags_) + bytes(out_offsets_) + bytes(in_offsets_) + bytes(in_edges_) + bytes(source_) +
          bytes(target_) + bytes(cost_) + bytes(prob_) + bytes(label_) + bytes(edge_name_) + bytes(edge_of_explicit_name_) + bytes(edge_of_insertion_) + bytes(eflags_) +
-         vertex_names_.memory_bytes() + edge_names_.memory_bytes() + labels_.memory_bytes() + meta_json_.capacity();
+         vertex_names_.memory_bytes() + edge_names_.memory_bytes() + labels_.memory_bytes() + meta_json_.capacity() +
+         default_edge_names_.capacity();
 }
 
 }  // namespace playtest

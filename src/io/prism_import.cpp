@@ -10,6 +10,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <thread>
 #include <tuple>
 #include <unordered_map>
 #include <vector>
@@ -64,6 +65,13 @@ class LineReader {
       return true;
     }
     return false;
+  }
+
+  // The next line as it is (no splitting, comments included); false at the end.
+  bool next_raw(std::string_view& line) {
+    if (!raw_line(line)) return false;
+    ++line_;
+    return true;
   }
 
   std::size_t count() const { return count_; }
@@ -534,6 +542,8 @@ TestGraph build_graph(Transitions& m, Costs& costs, const Labels& labels, const 
   const std::uint32_t nt = m.transitions();
   auto state_cost = [&](std::uint32_t s) { return costs.state.empty() ? 0.0 : costs.state[s]; };
   GraphBuilder b;
+  // Names are the state numbers and "state.choice": distinct by construction.
+  b.names_are_distinct();
   char buf[32];
   char* const end = buf + sizeof buf;
   auto name_of = [&](char* p) { return std::string_view(p, static_cast<std::size_t>(end - p)); };
@@ -597,6 +607,306 @@ TestGraph build_graph(Transitions& m, Costs& costs, const Labels& labels, const 
   bo.locate = [&](ElementRef) { return SourceLocation{tra_name, 0, 0, ""}; };
   bo.probability_tolerance = probability_tolerance;
   return b.build(bo);
+}
+
+// Reads the fields of a plain row in place: unsigned numbers of at most 9 digits, then (for the
+// last numeric field) a double, then at most one more token. Blanks are ' ', '\t' and '\r'.
+class RowScan {
+ public:
+  explicit RowScan(std::string_view line) : p_(line.data()), end_(line.data() + line.size()) {}
+  bool at_end() {
+    skip();
+    return p_ == end_;
+  }
+  bool comment() {
+    skip();
+    return p_ != end_ && *p_ == '#';
+  }
+  bool uint(std::uint32_t& out) {
+    skip();
+    std::uint32_t v = 0;
+    const char* start = p_;
+    while (p_ != end_ && static_cast<unsigned char>(*p_ - '0') < 10) v = v * 10 + static_cast<std::uint32_t>(*p_++ - '0');
+    out = v;
+    return p_ != start && p_ - start <= 9 && (p_ == end_ || blank(*p_));
+  }
+  bool real(double& out) {
+    skip();
+    const char* start = p_;
+    while (p_ != end_ && !blank(*p_)) ++p_;
+    auto [q, ec] = std::from_chars(start, p_, out);
+    return start != p_ && ec == std::errc() && q == p_;
+  }
+  bool token(std::string_view& out) {
+    skip();
+    const char* start = p_;
+    while (p_ != end_ && !blank(*p_)) ++p_;
+    out = std::string_view(start, static_cast<std::size_t>(p_ - start));
+    return start != p_;
+  }
+
+ private:
+  static bool blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+  void skip() {
+    while (p_ != end_ && blank(*p_)) ++p_;
+  }
+  const char* p_;
+  const char* end_;
+};
+
+// A fast path for a large MDP's .tra file: two threads tokenize the two halves of the file (rows
+// "state choice target probability [action]", no locations), then one pass makes the Transitions
+// as read_tra does, action ids in the same order. It gives up on anything read_tra would refuse or
+// that it does not expect (a DTMC, comments between rows, numbers of 10 digits), and read_tra then
+// reads the file and reports the error with its location.
+struct TraChunk {
+  bool ok = true;
+  bool header = false;
+  std::uint32_t hdr[3] = {0, 0, 0};
+  std::vector<std::uint32_t> s, c, t, a;  // a: 1 + the chunk's action id, 0 for none
+  std::vector<double> p;
+  std::vector<std::string> names;  // the chunk's action names
+};
+
+// Calls f(line) for the lines starting in [begin, end) of the file (begin at a line start).
+template <class F>
+bool for_lines(const std::string& path, std::uint64_t begin, std::uint64_t end, F f) {
+  std::FILE* fp = std::fopen(path.c_str(), "rb");
+  if (fp == nullptr) return false;
+  struct Close {
+    std::FILE* fp;
+    ~Close() { std::fclose(fp); }
+  } close{fp};
+  if (::fseeko(fp, static_cast<off_t>(begin), SEEK_SET) != 0) return false;
+  std::vector<char> buf(block_size);
+  std::size_t have = 0;
+  std::uint64_t pos = begin;  // file offset of buf[0]
+  bool eof = false;
+  while (pos < end) {
+    if (!eof) {
+      const std::size_t got = std::fread(buf.data() + have, 1, buf.size() - have, fp);
+      if (got < buf.size() - have) eof = true;
+      have += got;
+    }
+    std::size_t i = 0;
+    for (;;) {
+      if (pos + i >= end) return true;
+      const void* nl = std::memchr(buf.data() + i, '\n', have - i);
+      if (nl == nullptr) break;
+      const std::size_t j = static_cast<std::size_t>(static_cast<const char*>(nl) - buf.data());
+      if (!f(std::string_view(buf.data() + i, j - i))) return false;
+      i = j + 1;
+    }
+    if (eof) {
+      if (i < have && pos + i < end && !f(std::string_view(buf.data() + i, have - i))) return false;
+      return true;
+    }
+    if (i == 0) return false;  // a line longer than the buffer: read_tra reports it
+    std::memmove(buf.data(), buf.data() + i, have - i);
+    have -= i;
+    pos += i;
+  }
+  return true;
+}
+
+void tokenize_tra(const std::string& path, std::uint64_t begin, std::uint64_t end, bool first, TraChunk& out) {
+  out.ok = for_lines(path, begin, end, [&](std::string_view line) {
+    RowScan r(line);
+    if (r.at_end()) return true;
+    if (r.comment()) return !out.header && first;  // comments only before the header
+    if (first && !out.header) {
+      out.header = true;
+      return r.uint(out.hdr[0]) && r.uint(out.hdr[1]) && r.uint(out.hdr[2]) && r.at_end();
+    }
+    std::uint32_t s = 0, c = 0, t = 0, a = 0;
+    double p = 0;
+    if (!r.uint(s) || !r.uint(c) || !r.uint(t) || !r.real(p)) return false;
+    std::string_view label;
+    if (r.token(label)) {
+      if (!r.at_end()) return false;
+      for (std::size_t k = out.names.size(); k-- > 0 && a == 0;)
+        if (out.names[k] == label) a = static_cast<std::uint32_t>(k) + 1;
+      if (a == 0) {
+        out.names.emplace_back(label);
+        a = static_cast<std::uint32_t>(out.names.size());
+      }
+    }
+    out.s.push_back(s);
+    out.c.push_back(c);
+    out.t.push_back(t);
+    out.p.push_back(p);
+    out.a.push_back(a);
+    return true;
+  });
+  if (first && !out.header) out.ok = false;
+}
+
+// The offset of the first line that starts at or after `at`.
+std::uint64_t line_start_after(const std::string& path, std::uint64_t at) {
+  std::uint64_t found = 0;
+  bool done = false;
+  for_lines(path, at - 1, ~std::uint64_t{0}, [&](std::string_view line) {
+    found = at - 1 + line.size() + 1;  // the line through the byte before `at` ends here
+    done = true;
+    return false;
+  });
+  return done ? found : at;
+}
+
+bool fast_read_tra(const std::string& path, std::uint64_t size, Transitions& m) {
+  const std::uint64_t mid = line_start_after(path, size / 2);
+  TraChunk a, b;
+  {
+    std::thread second([&] { tokenize_tra(path, mid, size, false, b); });
+    tokenize_tra(path, 0, mid, true, a);
+    second.join();
+  }
+  if (!a.ok || !b.ok) return false;
+  const std::uint32_t n = a.hdr[0], nchoices = a.hdr[1], ntrans = a.hdr[2];
+  if (n == 0 || ntrans > size / 8 || nchoices > ntrans || n > 2 * std::uint64_t{ntrans} + 1 ||
+      std::uint64_t{n} + nchoices >= 0xffffffffu || std::uint64_t{nchoices} + ntrans >= 0xffffffffu)
+    return false;
+  if (a.s.size() + b.s.size() != ntrans) return false;
+  m = Transitions{};
+  m.n = n;
+  m.first.assign(std::size_t{n} + 1, 0);
+  m.target.reserve(ntrans);
+  m.prob.reserve(ntrans);
+  m.trans_off.reserve(std::size_t{nchoices} + 1);
+  m.action.reserve(nchoices);
+  std::uint32_t cur_s = 0, cur_c = 0;
+  bool any = false;
+  double sum = 0;
+  for (TraChunk* ch : {&a, &b}) {
+    std::vector<std::uint32_t> global(ch->names.size(), 0xffffffffu);
+    const std::size_t rows = ch->s.size();
+    for (std::size_t i = 0; i < rows; ++i) {
+      const std::uint32_t s = ch->s[i], c = ch->c[i], t = ch->t[i], la = ch->a[i];
+      const double p = ch->p[i];
+      if (s >= n || t >= n || !(p > 0 && p <= 1)) return false;
+      if (!any || s != cur_s || c != cur_c) {
+        const bool next_choice = any && s == cur_s && c == cur_c + 1;
+        const bool first_of_state = (!any || s > cur_s) && c == 0;
+        if (!next_choice && !first_of_state) return false;
+        if (any && std::abs(sum - 1.0) > probability_tolerance) return false;
+        if (m.trans_off.size() == nchoices) return false;
+        for (std::uint32_t x = any ? cur_s + 1 : 0; x <= s; ++x) m.first[x] = static_cast<std::uint32_t>(m.trans_off.size());
+        m.trans_off.push_back(m.transitions());
+        std::uint32_t id = 0;
+        if (la != 0) {
+          if (global[la - 1] == 0xffffffffu) global[la - 1] = m.actions.id(ch->names[la - 1]);
+          id = global[la - 1];
+        }
+        m.action.push_back(id);
+        cur_s = s;
+        cur_c = c;
+        sum = 0;
+        any = true;
+      } else if (la != 0 && m.actions.name(m.action.back()) != ch->names[la - 1]) {
+        return false;
+      }
+      m.target.push_back(t);
+      m.prob.push_back(p);
+      sum += p;
+    }
+    *ch = TraChunk{};
+  }
+  if (any && std::abs(sum - 1.0) > probability_tolerance) return false;
+  for (std::uint32_t x = any ? cur_s + 1 : 0; x <= n; ++x) m.first[x] = static_cast<std::uint32_t>(m.trans_off.size());
+  m.trans_off.push_back(m.transitions());
+  return m.choices() == nchoices && m.transitions() == ntrans;
+}
+
+// A fast path for an MDP's .trew file, read on a second thread while the .tra file is read: rows
+// "state choice target reward" tokenized without locations, then checked against the model and
+// turned into costs as read_trew does. Anything it does not expect (a malformed or out-of-range
+// row, a count that does not match) makes it give up; read_trew then reads the file again and
+// reports the error with its location, so the fast path never decides an error on its own.
+struct TrewRows {
+  bool ok = false;
+  std::uint32_t states = 0, choices = 0, declared = 0;
+  std::vector<std::uint32_t> s, c, t;
+  std::vector<double> x;
+};
+
+TrewRows tokenize_trew(const std::string& path) {
+  TrewRows rows;
+  try {
+    LineReader r(path);
+    std::string_view line;
+    bool header = false;
+    while (r.next_raw(line)) {
+      RowScan q(line);
+      if (q.at_end() || q.comment()) continue;
+      if (!header) {
+        if (!q.uint(rows.states) || !q.uint(rows.choices) || !q.uint(rows.declared) || !q.at_end()) return rows;
+        header = true;
+        rows.s.reserve(rows.declared);
+        rows.c.reserve(rows.declared);
+        rows.t.reserve(rows.declared);
+        rows.x.reserve(rows.declared);
+        continue;
+      }
+      std::uint32_t a = 0, b = 0, c = 0;
+      double x = 0;
+      if (!q.uint(a) || !q.uint(b) || !q.uint(c) || !q.real(x) || !q.at_end() || !std::isfinite(x) || x < 0)
+        return rows;
+      if (rows.s.size() == rows.declared) return rows;
+      rows.s.push_back(a);
+      rows.c.push_back(b);
+      rows.t.push_back(c);
+      rows.x.push_back(x);
+    }
+    rows.ok = header && rows.s.size() == rows.declared;
+  } catch (const std::exception&) {
+    rows.ok = false;
+  }
+  return rows;
+}
+
+// read_trew's checks and costs for the tokenized rows of an MDP; false where read_trew would fail.
+bool apply_trew(const TrewRows& rows, const Transitions& m, Costs& costs) {
+  if (!rows.ok || m.dtmc || rows.states != m.n || rows.choices != m.choices() || rows.declared > m.transitions())
+    return false;
+  std::vector<bool> seen(m.transitions(), false);
+  costs.choice.assign(m.choices(), 0.0);
+  std::uint32_t group = 0xffffffffu, group_rows = 0;
+  double group_value = 0, group_sum = 0;
+  bool group_uniform = true;
+  auto close_group = [&] {
+    if (group == 0xffffffffu) return;
+    const auto [b, e] = m.range_of_choice(group);
+    if (group_uniform && group_rows == e - b)
+      costs.choice[group] = group_value;
+    else
+      costs.choice[group] += group_sum;
+  };
+  for (std::size_t i = 0; i < rows.s.size(); ++i) {
+    const std::uint32_t s = rows.s[i], c = rows.c[i], t = rows.t[i];
+    const double x = rows.x[i];
+    if (s >= m.n) return false;
+    const auto [cb, ce] = m.range_of_state(s);
+    if (c >= ce - cb) return false;
+    const std::uint32_t gc = cb + c;
+    const auto [b, e] = m.range_of_choice(gc);
+    std::uint32_t k = b;
+    while (k < e && m.target[k] != t) ++k;
+    if (k == e || seen[k]) return false;
+    seen[k] = true;
+    if (gc != group) {
+      close_group();
+      group = gc;
+      group_rows = 0;
+      group_value = x;
+      group_sum = 0;
+      group_uniform = true;
+    }
+    ++group_rows;
+    group_uniform = group_uniform && x == group_value;
+    group_sum += m.prob[k] * x;
+  }
+  close_group();
+  return true;
 }
 
 }  // namespace
@@ -707,9 +1017,27 @@ const RewardFiles* choose_reward(const std::vector<RewardFiles>& all, const std:
 TestGraph load_prism(const std::string& base, const PrismImportOptions& o) {
   const std::vector<RewardFiles> rewards = find_reward_files(base);
   const RewardFiles* chosen = choose_reward(rewards, base, o.reward);
+  // The transition rewards are tokenized on a second thread while the .tra file is read (only
+  // worth it for large files; an error is always found and reported by read_trew below).
+  const std::string trew = chosen != nullptr ? chosen->trew : std::string();
+  TrewRows rows;
+  std::thread tokenizer;
+  struct stat st{};
+  if (!trew.empty() && ::stat(trew.c_str(), &st) == 0 && st.st_size >= (std::int64_t{1} << 20))
+    tokenizer = std::thread([&] { rows = tokenize_trew(trew); });
+  struct Join {
+    std::thread& t;
+    ~Join() {
+      if (t.joinable()) t.join();
+    }
+  } join{tokenizer};
   Transitions m;
-  {
-    LineReader tra(base + ".tra");
+  struct stat tra_st{};
+  const std::string tra_path = base + ".tra";
+  const bool large = ::stat(tra_path.c_str(), &tra_st) == 0 && S_ISREG(tra_st.st_mode) &&
+                     tra_st.st_size >= (std::int64_t{8} << 20);
+  if (!large || !fast_read_tra(tra_path, static_cast<std::uint64_t>(tra_st.st_size), m)) {
+    LineReader tra(tra_path);
     m = read_tra(tra);
   }
   Costs costs;
@@ -717,9 +1045,16 @@ TestGraph load_prism(const std::string& base, const PrismImportOptions& o) {
     LineReader r(chosen->srew);
     read_srew(r, m, costs);
   }
-  if (chosen != nullptr && !chosen->trew.empty()) {
-    LineReader r(chosen->trew);
-    read_trew(r, m, costs);
+  if (!trew.empty()) {
+    if (tokenizer.joinable()) tokenizer.join();
+    Costs fast = costs;
+    if (apply_trew(rows, m, fast)) {
+      costs = std::move(fast);
+    } else {
+      LineReader r(trew);
+      read_trew(r, m, costs);
+    }
+    rows = TrewRows{};
   }
   LineReader lab(base + ".lab");
   const Labels labels = read_lab(lab, m.n, o);

@@ -190,4 +190,12 @@ std::string format_trace(const ModelGraph& g, const RunResult& r, std::size_t ma
   return trace_text(g, r, max_steps);
 }
 
+void write_trace(std::ostream& out, const TestGraph& g, const RunResult& r, const TraceHeader& header) {
+  JsonlTraceWriter w(out);
+  w.set_context(header.model, {});
+  w.begin_run(header.run, header.seed, header.strategy);
+  for (const TraceStep& s : r.trace) w.on_step(g, s);
+  w.on_end(g, r);
+}
+
 }  // namespace playtest

@@ -10,6 +10,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "playtest/error.hpp"
+#include "solve/detail/expected_cost_mdp.hpp"
 #include "solve/detail/expected_cost_model.hpp"
 #include "solve/detail/scc_csr.hpp"
 
@@ -59,7 +61,7 @@ CompactModel build_compact(const TestGraph& g, std::span<const std::uint8_t> is_
     for (std::uint32_t e = off[v.index()]; e < off[v.index() + 1]; ++e) {
       const std::uint32_t t = tg[e].index();
       if (!(is_goal[t] || in_work[t])) {
-        if (passive) throw std::logic_error("build_compact: a passive vertex leaves the work set");
+        if (passive) throw InternalError("build_compact: a passive vertex leaves the work set");
         continue;
       }
       c.tgt.push_back(c.index[t]);
@@ -129,8 +131,8 @@ std::uint32_t backward_choose(const CompactModel& c, Accept accept, bool fallbac
 
 bool is_proper(const CompactModel& c, std::span<const std::uint32_t> choice, std::vector<std::uint8_t>& reached) {
   std::vector<std::uint32_t> ch(choice.begin(), choice.end());
-  const std::uint32_t count =
-      backward_choose(c, [&](std::uint32_t i, std::uint32_t k) { return choice[i] == k; }, false, ch, reached);
+  const std::uint32_t count = backward_choose(
+      c, [&](std::uint32_t i, std::uint32_t k) { return choice[i] == k; }, false, ch, reached);
   return count == c.n;
 }
 
@@ -206,7 +208,7 @@ void solve_blocks(const CompactModel& c, std::span<const std::uint32_t> choice, 
         else
           sum += p * x[t];
       });
-      if (!(diag > 0)) throw std::logic_error("solve_expected_cost: evaluated strategy does not reach a goal");
+      if (!(diag > 0)) throw InternalError("solve_expected_cost: evaluated strategy does not reach a goal");
       x[i] = sum / diag;
       continue;
     }
@@ -249,7 +251,7 @@ void solve_blocks(const CompactModel& c, std::span<const std::uint32_t> choice, 
       Eigen::SparseLU<SpMat, Eigen::COLAMDOrdering<int>> lu;
       lu.compute(a);
       if (lu.info() != Eigen::Success)
-        throw std::logic_error("solve_expected_cost: singular strategy system (strategy does not reach a goal)");
+        throw InternalError("solve_expected_cost: singular strategy system (strategy does not reach a goal)");
       sol = lu.solve(rhs);
     }
     for (std::uint32_t r = 0; r < size; ++r) x[members[b + r]] = sol[r];
@@ -296,7 +298,8 @@ double bellman_residual(const CompactModel& c, std::span<const double> x) {
 }
 
 // A proper strategy made of edges within a relative tolerance of the best one at x.
-void extract_proper(const CompactModel& c, std::span<const double> x, double rel_tol, std::vector<std::uint32_t>& choice) {
+void extract_proper(const CompactModel& c, std::span<const double> x, double rel_tol,
+                    std::vector<std::uint32_t>& choice) {
   std::vector<double> best(c.n, inf);
   for (std::uint32_t i = 0; i < c.n; ++i) {
     if (c.passive[i]) continue;
@@ -405,7 +408,7 @@ std::vector<std::uint8_t> goal_flags(const TestGraph& g, std::span<const VertexI
   std::vector<std::uint8_t> is_goal(g.num_vertices(), 0);
   for (VertexId v : goals) {
     if (v.is_none() || v.index() >= g.num_vertices())
-      throw std::invalid_argument(std::string(fn) + ": goal vertex id out of range");
+      throw UsageError("goals", std::string(fn) + ": goal vertex id out of range");
     is_goal[v.index()] = 1;
   }
   return is_goal;
@@ -511,7 +514,7 @@ ViOutcome value_iteration(const TestGraph& g, const CompactModel& c, const Expec
   std::vector<std::uint32_t> trace_idx;
   for (VertexId v : o.trace_vertices) {
     if (v.is_none() || v.index() >= g.num_vertices())
-      throw std::invalid_argument("solve_expected_cost: trace vertex id out of range");
+      throw UsageError("trace", "solve_expected_cost: trace vertex id out of range");
     trace_idx.push_back(c.index[v.index()]);
   }
   const std::uint32_t* tgt = c.tgt.data();
@@ -579,6 +582,7 @@ ViOutcome value_iteration(const TestGraph& g, const CompactModel& c, const Expec
         if (c.index[v] != none32) full[v] = x[c.index[v]];
       o.on_iteration(out.iterations, full);
     }
+    if (o.on_sweep) o.on_sweep(out.iterations);
     if (delta <= epsilon) {
       out.converged = true;
       break;
@@ -630,7 +634,7 @@ bool policy_iteration(const CompactModel& c, const ExpectedCostOptions& o, std::
           choice[i] = old[i];
           reverted = true;
         }
-      if (!reverted) throw std::logic_error("solve_expected_cost: policy iteration lost properness");
+      if (!reverted) throw InternalError("solve_expected_cost: policy iteration lost properness");
     }
     if (choice == old) return true;
     ++result.improvements;
@@ -682,11 +686,17 @@ std::vector<std::uint8_t> almost_sure_region(const TestGraph& g, std::span<const
 
 ExpectedCostResult solve_expected_cost(const TestGraph& g, std::span<const VertexId> goals,
                                        const ExpectedCostOptions& o) {
-  if (!(o.epsilon > 0)) throw std::invalid_argument("solve_expected_cost: epsilon must be > 0");
+  if (!(o.epsilon > 0)) throw UsageError("epsilon", "solve_expected_cost: epsilon must be > 0");
   const auto is_goal = goal_flags(g, goals, "solve_expected_cost");
   const std::uint32_t nv = g.num_vertices();
   std::vector<VertexId> order;
   region_with_order(g, is_goal, order, nullptr);
+  if (o.method == ExpectedCostMethod::certified && o.trace_vertices.empty() && !o.on_iteration &&
+      (o.fold_choices == ChoiceFolding::always ||
+       (o.fold_choices == ChoiceFolding::automatic && order.size() >= 65536))) {
+    ExpectedCostResult result;
+    if (detail::solve_certified_mdp(g, is_goal, order, o, result)) return result;
+  }
   std::vector<std::uint8_t> work(nv, 0);
   for (VertexId v : order) work[v.index()] = 1;
   const CompactModel c = detail::build_compact(g, is_goal, work, order);
@@ -704,7 +714,8 @@ ExpectedCostResult solve_expected_cost(const TestGraph& g, std::span<const Verte
     }
     case ExpectedCostMethod::policy_iteration: {
       std::vector<std::uint8_t> reached;
-      detail::backward_choose(c, [](std::uint32_t, std::uint32_t) { return true; }, false, choice, reached);
+      detail::backward_choose(
+          c, [](std::uint32_t, std::uint32_t) { return true; }, false, choice, reached);
       detail::PolicyBlocks blocks;
       pi_converged = policy_iteration(c, o, choice, x, result, blocks);
       result.error_bound = evaluation_error_bound(c, choice, x, &blocks);
@@ -749,7 +760,7 @@ std::vector<double> evaluate_strategy(const TestGraph& g, std::span<const Vertex
                                       std::span<const EdgeId> strategy) {
   const auto is_goal = goal_flags(g, goals, "evaluate_strategy");
   const std::uint32_t nv = g.num_vertices();
-  if (strategy.size() != nv) throw std::invalid_argument("evaluate_strategy: strategy size differs from the graph");
+  if (strategy.size() != nv) throw UsageError("strategy", "evaluate_strategy: strategy size differs from the graph");
   const auto src = g.sources();
   const auto tg = g.targets();
   // Vertices that can reach a goal under the strategy ...
@@ -765,7 +776,7 @@ std::vector<double> evaluate_strategy(const TestGraph& g, std::span<const Vertex
     } else if (g.is_active(VertexId{v}) && !strategy[v].is_none()) {
       const EdgeId e = strategy[v];
       if (e.index() >= g.num_edges() || src[e.index()] != VertexId{v})
-        throw std::invalid_argument("evaluate_strategy: strategy edge does not leave its vertex");
+        throw UsageError("strategy", "evaluate_strategy: strategy edge does not leave its vertex");
     }
   }
   for (std::size_t h = 0; h < queue.size(); ++h)
@@ -806,7 +817,7 @@ std::vector<double> evaluate_strategy(const TestGraph& g, std::span<const Vertex
     const EdgeId e = strategy[c.vertex[i].index()];
     for (std::uint32_t k = c.off[i]; k < c.off[i + 1]; ++k)
       if (c.edge[k] == e) choice[i] = k;
-    if (choice[i] == none32) throw std::logic_error("evaluate_strategy: chosen edge left the evaluated set");
+    if (choice[i] == none32) throw InternalError("evaluate_strategy: chosen edge left the evaluated set");
   }
   (void)tg;
   std::vector<double> x(c.n + 1, 0.0);

@@ -5,11 +5,11 @@
 // included (any feasible M is below every proper strategy's cost, Theorem 1's inequality (9)).
 #include <coin/ClpSimplex.hpp>
 #include <coin/CoinPackedMatrix.hpp>
-
 #include <limits>
 #include <stdexcept>
 #include <vector>
 
+#include "playtest/error.hpp"
 #include "solve/detail/expected_cost_model.hpp"
 
 namespace playtest::detail {
@@ -72,8 +72,8 @@ void solve_lp(const CompactModel& c, std::vector<double>& x) {
   if (!model.isProvenOptimal()) {
     model.primal();
     if (!model.isProvenOptimal())
-      throw std::runtime_error("solve_expected_cost: Clp did not find the optimum of the linear program (status " +
-                               std::to_string(model.status()) + ")");
+      throw InternalError("solve_expected_cost: Clp did not find the optimum of the linear program (status " +
+                          std::to_string(model.status()) + ")");
   }
   const double* sol = model.primalColumnSolution();
   for (std::uint32_t i = 0; i < n; ++i) x[i] = sol[i];

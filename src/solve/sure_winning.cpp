@@ -4,6 +4,8 @@
 #include <limits>
 #include <stdexcept>
 
+#include "playtest/error.hpp"
+
 namespace playtest {
 
 namespace {
@@ -92,7 +94,7 @@ SureWinResult solve_sure_winning(const TestGraph& g, std::span<const VertexId> g
 
   std::vector<std::uint8_t> goal(n, 0);
   for (VertexId v : goals) {
-    if (v.index() >= n) throw std::invalid_argument("solve_sure_winning: goal vertex id out of range");
+    if (v.index() >= n) throw UsageError("goals", "solve_sure_winning: goal vertex id out of range");
     goal[v.index()] = 1;
   }
   // Unsettled successors (edges, counted with multiplicity) of each passive non-goal vertex.

@@ -1,4 +1,4 @@
-// libFuzzer target for the diagnosis trace reader (diagnose/trace_file.hpp): any input either reads
+// libFuzzer target for the diagnosis trace reader (run/trace_reader.hpp) as replay, shrink and learn use it: any input either reads
 // or throws a playtest::Error; what reads must resolve against a small lock model into a replay
 // target and observation counts, or be refused with an Error, and the scripts it gives must be
 // checked for playability without crashing. Corpus: tests/fuzz/corpus/diagnose_trace.
@@ -9,7 +9,7 @@
 
 #include "playtest/diagnose/learn.hpp"
 #include "playtest/diagnose/script.hpp"
-#include "playtest/diagnose/trace_file.hpp"
+#include "playtest/run/trace_reader.hpp"
 #include "playtest/error.hpp"
 #include "playtest/io/graph_json.hpp"
 
@@ -36,7 +36,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::istringstream in(std::string(reinterpret_cast<const char*>(data), size));
   try {
     const RecordedTrace t = read_trace(in, "fuzz.jsonl");
-    for (const RecordedRun& run : t.runs) {
+    for (const RunRecord& run : t.runs) {
       try {
         const ReplayTarget target = replay_target(model(), run, t.source);
         (void)first_unplayable(model(), target.script);

@@ -28,7 +28,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   using namespace playtest;
   std::istringstream in(std::string(reinterpret_cast<const char*>(data), size));
   try {
-    auto runs = report::read_trace(in, "fuzz.jsonl");
+    auto runs = read_trace(in, "fuzz.jsonl").runs;
     report::ReportOptions o;
     o.graphviz.program = "/nonexistent/dot";
     for (bool with_model : {false, true}) {

@@ -27,13 +27,13 @@ struct Options {
 
 int run(const Options& o) {
   const RecordedTrace trace = load_trace(o.trace);
-  const RecordedRun& recorded = select_run(trace, o.run);
+  const RunRecord& recorded = select_run(trace, o.run);
   const std::string model = model_path(o.model, recorded);
   const TestGraph g = load_input(InputOptions{.path = model});
   const ReplayTarget target = replay_target(g, recorded, trace.source);
   StopSignal stop;
   ReplayOptions ro{.attempts = o.attempts, .confidence = o.confidence, .match = parse_failure_match(o.match)};
-  ro.run.max_steps = o.steps ? o.steps : 2 * recorded.steps.size() + 100;
+  ro.run.max_steps = o.steps ? o.steps : 2 * recorded.trace.size() + 100;
   ro.run.stop = &stop;
   apply_timeouts(g, o.sut, ro.run);
   SubprocessOptions so = subprocess_options(o.sut);

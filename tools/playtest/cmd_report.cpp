@@ -25,19 +25,8 @@ struct Options {
 int run(const Options& o) {
   report::Report rep;
   rep.tool_version = PLAYTEST_VERSION;
-  for (const std::string& path : o.traces) {
-    std::ifstream file;
-    if (path != "-") {
-      file.open(path, std::ios::binary);
-      if (!file) {
-        Diagnostic d;
-        d.where.file = path;
-        d.message = "cannot open the trace for reading";
-        throw InputError(std::move(d));
-      }
-    }
-    for (auto& r : report::read_trace(path == "-" ? std::cin : file, path)) rep.runs.push_back(std::move(r));
-  }
+  for (const std::string& path : o.traces)
+    for (RunRecord& r : load_trace(path).runs) rep.runs.push_back(std::move(r));
   std::optional<TestGraph> g;
   if (!o.model.path.empty()) {
     g = load_input(o.model);

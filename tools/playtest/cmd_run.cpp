@@ -2,22 +2,18 @@
 // through the subprocess adapter (docs/adapter-protocol.md); judge every observation; report a
 // verdict (exit code 0 PASS, 1 FAIL, 4 INCONCLUSIVE, 3 ERROR, 128 + N when signal N stopped it), a
 // trace, JUnit XML and coverage.
+#include "campaign_files.hpp"
 #include "command.hpp"
 #include "common.hpp"
 #include "diagnose_options.hpp"
 #include "interrupt.hpp"
 #include "option_checks.hpp"
-#include "playtest/report/html_report.hpp"
-#include "playtest/report/run_record.hpp"
 #include "playtest/run/campaign.hpp"
-#include "playtest/run/junit_report.hpp"
 #include "playtest/run/on_the_fly.hpp"
 #include "playtest/run/policy_factory.hpp"
 #include "playtest/run/run_output.hpp"
 #include "playtest/run/subprocess_adapter.hpp"
-#include "playtest/run/trace_writer.hpp"
 #include "playtest/strategy/traps.hpp"
-#include "progress.hpp"
 #include "strategy_options.hpp"
 
 namespace playtest::cli {
@@ -26,67 +22,22 @@ namespace {
 struct Options {
   InputOptions input;
   StrategyOptions strategy;
-  std::string sut, trace, trace_dir, junit, sut_stderr, report, shard = "1/1";
-  std::vector<std::string> vertex_timeouts;
+  SutCliOptions sut;  // --sut, its stderr and the timeouts
+  std::string trace, trace_dir, junit, report, shard = "1/1";
   std::uint64_t steps = 1000, seed = 0;
   double time_s = 0;
-  std::uint32_t timeout_ms = 1000, ack_timeout_ms = 5000, ready_timeout_ms = 5000, runs = 1, jobs = 1;
+  std::uint32_t runs = 1, jobs = 1;
   bool json = false, quiet = false, fail_fast = false;
   ShrinkCliOptions shrink;  // --shrink FILE: shrink the first FAIL right after the campaign
-};
-
-// run --shrink: the first failing run shrunk (docs/diagnosis.md) against an instance of its own;
-// nullopt when nothing failed.
-std::optional<ShrinkDone> shrink_first_failure(const Options& o, const TestGraph& g, const CampaignResult& c,
-                                               const RunOptions& ro, SubprocessOptions so) {
-  if (o.shrink.output.empty() || c.interrupted) return std::nullopt;
-  for (const RunResult& r : c.runs)
-    if (r.verdict == Verdict::fail) {
-      so.stop = ro.stop;
-      SubprocessAdapter adapter(so);
-      const SutCliOptions sut{
-          o.sut, o.sut_stderr, o.timeout_ms, o.ack_timeout_ms, o.ready_timeout_ms, o.vertex_timeouts};
-      return shrink_to_file(g, replay_target(g, r), adapter, ro, o.shrink, sut,
-                            o.trace.empty() ? "the failing run" : o.trace, o.input.path, r.seed);
-    }
-  return std::nullopt;
-}
-
-// Passes a campaign on to the trace writer (a file, or one per run) and keeps a progress line (on a
-// terminal only). The campaign reports runs in run order, one at a time. `G`: the graph the runs
-// play on (TestGraph, or ModelGraph on the fly).
-template <class G>
-class Progress final : public BasicCampaignObserver<G> {
- public:
-  Progress(BasicCampaignObserver<G>* trace, std::uint32_t runs) : trace_(trace), runs_(runs), line_("run", "runs") {}
-  void on_campaign_begin(const G& g, const CampaignOptions& o) override {
-    if (trace_) trace_->on_campaign_begin(g, o);
-  }
-  void on_run_begin(std::uint32_t run, std::uint64_t seed) override {
-    if (runs_ > 1) line_.update(run - 1, runs_);
-    if (trace_) trace_->on_run_begin(run, seed);
-  }
-  void on_step(const G& g, const TraceStep& step) override {
-    if (trace_) trace_->on_step(g, step);
-  }
-  void on_end(const G& g, const RunResult& result) override {
-    if (trace_) trace_->on_end(g, result);
-  }
-  void finish() { line_.finish(); }
-
- private:
-  BasicCampaignObserver<G>* trace_;
-  std::uint32_t runs_;
-  ProgressLine line_;
 };
 
 // The command that replays one run: this command line with that run's seed, one run and one job,
 // writing no files.
 std::string replay(std::uint64_t seed) {
-  return replay_command({"--seed", "--runs", "--jobs", "--shard", "--trace", "--trace-dir", "--junit", "--report",
-                         "--shrink", "--shrink-attempts", "--shrink-threshold", "--shrink-budget",
-                         "--shrink-confidence", "--shrink-match"},
-                        {"--json", "--quiet", "--fail-fast"}, {"--seed", std::to_string(seed), "--runs", "1"});
+  return replay_command(
+      {"--seed", "--runs", "--jobs", "--shard", "--trace", "--trace-dir", "--junit", "--report", "--shrink",
+       "--shrink-attempts", "--shrink-threshold", "--shrink-budget", "--shrink-confidence", "--shrink-match"},
+      {"--json", "--quiet", "--fail-fast"}, {"--seed", std::to_string(seed), "--runs", "1"});
 }
 
 // The campaign on `g`: a TestGraph, or a model explored on the fly (ModelGraph, docs/testing.md
@@ -99,71 +50,41 @@ int play(const Options& o, const G& g) {
   StopSignal stop;
   RunOptions ro{.max_steps = o.steps,
                 .time_budget = std::chrono::milliseconds(static_cast<std::int64_t>(o.time_s * 1000.0)),
-                .timeout = std::chrono::milliseconds(o.timeout_ms),
                 .stop = &stop};
   BasicCampaignWorkers<G> workers;
   if constexpr (on_the_fly) {
     ro.purpose = on_the_fly_purpose(spec);
+    ro.timeout = std::chrono::milliseconds(o.sut.timeout_ms);  // (no --vertex-timeout on the fly)
     workers.policy = [maker = model_policy_maker(spec.kind), &g] { return maker(g); };
   } else {
     ro.purpose = spec.resolve(g, declared_traps(g));
-    ro.vertex_timeouts = vertex_timeouts_from_specs(g, o.vertex_timeouts);
+    apply_timeouts(g, o.sut, ro);
   }
   require_something_to_test(g, ro.purpose);
   const BasicRunner<G> runner(g, ro);  // refuses graphs that cannot drive an online test
-  if constexpr (!on_the_fly) workers.policy = policy_maker(spec.kind, g, policy_setup(o.strategy, ro.purpose));
   const CampaignOptions co{
       .runs = o.runs, .seed = o.seed, .jobs = o.jobs, .shard = parse_shard(o.shard), .fail_fast = o.fail_fast};
-  SubprocessOptions so{.command = o.sut,
-                       .ready_timeout = std::chrono::milliseconds(o.ready_timeout_ms),
-                       .ack_timeout = std::chrono::milliseconds(o.ack_timeout_ms)};
-  set_stderr(so, o.sut_stderr);
-  if constexpr (!on_the_fly) refuse_unreachable(o.strategy, g, ro.purpose);  // before any run
+  const SubprocessOptions so = subprocess_options(o.sut);
+  if constexpr (!on_the_fly) {
+    refuse_unreachable(o.strategy, g, ro.purpose);  // after the options' own checks, before any run
+    workers.policy = policy_maker(spec.kind, g, policy_setup(o.strategy, ro.purpose));
+  }
   workers.adapter = subprocess_adapters(so);
-  std::optional<Output> trace_out;
-  std::optional<JsonlTraceWriter> trace;
-  std::optional<JsonlTraceDirWriter> trace_dir;
-  if (!o.trace.empty()) {
-    trace.emplace(trace_out.emplace(o.trace).stream(), name);
-    trace->set_context(o.input.path, replay);
-  }
-  if (!o.trace_dir.empty()) {
-    trace_dir.emplace(o.trace_dir, name);
-    trace_dir->set_context(o.input.path, replay);
-  }
-  Progress<G> progress(trace       ? static_cast<BasicCampaignObserver<G>*>(&*trace)
-                       : trace_dir ? static_cast<BasicCampaignObserver<G>*>(&*trace_dir)
-                                   : nullptr,
-                       o.runs);
+  const CampaignFileNames files{.model = o.input.path,
+                                .strategy = name,
+                                .trace = o.trace,
+                                .trace_dir = o.trace_dir,
+                                .report = o.report,
+                                .junit = o.junit,
+                                .replay = replay};
+  BasicCampaignFiles<G> outputs(files, o.runs);
 
   // From here on a signal stops the campaign; what was observed is written all the same.
   const InterruptScope interrupts(stop);
-  const CampaignResult c = run_campaign(runner, workers, co, &progress);
-  progress.finish();
-  if (trace_out) trace_out->close();
-  if (trace_dir) trace_dir->close();
-  if (!o.report.empty()) {
-    // On the fly there is no picture of the model: runs and steps only.
-    report::Report rep{.title = "playtest run " + o.input.path, .tool_version = PLAYTEST_VERSION};
-    if constexpr (!on_the_fly) rep.model = &g;
-    rep.model_name = o.input.path;
-    for (const RunResult& r : c.runs)
-      rep.runs.push_back(
-          report::run_record(g, r, r.run, {.strategy = name, .model = o.input.path, .replay = replay(r.seed)}));
-    Output out(o.report);
-    report::write_html_report(out.stream(), rep);
-    out.close();
-  }
-  if (!o.junit.empty()) {
-    Output junit(o.junit);
-    write_junit(
-        junit.stream(),
-        junit_suite(g, c,
-                    {.suite = "playtest run " + o.input.path, .classname = "playtest." + name, .strategy = name}));
-    junit.close();
-  }
+  const CampaignResult c = run_campaign(runner, workers, co, outputs.observer());
+  outputs.finish(g, c);
   std::optional<ShrinkDone> shrunk;
-  if constexpr (!on_the_fly) shrunk = shrink_first_failure(o, g, c, ro, so);
+  if constexpr (!on_the_fly) shrunk = shrink_first_failure(g, c, ro, so, o.shrink, o.sut, o.trace, o.input.path);
   const bool interrupted = c.interrupted || (shrunk && shrunk->result.interrupted);
   const int code = interrupted ? interrupted_exit_code(stop) : exit_code_of(c.verdict);
   const RunOutputOptions out{.per_run = !o.quiet, .replay = replay};
@@ -186,7 +107,7 @@ int run(const Options& o) {
   // A model program with an on-the-fly strategy is played without exploring it first.
   InputOptions input = o.input;
   input.whole_graph_for = whole_graph_reason(o.strategy);
-  if (input.whole_graph_for.empty() && !o.vertex_timeouts.empty()) input.whole_graph_for = "--vertex-timeout";
+  if (input.whole_graph_for.empty() && !o.sut.vertex_timeouts.empty()) input.whole_graph_for = "--vertex-timeout";
   if (input.whole_graph_for.empty() && !o.shrink.output.empty()) input.whole_graph_for = "--shrink";
   // Runs on the fly share one growing graph: one job, no shards (run_campaign refuses them).
   if (input.whole_graph_for.empty() && o.jobs > 1) input.whole_graph_for = "--jobs";
@@ -206,18 +127,12 @@ const Registration reg{
           "Exit codes: 0 PASS, 1 FAIL, 4 INCONCLUSIVE, 3 ERROR (adapter died, garbage, hang), 2 usage/input error,\n"
           "130/143 stopped by SIGINT/SIGTERM (trace and JUnit written; the interrupted run is ERROR).");
       add_input_options(sub, o->input);
-      sub->add_option("--sut", o->sut, "Adapter command, run with /bin/sh -c")->required();
+      add_sut_options(sub, o->sut);
       add_strategy_options(sub, o->strategy, false);
       sub->add_option("--steps", o->steps, "Step budget per run (0: none)")->default_val(1000);
       sub->add_option("--time", o->time_s, "Wall-clock budget per run in seconds (0: none)")
           ->default_val(0)
           ->check(non_negative_finite());
-      sub->add_option("--timeout-ms", o->timeout_ms, "Wait for an output at a passive vertex")->default_val(1000);
-      sub->add_option("--vertex-timeout", o->vertex_timeouts, "VERTEX=MS: the wait at one passive vertex (repeatable)");
-      sub->add_option("--ack-timeout-ms", o->ack_timeout_ms, "Wait for the adapter's ack of a stimulus")
-          ->default_val(5000);
-      sub->add_option("--ready-timeout-ms", o->ready_timeout_ms, "Wait for the adapter's ready (start, reset)")
-          ->default_val(5000);
       sub->add_option("--runs", o->runs, "Number of runs of the campaign (run i uses seed S+i-1)")
           ->default_val(1)
           ->check(positive_integer());
@@ -243,8 +158,6 @@ const Registration reg{
       sub->add_option("--report", o->report,
                       "Write a self-contained HTML report here: verdicts, replay commands, the model with coverage, "
                       "the path to each failure (docs/testing.md)");
-      sub->add_option("--sut-stderr", o->sut_stderr,
-                      "The adapter's stderr: inherit (default), discard, or a FILE (appended)");
       sub->add_option("--shrink", o->shrink.output,
                       "After a FAIL, shrink the first failing run to a shortest failing stimulus sequence and write "
                       "its trace here (docs/diagnosis.md; --shrink-attempts, --shrink-threshold, --shrink-budget)");

@@ -24,7 +24,7 @@ struct Options {
 
 int run(const Options& o) {
   const RecordedTrace trace = load_trace(o.trace);
-  const RecordedRun& recorded = select_run(trace, o.run);
+  const RunRecord& recorded = select_run(trace, o.run);
   const std::string model = model_path(o.model, recorded);
   const TestGraph g = load_input(InputOptions{.path = model});
   const ReplayTarget target = replay_target(g, recorded, trace.source);

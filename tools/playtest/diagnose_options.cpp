@@ -7,6 +7,7 @@
 #include "common.hpp"
 #include "option_checks.hpp"
 #include "playtest/error.hpp"
+#include "playtest/run/trace_writer.hpp"
 
 namespace playtest::cli {
 
@@ -44,7 +45,7 @@ std::string sut_arguments(const SutCliOptions& o) {
   return s;
 }
 
-std::string model_path(const std::string& model, const RecordedRun& run) {
+std::string model_path(const std::string& model, const RunRecord& run) {
   if (!model.empty()) return model;
   if (!run.model.empty()) return run.model;
   throw UsageError("model", "the trace does not name the model it was recorded with; give it");
@@ -91,6 +92,21 @@ ShrinkDone shrink_to_file(const TestGraph& g, const ReplayTarget& target, Adapte
   out.close();
   if (!d.result.witness && o.output != "-") std::remove(o.output.c_str());  // nothing failed: no trace
   return d;
+}
+
+std::optional<ShrinkDone> shrink_first_failure(const TestGraph& g, const CampaignResult& c, const RunOptions& run,
+                                               SubprocessOptions adapter, const ShrinkCliOptions& o,
+                                               const SutCliOptions& sut, const std::string& trace,
+                                               const std::string& model) {
+  if (o.output.empty() || c.interrupted) return std::nullopt;
+  for (const RunResult& r : c.runs)
+    if (r.verdict == Verdict::fail) {
+      adapter.stop = run.stop;
+      SubprocessAdapter instance(adapter);
+      return shrink_to_file(g, replay_target(g, r), instance, run, o, sut, trace.empty() ? "the failing run" : trace,
+                            model, r.seed);
+    }
+  return std::nullopt;
 }
 
 }  // namespace playtest::cli

@@ -5,15 +5,17 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "common.hpp"  // shell_quote
 #include "playtest/diagnose/render.hpp"
 #include "playtest/diagnose/shrink.hpp"
-#include "playtest/diagnose/trace_file.hpp"
+#include "playtest/run/campaign.hpp"
 #include "playtest/run/runner.hpp"
 #include "playtest/run/subprocess_adapter.hpp"
+#include "playtest/run/trace_reader.hpp"
 
 namespace playtest::cli {
 
@@ -35,7 +37,7 @@ std::string sut_arguments(const SutCliOptions& o);
 
 // The model to follow: `model` when given, else the one the trace's run names; UsageError("model")
 // when neither.
-std::string model_path(const std::string& model, const RecordedRun& run);
+std::string model_path(const std::string& model, const RunRecord& run);
 
 // What shrink (and run --shrink) are asked: where the minimal trace goes, K, the threshold, the
 // budget and when a failure counts as the same.
@@ -59,5 +61,13 @@ struct ShrinkDone {
 ShrinkDone shrink_to_file(const TestGraph& g, const ReplayTarget& target, Adapter& adapter, const RunOptions& run,
                           const ShrinkCliOptions& o, const SutCliOptions& sut, const std::string& trace,
                           const std::string& model, std::uint64_t seed);
+
+// run --shrink: the first failing run of a campaign shrunk (as shrink_to_file) against an adapter
+// of its own started from `sut`; nullopt when nothing failed, o.output is empty or the campaign was
+// interrupted. `trace` names the campaign's trace in the replay hint ("" when none was written).
+std::optional<ShrinkDone> shrink_first_failure(const TestGraph& g, const CampaignResult& c, const RunOptions& run,
+                                               SubprocessOptions adapter, const ShrinkCliOptions& o,
+                                               const SutCliOptions& sut, const std::string& trace,
+                                               const std::string& model);
 
 }  // namespace playtest::cli

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "playtest/diagnose/statistics.hpp"
-#include "playtest/diagnose/trace_file.hpp"
+#include "playtest/run/trace_reader.hpp"
 #include "playtest/run/runner.hpp"
 
 namespace playtest {

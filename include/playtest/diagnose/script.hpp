@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "playtest/diagnose/trace_file.hpp"
+#include "playtest/run/trace_reader.hpp"
 #include "playtest/run/runner.hpp"
 #include "playtest/strategy/policy.hpp"
 
@@ -70,7 +70,7 @@ struct ReplayTarget {
 // From a trace read back. Throws GraphError located at the trace line when a step names a vertex
 // the model does not have, or a stimulus the model does not offer at that vertex (a trace of another
 // model); and when the run has no "end" line and no failing step (nothing to reproduce).
-ReplayTarget replay_target(const TestGraph& g, const RecordedRun& run, const std::string& source);
+ReplayTarget replay_target(const TestGraph& g, const RunRecord& run, const std::string& source);
 // From a run just played (r.trace must be kept).
 ReplayTarget replay_target(const TestGraph& g, const RunResult& r);
 

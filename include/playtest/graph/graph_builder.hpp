@@ -60,6 +60,10 @@ class GraphBuilder {
   // the others, which is much cheaper for millions of generated names (the explorer's). A name
   // given twice is still reported by build() as a duplicate vertex id.
   VertexId add_unique_vertex(std::string_view name, VertexKind kind, bool goal = false);
+  // The caller guarantees that the names given to add_unique_vertex are distinct (an importer
+  // whose names are made from distinct numbers): build() does not check them, and the graph
+  // indexes its vertex names only when one is first looked up.
+  void names_are_distinct() { distinct_names_ = true; }
   // Returns the edge's insertion index.
   std::uint32_t add_edge(const EdgeSpec& e);
   void set_initial(VertexId v) { initial_ = v; }
@@ -87,15 +91,21 @@ class GraphBuilder {
   // -> edge id) with its inverse.
   void group_by_source(TestGraph& g, std::vector<std::uint32_t>& perm, std::vector<std::uint32_t>& inv) const;
   void check_passive_vertices(const BuildOptions& o, const TestGraph& g, const std::vector<std::uint32_t>& inv);
-  // Names the edges without one "e<index>"; returns the number of explicit names.
+  // Names the edges without one "e<index>" (default_names_); returns the number of explicit names.
   std::uint32_t name_default_edges(const BuildOptions& o);
   void freeze_vertices(TestGraph& g) const;
   void freeze_edges(TestGraph& g, const std::vector<std::uint32_t>& perm, std::uint32_t explicit_names);
 
   StringPool names_;
   std::vector<std::uint8_t> vstate_;       // 0 referenced only, else 1 + flags
-  std::vector<std::uint32_t> vdecl_;       // declaration index per vertex (for error locations)
+  // Declaration index per vertex (for error locations); empty, meaning the identity, until a
+  // declaration's index differs from its vertex id (generated inputs never do that).
+  std::vector<std::uint32_t> vdecl_;
+  bool decl_listed_ = false;
+  std::uint32_t decl_of(std::uint32_t v) const { return decl_listed_ ? vdecl_[v] : v; }
+  void set_decl(std::uint32_t v, std::uint32_t decl);
   std::uint32_t num_decls_ = 0;
+  bool distinct_names_ = false;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> duplicate_decls_;  // (vertex, decl index)
   bool unindexed_names_ = false;  // add_unique_vertex was used: build() indexes names_
 
@@ -105,6 +115,7 @@ class GraphBuilder {
   std::vector<LabelId> label_;
   std::vector<std::uint32_t> name_;  // pool id of an explicit name, or none
   StringPool labels_, edge_names_;
+  std::string default_names_;  // "e0e1e2...", see TestGraph
   VertexId initial_;
   std::optional<double> reset_cost_;
   std::string meta_json_;

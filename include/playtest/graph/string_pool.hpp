@@ -2,7 +2,10 @@
 // millions of vertex names or labels cost no per-string heap allocation.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -12,6 +15,12 @@ namespace playtest {
 
 class StringPool {
  public:
+  StringPool() = default;
+  StringPool(const StringPool& o);
+  StringPool& operator=(const StringPool& o);
+  StringPool(StringPool&&) noexcept = default;
+  StringPool& operator=(StringPool&&) noexcept = default;
+
   // The id of `s`, adding it when new.
   std::uint32_t intern(std::string_view s);
   // Adds `s` without indexing it: find() and intern() will not see it (until index_all()).
@@ -28,7 +37,10 @@ class StringPool {
     if (!slots_.empty()) __builtin_prefetch(&slots_[h & (slots_.size() - 1)]);
   }
   // The id of an interned (indexed) string equal to `s`.
-  std::optional<std::uint32_t> find(std::string_view s) const;
+  std::optional<std::uint32_t> find(std::string_view s) const {
+    if (lazy_) index_now();
+    return find_indexed(s);
+  }
   std::string_view view(std::uint32_t id) const {
     return std::string_view(chars_).substr(offsets_[id], offsets_[id + 1] - offsets_[id]);
   }
@@ -37,10 +49,17 @@ class StringPool {
   // Indexes every string, appended ones included. Returns the id of the first string equal to
   // an earlier one, if any (it stays unindexed: find() gives the earlier one).
   std::optional<std::uint32_t> index_all();
+  // Like index_all() for strings known to be distinct, but only when first needed: by the first
+  // find() (safe from several threads at once) or intern(). A pool of millions of generated names
+  // that nobody looks up then never pays for an index (16 bytes per slot, two slots per string).
+  void index_lazily();
   std::size_t memory_bytes() const;
 
  private:
   void grow_index();
+  std::optional<std::uint32_t> find_indexed(std::string_view s) const;
+  void index_now() const;  // builds a lazy index (once)
+  std::optional<std::uint32_t> build_index() const;
 
   std::string chars_;
   std::vector<std::uint64_t> offsets_{0};
@@ -57,8 +76,14 @@ class StringPool {
   bool matches(const Slot& slot, std::uint32_t h, std::uint64_t key, std::string_view s) const {
     return slot.hash == h && slot.key == key && (s.size() <= 7 || view(slot.id1 - 1) == s);
   }
-  std::vector<Slot> slots_;
-  std::uint32_t indexed_ = 0;
+  // mutable: a lazy index is built by the first (const) find().
+  mutable std::vector<Slot> slots_;
+  mutable std::uint32_t indexed_ = 0;
+  struct Lazy {
+    std::mutex mutex;
+    std::atomic<bool> pending{true};
+  };
+  mutable std::unique_ptr<Lazy> lazy_;  // set while an index_lazily() index is not built yet
 };
 
 }  // namespace playtest

@@ -70,7 +70,11 @@ class TestGraph {
 
   // Names: the ids users wrote in the file (or that a generator gave).
   std::string_view name(VertexId v) const { return vertex_names_.view(v.value); }
-  std::string_view name(EdgeId e) const { return edge_names_.view(edge_name_[e.index()]); }
+  std::string_view name(EdgeId e) const {
+    if (edge_name_.empty()) return default_edge_name(e.value);
+    const std::uint32_t x = edge_name_[e.index()];
+    return x < edge_names_.size() ? edge_names_.view(x) : default_edge_name(x - edge_names_.size());
+  }
   std::optional<VertexId> find_vertex(std::string_view name) const;
   std::optional<EdgeId> find_edge(std::string_view name) const;
 
@@ -104,7 +108,14 @@ class TestGraph {
   std::vector<VertexId> source_, target_;
   std::vector<double> cost_, prob_;
   std::vector<LabelId> label_;
-  std::vector<std::uint32_t> edge_name_;  // EdgeId -> id in edge_names_
+  // Edge names: the explicit ones in edge_names_; "e<insertion index>" for the others, all of which
+  // stand one after another in default_edge_names_ ("e0e1e2..."), where a name's place follows from
+  // its index (no offsets stored). edge_name_[e]: an id in edge_names_, or edge_names_.size() + the
+  // insertion index of an edge with a default name; empty when every edge has its default name and
+  // edge ids are insertion indices.
+  std::string_view default_edge_name(std::uint32_t insertion) const;
+  std::vector<std::uint32_t> edge_name_;
+  std::string default_edge_names_;
   std::vector<EdgeId> edge_of_explicit_name_;  // id in edge_names_ (explicit names only) -> EdgeId
   std::vector<EdgeId> edge_of_insertion_;      // insertion index -> EdgeId; empty: the identity
   std::vector<std::uint8_t> eflags_;

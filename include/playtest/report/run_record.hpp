@@ -12,40 +12,14 @@
 
 #include "playtest/graph/test_graph.hpp"
 #include "playtest/run/runner.hpp"
+#include "playtest/run/trace_reader.hpp"
 
 namespace playtest::report {
 
-struct StepRecord {
-  std::uint64_t step = 0;  // 1-based
-  double time_ms = 0;      // since the start of the run
-  StepKind kind = StepKind::stimulus;
-  std::string vertex;      // where the step starts
-  std::string label;       // "" for reset and silence
-  std::string edge;        // the edge's id; "" for reset, unexpected, silence
-  std::string to;          // "" for unexpected and silence
-  std::uint32_t line = 0;  // line of the trace file (0: not read from a file)
-};
-
-struct RunRecord {
-  std::string source;      // the trace file it was read from ("" when made from a RunResult)
-  std::uint32_t line = 0;  // line of its "begin" event in `source`
-  std::uint32_t run = 1;   // its number in the campaign (1-based)
-  std::uint64_t seed = 0;
-  std::string strategy;
-  std::string model;   // the model file, when recorded
-  std::string replay;  // the command that replays this run, when recorded
-  // Empty when the trace has no "end" event: playtest or the machine died during the run.
-  std::optional<Verdict> verdict;
-  std::string message;
-  std::uint64_t steps = 0, resets = 0;
-  double elapsed_ms = 0;  // the last step's time when the trace does not say
-  // FAIL: where, what the model allowed there, and what came (nullopt: silence).
-  std::string fail_vertex;
-  std::vector<std::string> allowed;
-  std::optional<std::string> observed;
-  std::vector<StepRecord> trace;
-  std::vector<std::string> notes;  // what the reader noticed (a cut-off last line, ...)
-};
+// The records are the trace reader's (run/trace_reader.hpp): a report shows runs read back from
+// traces and runs that just ended alike.
+using playtest::RunRecord;
+using playtest::StepRecord;
 
 // What the trace writer records beside the steps (JsonlTraceWriter::begin_run).
 struct RunContext {
@@ -54,18 +28,9 @@ struct RunContext {
   std::string replay;  // a shell command that replays the run
 };
 
-// The runs of one JSON-lines trace (the format of JsonlTraceWriter). `source` names the input in
-// messages. Throws ParseError (located: source:line:column) on a line that is not a trace event;
-// a last line cut off in the middle (the writer was killed) is dropped with a note on the run.
-// A trace without any event is a ParseError too.
-std::vector<RunRecord> read_trace(std::istream& in, std::string_view source);
-
 // The record of a run that just ended.
 RunRecord run_record(const TestGraph& g, const RunResult& r, std::uint32_t run, const RunContext& context);
 // The same for a run on a model explored on the fly.
 RunRecord run_record(const ModelGraph& g, const RunResult& r, std::uint32_t run, const RunContext& context);
-
-std::optional<Verdict> parse_verdict(std::string_view s);     // "PASS" ...
-std::optional<StepKind> parse_step_kind(std::string_view s);  // "stimulus" ...
 
 }  // namespace playtest::report

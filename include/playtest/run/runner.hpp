@@ -133,7 +133,7 @@ void check_online_testable(const TestGraph& g);
 template <class G>
 class BasicRunner {
  public:
-  // Checks the graph (check_online_testable) and the options; throws GraphError / invalid_argument.
+  // Checks the graph (check_online_testable) and the options; throws GraphError / UsageError.
   // On a ModelGraph (checked vertex by vertex as it is expanded) the purpose's goals are the model's
   // final states and its edges every edge the runs discover: RunOptions::purpose must name none
   // (UsageError("goals") / ("edges")), and there are no per-vertex timeouts.

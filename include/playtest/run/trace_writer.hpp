@@ -108,4 +108,15 @@ std::string format_step(const ModelGraph& g, const TraceStep& step);
 std::string format_trace(const TestGraph& g, const RunResult& r, std::size_t max_steps = 100);
 std::string format_trace(const ModelGraph& g, const RunResult& r, std::size_t max_steps = 100);
 
+// The header of a single run written by write_trace.
+struct TraceHeader {
+  std::uint32_t run = 1;
+  std::uint64_t seed = 0;
+  std::string strategy = "replay";
+  std::string model;  // written as "model" in the begin line when not empty
+};
+// Writes one run (r.trace must be kept) as a JSON-lines trace that read_trace
+// (run/trace_reader.hpp) reads back.
+void write_trace(std::ostream& out, const TestGraph& g, const RunResult& r, const TraceHeader& header);
+
 }  // namespace playtest

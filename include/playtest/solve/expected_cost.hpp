@@ -17,7 +17,9 @@
 #include <span>
 #include <vector>
 
+#include "playtest/error.hpp"
 #include "playtest/graph/test_graph.hpp"
+#include "playtest/solve/choice_folding.hpp"
 
 namespace playtest {
 
@@ -45,6 +47,9 @@ struct ExpectedCostOptions {
   std::uint32_t max_trace = 1000;
   // Called after every value-iteration sweep with n and the whole vector M^n; may be empty.
   std::function<void(std::uint32_t n, std::span<const double> values)> on_iteration;
+  // Called after every value-iteration sweep with n only (for a progress line; unlike on_iteration
+  // it copies nothing and keeps the folded solver); may be empty.
+  std::function<void(std::uint32_t n)> on_sweep;
   // Relative tolerance under which a strategy change does not count as an improvement
   // (policy iteration switches only on strict improvement, so that it stays proper).
   double improvement_tolerance = 1e-12;
@@ -52,6 +57,16 @@ struct ExpectedCostOptions {
   // whichever comes first; policy iteration does the rest.
   double certified_vi_epsilon = 1e-6;
   std::uint32_t certified_vi_sweeps = 200;
+  // certified: whether to fold each passive vertex whose only predecessor (in the region) is an
+  // active vertex into that vertex's edge and solve the MDP on the remaining vertices (for a model
+  // imported from PRISM: its states). The answer is the same to the certified error bound; the
+  // counts of sweeps and evaluations may differ. automatic: when the region has at least 65536
+  // vertices; never when iterates are traced or observed, or when a zero-cost edge could close a
+  // zero-cost end component.
+  ChoiceFolding fold_choices = ChoiceFolding::automatic;
+  // certified on the folded MDP: threads for the sweeps and the linear solves; 0: the machine's
+  // hardware threads (at most 8; a sweep uses at most 2). The result is the same for every count.
+  unsigned threads = 0;
 };
 
 struct ExpectedCostResult {
@@ -81,7 +96,7 @@ struct ExpectedCostResult {
   std::vector<std::vector<double>> trace;  // see ExpectedCostOptions::trace_vertices
 };
 
-// Throws std::invalid_argument when a goal id is out of range.
+// Throws UsageError when a goal id is out of range.
 ExpectedCostResult solve_expected_cost(const TestGraph& g, std::span<const VertexId> goals,
                                        const ExpectedCostOptions& options = {});
 

@@ -8,6 +8,7 @@
 #include <span>
 #include <vector>
 
+#include "playtest/error.hpp"
 #include "playtest/graph/test_graph.hpp"
 
 namespace playtest {
@@ -25,7 +26,7 @@ struct SureWinResult {
 // goal within num_winnable moves, and cost[v] is the exact worst-case cost of doing so: for active v,
 // cost[v] = cost(strategy[v]) + cost[target]; for passive v, cost[v] = max over out-edges e of
 // cost(e) + cost[target(e)]. Every strategy edge points to a vertex settled earlier, so the strategy
-// has no cycles even with zero-cost edges. Throws std::invalid_argument for goal ids out of range.
+// has no cycles even with zero-cost edges. Throws UsageError for goal ids out of range.
 SureWinResult solve_sure_winning(const TestGraph& g, std::span<const VertexId> goals);
 
 }  // namespace playtest

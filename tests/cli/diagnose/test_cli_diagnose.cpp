@@ -210,7 +210,7 @@ TEST(CliLearn, ATraceOfAnotherModelIsALocatedError) {
   const std::string bad = d.write("bad.jsonl", "{\"event\":\"begin\"}\nnot json\n");
   r = run_playtest("replay " + bad + " --model " + lock + " --sut cat");
   EXPECT_EQ(r.code, 2);
-  EXPECT_NE(r.err.find(bad + ":2:1: error: not a JSON value"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(bad + ":2:2: error: not a JSON trace event"), std::string::npos) << r.err;
 }
 
 TEST(CliAnalyze, PurposesAndCoverage) {

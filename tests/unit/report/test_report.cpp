@@ -68,7 +68,7 @@ std::vector<RunRecord> played(const TestGraph& model, const TestGraph& sut_graph
   w.on_run_begin(1, seed);
   runner.run(policy, sut, &w, seed);
   std::istringstream in(out.str());
-  return read_trace(in, "trace.jsonl");
+  return read_trace(in, "trace.jsonl").runs;
 }
 
 std::string html_of(const Report& r, ReportOptions o = {}) {
@@ -89,7 +89,7 @@ TEST(TraceReader, ReadsRunsStepsAndTheFailure) {
 {"event":"begin","run":2,"seed":6,"strategy":"reach"}
 {"edge":"e0","event":"step","kind":"stimulus","label":"submit","run":2,"step":1,"time_ms":0.1,"to":"b","vertex":"a"}
 )");
-  auto runs = read_trace(in, "t.jsonl");
+  auto runs = read_trace(in, "t.jsonl").runs;
   ASSERT_EQ(runs.size(), 2u);
   const RunRecord& r = runs[0];
   EXPECT_EQ(r.source, "t.jsonl");
@@ -122,7 +122,7 @@ TEST(TraceReader, ACutOffLastLineIsDroppedWithANote) {
       "{\"event\":\"begin\",\"run\":1,\"seed\":1,\"strategy\":\"random\"}\n"
       "{\"edge\":\"e0\",\"event\":\"step\",\"kind\":\"stimulus\",\"label\":\"a\",\"run\":1,\"step\":1,\"time_ms\":0,"
       "\"to\":\"b\",\"vertex\":\"a\"}\n{\"event\":\"step\",\"ki");
-  auto runs = read_trace(in, "t.jsonl");
+  auto runs = read_trace(in, "t.jsonl").runs;
   ASSERT_EQ(runs.size(), 1u);
   EXPECT_EQ(runs[0].trace.size(), 1u);
   ASSERT_GE(runs[0].notes.size(), 1u);
@@ -149,8 +149,8 @@ TEST(TraceReader, BadLinesAreLocatedParseErrors) {
   EXPECT_NE(error_of("{\"event\":\"step\",\"kind\":\"reset\",\"step\":-1,\"vertex\":\"a\"}\n").find("(at /step)"),
             std::string::npos);
   EXPECT_NE(error_of("[1,2]\n").find("must be a JSON object"), std::string::npos);
-  EXPECT_NE(error_of("").find("no events"), std::string::npos);
-  EXPECT_NE(error_of("\n  \n").find("no events"), std::string::npos);
+  EXPECT_NE(error_of("").find("the trace has no run"), std::string::npos);
+  EXPECT_NE(error_of("\n  \n").find("the trace has no run"), std::string::npos);
 }
 
 TEST(TraceReader, RoundTripsTheRunnersTrace) {
@@ -356,7 +356,7 @@ TEST(HtmlReport, ATraceFromAnotherModelIsALocatedError) {
       "{\"event\":\"begin\",\"run\":1,\"seed\":1,\"strategy\":\"random\"}\n"
       "{\"edge\":\"e99\",\"event\":\"step\",\"kind\":\"stimulus\",\"label\":\"a\",\"run\":1,\"step\":1,\"time_ms\":0,"
       "\"to\":\"idle0\",\"vertex\":\"idle0\"}\n");
-  Report rep{.model = &g, .model_name = "workers.json", .runs = read_trace(in, "other.jsonl")};
+  Report rep{.model = &g, .model_name = "workers.json", .runs = read_trace(in, "other.jsonl").runs};
   try {
     html_of(rep);
     FAIL() << "no error";

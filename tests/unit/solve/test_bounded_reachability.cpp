@@ -2,6 +2,7 @@
 
 #include <vector>
 
+#include "playtest/error.hpp"
 #include "playtest/graph/generate.hpp"
 #include "playtest/graph/graph_builder.hpp"
 #include "playtest/solve/bounded_reachability.hpp"
@@ -76,8 +77,8 @@ TEST(BoundedReachability, DiamondValuesAndChangePoints) {
   EXPECT_TRUE(r.choice(D.goal, 4).is_none());
   EXPECT_EQ(r.prob(D.goal), 1.0);
   EXPECT_EQ(r.cost(D.goal), 0.0);
-  EXPECT_THROW(r.choice(D.s, 6), std::invalid_argument);
-  EXPECT_THROW(r.prob(D.a, 1), std::invalid_argument);  // not recorded
+  EXPECT_THROW(r.choice(D.s, 6), UsageError);
+  EXPECT_THROW(r.prob(D.a, 1), UsageError);  // not recorded
   EXPECT_FALSE(r.is_recorded(D.a));
   EXPECT_TRUE(r.is_recorded(D.cp));
 }
@@ -164,16 +165,16 @@ TEST(BoundedReachability, BoundZeroAndBadArguments) {
   EXPECT_EQ(r.prob(D.s), 0.0);
   EXPECT_TRUE(r.choice(D.s, 0).is_none());
   const VertexId bad[] = {VertexId{99}};
-  EXPECT_THROW(solve_bounded_reachability(D.g, bad, {}), std::invalid_argument);
-  EXPECT_THROW(solve_bounded_reachability(D.g, goals, {.record = {VertexId{99}}}), std::invalid_argument);
+  EXPECT_THROW(solve_bounded_reachability(D.g, bad, {}), UsageError);
+  EXPECT_THROW(solve_bounded_reachability(D.g, goals, {.record = {VertexId{99}}}), UsageError);
 }
 
 }  // namespace
 
 TEST(BoundedReachability, ThreadCountDoesNotChangeAnything) {
   // Large enough for several threads (blocks of at least 2^15 vertices), dense steps throughout.
-  const TestGraph g = generate_random_graph({.vertices = 140000, .passive_fraction = 0.3, .out_degree = 3, .goals = 140,
-                                             .seed = 3});
+  const TestGraph g =
+      generate_random_graph({.vertices = 140000, .passive_fraction = 0.3, .out_degree = 3, .goals = 140, .seed = 3});
   std::vector<VertexId> goals;
   for (VertexId v : g.vertices())
     if (g.is_goal(v)) goals.push_back(v);

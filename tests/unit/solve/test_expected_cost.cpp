@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "playtest/error.hpp"
 #include "playtest/graph/graph_builder.hpp"
 #include "playtest/solve/expected_cost.hpp"
 
@@ -55,20 +56,22 @@ Built build(const std::vector<std::string>& vertices, const std::vector<Spec>& e
 // back to 1 with probability 1/3 and to 0 with probability 2/3, each at cost 1. The direct edge
 // costs 4 here (the text only needs it to be at least the optimum 3).
 Built figure3() {
-  return build({"1:a", "2:p", "0:g"},
-               {{"1", "2", 1}, {"1", "0", 4}, {"2", "1", 1, 1.0 / 3}, {"2", "0", 1, 2.0 / 3}});
+  return build({"1:a", "2:p", "0:g"}, {{"1", "2", 1}, {"1", "0", 4}, {"2", "1", 1, 1.0 / 3}, {"2", "0", 1, 2.0 / 3}});
 }
 
 const ExpectedCostMethod all_methods[] = {ExpectedCostMethod::certified, ExpectedCostMethod::value_iteration,
-                                          ExpectedCostMethod::policy_iteration,
-                                          ExpectedCostMethod::linear_programming};
+                                          ExpectedCostMethod::policy_iteration, ExpectedCostMethod::linear_programming};
 
 std::string method_name(ExpectedCostMethod m) {
   switch (m) {
-    case ExpectedCostMethod::certified: return "certified";
-    case ExpectedCostMethod::value_iteration: return "value_iteration";
-    case ExpectedCostMethod::policy_iteration: return "policy_iteration";
-    case ExpectedCostMethod::linear_programming: return "linear_programming";
+    case ExpectedCostMethod::certified:
+      return "certified";
+    case ExpectedCostMethod::value_iteration:
+      return "value_iteration";
+    case ExpectedCostMethod::policy_iteration:
+      return "policy_iteration";
+    case ExpectedCostMethod::linear_programming:
+      return "linear_programming";
   }
   return "?";
 }
@@ -84,8 +87,11 @@ void expect_near_rel(double actual, double expected, const std::string& what) {
 TEST(ExpectedCostTrace, Figure3IteratesExactly) {
   Built b = figure3();
   const auto goals = b.goals();
-  ExpectedCostOptions o{.method = ExpectedCostMethod::value_iteration, .epsilon = 1e-14,
-                        .update = ValueIterationUpdate::jacobi, .trace_vertices = {b.v("1")}, .max_trace = 20};
+  ExpectedCostOptions o{.method = ExpectedCostMethod::value_iteration,
+                        .epsilon = 1e-14,
+                        .update = ValueIterationUpdate::jacobi,
+                        .trace_vertices = {b.v("1")},
+                        .max_trace = 20};
   auto r = solve_expected_cost(b.g, goals, o);
   ASSERT_GE(r.trace.size(), 20u);
   // M^1..M^6 = 1, 2, 2 1/3, 2 2/3, 2 7/9, 2 8/9; in general M^{2i+1} = 3 - 2/3^i, M^{2i+2} = 3 - 1/3^i.
@@ -104,7 +110,8 @@ TEST(ExpectedCostTrace, CallbackSeesEveryIterate) {
   const auto goals = b.goals();
   std::vector<double> seen;
   std::uint32_t last = 0;
-  ExpectedCostOptions o{.method = ExpectedCostMethod::value_iteration, .max_iterations = 5,
+  ExpectedCostOptions o{.method = ExpectedCostMethod::value_iteration,
+                        .max_iterations = 5,
                         .update = ValueIterationUpdate::jacobi,
                         .on_iteration = [&](std::uint32_t n, std::span<const double> v) {
                           EXPECT_EQ(n, last + 1);
@@ -195,14 +202,13 @@ TEST_P(EveryMethod, ZeroCostCycleThroughPassiveVertexIsProper) {
 // Infinite values: a dead end, a passive vertex that may fall into it, a vertex that cannot
 // reach a goal, and a vertex that must avoid the risky branch.
 TEST_P(EveryMethod, InfiniteVertices) {
-  Built b = build({"s:a", "risky:p", "dead:a", "loop:a", "safe:a", "g:g"},
-                  {{"s", "risky", 1},
-                   {"s", "safe", 10},
-                   {"risky", "g", 1, 0.9},
-                   {"risky", "dead", 1, 0.1},
-                   {"safe", "g", 1},
-                   {"loop", "loop", 1},
-                   {"loop", "risky", 2}});
+  Built b = build({"s:a", "risky:p", "dead:a", "loop:a", "safe:a", "g:g"}, {{"s", "risky", 1},
+                                                                            {"s", "safe", 10},
+                                                                            {"risky", "g", 1, 0.9},
+                                                                            {"risky", "dead", 1, 0.1},
+                                                                            {"safe", "g", 1},
+                                                                            {"loop", "loop", 1},
+                                                                            {"loop", "risky", 2}});
   auto r = solve(b);
   expect_near_rel(r.value[b.v("s").index()], 11, "M[s]");
   EXPECT_EQ(r.strategy[b.v("s").index()], b.edge[1]);
@@ -223,9 +229,9 @@ TEST_P(EveryMethod, UnreachableGoal) {
 
 // A passive vertex whose branches loop back: the tester must pay for retries.
 TEST_P(EveryMethod, RetryLoopAndParallelEdges) {
-  Built b = build({"s:a", "p:p", "g:g"},
-                  {{"s", "p", 2}, {"s", "p", 1}, {"s", "g", 100}, {"p", "s", 1, 0.25}, {"p", "s", 3, 0.25},
-                   {"p", "g", 0, 0.5}});
+  Built b = build(
+      {"s:a", "p:p", "g:g"},
+      {{"s", "p", 2}, {"s", "p", 1}, {"s", "g", 100}, {"p", "s", 1, 0.25}, {"p", "s", 3, 0.25}, {"p", "g", 0, 0.5}});
   auto r = solve(b);
   // M[s] = 1 + M[p], M[p] = 0.25 (1 + M[s]) + 0.25 (3 + M[s]) = 1 + 0.5 M[s]  =>  M[s] = 4, M[p] = 3.
   expect_near_rel(r.value[b.v("s").index()], 4, "M[s]");
@@ -239,7 +245,7 @@ INSTANTIATE_TEST_SUITE_P(ExpectedCost, EveryMethod, ::testing::ValuesIn(all_meth
 TEST(ExpectedCost, GoalOutOfRangeIsAnError) {
   Built b = figure3();
   const VertexId goals[] = {VertexId{17}};
-  EXPECT_THROW(solve_expected_cost(b.g, goals), std::invalid_argument);
+  EXPECT_THROW(solve_expected_cost(b.g, goals), UsageError);
 }
 
 TEST(ExpectedCost, AlmostSureRegionAndAttractor) {

@@ -3,6 +3,7 @@
 #include <limits>
 #include <vector>
 
+#include "playtest/error.hpp"
 #include "playtest/graph/graph_builder.hpp"
 #include "playtest/solve/sure_winning.hpp"
 
@@ -138,7 +139,7 @@ TEST(SureWinning, NoGoalsNothingWinnableAndBadIdsRejected) {
   SureWinResult r = solve_sure_winning(D.g, {});
   EXPECT_EQ(r.num_winnable, 0u);
   const VertexId bad[] = {VertexId{100}};
-  EXPECT_THROW(solve_sure_winning(D.g, bad), std::invalid_argument);
+  EXPECT_THROW(solve_sure_winning(D.g, bad), UsageError);
 }
 
 }  // namespace

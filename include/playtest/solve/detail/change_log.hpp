@@ -33,6 +33,25 @@ class ChangeLog {
     } while (x != 0);
   }
 
+  // Moves the streams of `other` into this log; both have the same number of streams, and every
+  // stream with values in `other` is empty here. Chunk for chunk the result is the log one writer
+  // would have made (the same bytes and memory).
+  void merge(ChangeLog&& other) {
+    const std::uint32_t base = num_chunks_ - 1;  // other's chunk id x >= 1 becomes base + x
+    for (std::uint32_t id = 1; id < other.num_chunks_; ++id) {
+      Chunk c = other.chunk(id);
+      if (c.next != 0) c.next += base;
+      chunk(new_chunk()) = c;
+    }
+    for (std::size_t s = 0; s < head_.size(); ++s) {
+      if (other.head_[s] == 0) continue;
+      head_[s] = other.head_[s] + base;
+      tail_[s] = other.tail_[s] + base;
+      fill_[s] = other.fill_[s];
+    }
+    other = ChangeLog();
+  }
+
   // Frees what only appending needs; the log stays readable.
   void finish_appending() { std::vector<std::uint32_t>().swap(tail_); }
 
@@ -99,7 +118,7 @@ class ChangeLog {
   }
 
   std::vector<std::uint32_t> head_, tail_;
-  std::vector<std::uint8_t> fill_;  // bytes used in the stream's last chunk
+  std::vector<std::uint8_t> fill_;          // bytes used in the stream's last chunk
   std::vector<std::vector<Chunk>> blocks_;  // block_size chunks each; never reallocated
   std::uint32_t num_chunks_ = 1;
 };

@@ -1,0 +1,72 @@
+// Reading a run trace back: the JSON lines JsonlTraceWriter writes (run/trace_writer.hpp,
+// docs/testing.md "Traces"). One reader for every consumer: the HTML report, replay, shrink and
+// learn. Steps keep the names the model gives their vertices and edges and the line they came from,
+// so a consumer can resolve them against a model and point at the offending line.
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "playtest/run/runner.hpp"
+
+namespace playtest {
+
+struct StepRecord {
+  std::uint64_t step = 0;  // 1-based within the run
+  double time_ms = 0;      // since the start of the run
+  StepKind kind = StepKind::stimulus;
+  std::string vertex;      // where the step starts
+  std::string label;       // "" for reset and silence
+  std::string edge;        // the edge's id; "" for reset, unexpected, silence
+  std::string to;          // "" for unexpected and silence
+  std::uint32_t line = 0;  // line of the trace file (0: not read from a file)
+};
+
+struct RunRecord {
+  std::string source;      // the trace file it was read from ("" when made from a RunResult)
+  std::uint32_t line = 0;  // line of its "begin" event (or of its first line) in `source`
+  std::uint32_t run = 1;   // its number in the campaign (1-based)
+  std::uint64_t seed = 0;
+  std::string strategy;
+  std::string model;   // the model file, when recorded (a run without a begin line inherits it)
+  std::string replay;  // the command that replays this run, when recorded
+  // Empty when the trace has no "end" event: playtest or the machine died during the run.
+  std::optional<Verdict> verdict;
+  std::string message;
+  std::uint64_t steps = 0, resets = 0;
+  double elapsed_ms = 0;  // the last step's time when the trace does not say
+  // FAIL: where, what the model allowed there, and what came (nullopt: silence).
+  std::string fail_vertex;
+  std::vector<std::string> allowed;
+  std::optional<std::string> observed;
+  std::vector<StepRecord> trace;
+  std::vector<std::string> notes;  // what the reader noticed (a cut-off last line, ...)
+};
+
+struct RecordedTrace {
+  std::string source;  // the file name, for messages ("-": standard input)
+  std::vector<RunRecord> runs;
+};
+
+// Reads a JSON-lines trace. Throws ParseError, located at source:line and the JSON pointer of the
+// offending field, for a line that is not a JSON object, lacks "event", has an unknown event, step
+// kind or verdict, mistyped fields, or a step without the fields its kind needs ("to" for a step
+// that moves, "label" for stimulus, observation and wait); and for a trace without any run. A last
+// line cut off in the middle (the writer was killed) is dropped with a note on its run. The
+// campaign's own line (run count, seed, shard) is skipped.
+RecordedTrace read_trace(std::istream& in, std::string_view source);
+// Reads the file at `path` ("-": standard input); InputError when it cannot be opened or read.
+RecordedTrace load_trace(const std::string& path);
+
+// The run to work on: number `run` (1-based as written) when given, else the first FAIL run, else
+// the first run. Throws UsageError("run") when `run` is not in the trace.
+const RunRecord& select_run(const RecordedTrace& t, std::uint32_t run = 0);
+
+std::optional<Verdict> parse_verdict(std::string_view s);     // "PASS" ...
+std::optional<StepKind> parse_step_kind(std::string_view s);  // "stimulus" ...
+
+}  // namespace playtest

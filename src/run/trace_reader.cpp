@@ -1,0 +1,230 @@
+#include "playtest/run/trace_reader.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <fstream>
+#include <iostream>
+#include <limits>
+#include <nlohmann/json.hpp>
+
+#include "playtest/error.hpp"
+
+namespace playtest {
+
+namespace {
+
+using nlohmann::json;
+
+[[noreturn]] void fail_at(std::string_view source, std::uint32_t line, std::uint32_t column, std::string message,
+                          std::string pointer = {}) {
+  throw ParseError(
+      Diagnostic{.where = {.file = std::string(source), .line = line, .column = column, .pointer = pointer},
+                 .message = std::move(message)});
+}
+
+// Reads the fields of one event object, failing with the key's JSON pointer.
+class Fields {
+ public:
+  Fields(const json& j, std::string_view source, std::uint32_t line) : j_(j), source_(source), line_(line) {}
+
+  const json* find(const char* key) const {
+    auto it = j_.find(key);
+    return it == j_.end() || it->is_null() ? nullptr : &*it;
+  }
+  std::string text(const char* key, bool required) const {
+    const json* v = find(key);
+    if (!v) {
+      if (required) fail(key, fmt::format("the event has no \"{}\"", key));
+      return {};
+    }
+    if (!v->is_string()) fail(key, fmt::format("\"{}\" must be a string", key));
+    return v->get<std::string>();
+  }
+  std::uint64_t count(const char* key, bool required,
+                      std::uint64_t max = std::numeric_limits<std::uint64_t>::max()) const {
+    const json* v = find(key);
+    if (!v) {
+      if (required) fail(key, fmt::format("the event has no \"{}\"", key));
+      return 0;
+    }
+    if (!v->is_number_unsigned() && !(v->is_number_integer() && v->get<std::int64_t>() >= 0))
+      fail(key, fmt::format("\"{}\" must be a non-negative integer", key));
+    const std::uint64_t x = v->get<std::uint64_t>();
+    if (x > max) fail(key, fmt::format("\"{}\" is {}; at most {} is allowed", key, x, max));
+    return x;
+  }
+  double number(const char* key) const {
+    const json* v = find(key);
+    if (!v) return 0;
+    if (!v->is_number() || !std::isfinite(v->get<double>()) || v->get<double>() < 0)
+      fail(key, fmt::format("\"{}\" must be a non-negative number", key));
+    return v->get<double>();
+  }
+  [[noreturn]] void fail(const char* key, std::string message) const {
+    fail_at(source_, line_, 0, std::move(message), std::string("/") + key);
+  }
+
+ private:
+  const json& j_;
+  std::string_view source_;
+  std::uint32_t line_;
+};
+
+}  // namespace
+
+std::optional<Verdict> parse_verdict(std::string_view s) {
+  for (Verdict v : {Verdict::pass, Verdict::fail, Verdict::inconclusive, Verdict::error})
+    if (to_string(v) == s) return v;
+  return std::nullopt;
+}
+
+std::optional<StepKind> parse_step_kind(std::string_view s) {
+  for (StepKind k : {StepKind::stimulus, StepKind::observation, StepKind::timeout, StepKind::reset,
+                     StepKind::unexpected, StepKind::silence, StepKind::wait})
+    if (to_string(k) == s) return k;
+  return std::nullopt;
+}
+
+RecordedTrace read_trace(std::istream& in, std::string_view source) {
+  RecordedTrace out;
+  out.source = std::string(source);
+  std::vector<RunRecord>& runs = out.runs;
+  std::string line_text;
+  std::uint32_t line = 0;
+  RunRecord* current = nullptr;
+  bool ended = false;  // the current run has its "end" event
+  auto start_run = [&](std::uint32_t number, std::uint32_t at) {
+    std::string model = runs.empty() ? std::string() : runs.back().model;
+    runs.emplace_back();
+    current = &runs.back();
+    current->model = std::move(model);
+    current->source = std::string(source);
+    current->line = at;
+    current->run = number;
+    ended = false;
+  };
+  while (std::getline(in, line_text)) {
+    ++line;
+    const bool last_and_cut = in.eof();  // no line break after it
+    if (!line_text.empty() && line_text.back() == '\r') line_text.pop_back();
+    if (line_text.find_first_not_of(" \t") == std::string::npos) continue;
+    json j;
+    try {
+      j = json::parse(line_text);
+    } catch (const json::parse_error& e) {
+      if (last_and_cut && current) {
+        current->notes.push_back(fmt::format("the trace's last line ({}) is cut off; it was dropped", line));
+        break;
+      }
+      // nlohmann's byte position is 1 past the offending character.
+      const auto column = static_cast<std::uint32_t>(std::min<std::size_t>(e.byte, line_text.size() + 1));
+      std::string what = e.what();
+      if (auto p = what.find(": "); p != std::string::npos) what = what.substr(p + 2);
+      fail_at(source, line, column, "not a JSON trace event: " + what);
+    }
+    if (!j.is_object()) fail_at(source, line, 1, "a trace event must be a JSON object");
+    const Fields f(j, source, line);
+    const std::string event = f.text("event", true);
+    const auto run_number =
+        static_cast<std::uint32_t>(f.count("run", false, std::numeric_limits<std::uint32_t>::max()));
+    if (event == "campaign") continue;  // the campaign's own line (run count, seed, shard): no run
+    if (event == "begin") {
+      start_run(run_number == 0 ? static_cast<std::uint32_t>(runs.size() + 1) : run_number, line);
+      current->seed = f.count("seed", false);
+      current->strategy = f.text("strategy", false);
+      if (std::string model = f.text("model", false); !model.empty()) current->model = std::move(model);
+      current->replay = f.text("replay", false);
+      continue;
+    }
+    if (event != "step" && event != "end") continue;  // events of later versions are skipped
+    // A step or end without its begin (a trace cut at the front, or concatenated by hand).
+    if (!current || ended || (run_number != 0 && run_number != current->run))
+      start_run(run_number == 0 ? static_cast<std::uint32_t>(runs.size() + 1) : run_number, line);
+    if (event == "step") {
+      StepRecord s;
+      s.line = line;
+      s.step = f.find("step") ? f.count("step", true) : current->trace.size() + 1;  // as written, else counted
+      s.time_ms = f.number("time_ms");
+      const std::string kind = f.text("kind", true);
+      const auto k = parse_step_kind(kind);
+      if (!k)
+        f.fail("kind", fmt::format("unknown step kind \"{}\" (expected stimulus, observation, timeout, reset, "
+                                   "unexpected, silence or wait)",
+                                   kind));
+      s.kind = *k;
+      const bool moves = s.kind != StepKind::unexpected && s.kind != StepKind::silence;
+      const bool labelled = s.kind == StepKind::stimulus || s.kind == StepKind::observation || s.kind == StepKind::wait;
+      s.vertex = f.text("vertex", true);
+      s.label = f.text("label", labelled);
+      s.edge = f.text("edge", false);
+      s.to = f.text("to", moves);
+      current->trace.push_back(std::move(s));
+      continue;
+    }
+    // end
+    const std::string verdict = f.text("verdict", true);
+    const auto v = parse_verdict(verdict);
+    if (!v)
+      f.fail("verdict", fmt::format("unknown verdict \"{}\" (expected PASS, FAIL, INCONCLUSIVE or ERROR)", verdict));
+    current->verdict = *v;
+    current->message = f.text("message", false);
+    current->steps = f.count("steps", false);
+    current->resets = f.count("resets", false);
+    current->elapsed_ms = f.number("elapsed_ms");
+    if (const json* failure = f.find("failure")) {
+      if (!failure->is_object()) f.fail("failure", "\"failure\" must be an object");
+      const Fields ff(*failure, source, line);
+      current->fail_vertex = ff.text("vertex", false);
+      current->observed = ff.find("observed") ? std::optional<std::string>(ff.text("observed", false)) : std::nullopt;
+      if (const json* allowed = ff.find("allowed")) {
+        if (!allowed->is_array()) f.fail("failure", "\"failure/allowed\" must be an array of strings");
+        for (const json& a : *allowed) {
+          if (!a.is_string()) f.fail("failure", "\"failure/allowed\" must be an array of strings");
+          current->allowed.push_back(a.get<std::string>());
+        }
+      }
+    }
+    ended = true;
+  }
+  if (in.bad()) throw InputError(fmt::format("{}: could not be read", source));
+  if (runs.empty())
+    fail_at(source, 0, 0, "the trace has no run (expected JSON lines such as {\"event\":\"begin\",...})");
+  for (RunRecord& r : runs) {
+    if (!r.trace.empty()) {
+      if (r.elapsed_ms == 0) r.elapsed_ms = r.trace.back().time_ms;
+      if (!r.verdict) r.steps = r.trace.back().step;
+    }
+    if (r.verdict == Verdict::fail && r.fail_vertex.empty() && !r.trace.empty()) {
+      const StepRecord& last = r.trace.back();
+      if (last.kind == StepKind::unexpected || last.kind == StepKind::silence) {
+        r.fail_vertex = last.vertex;
+        if (last.kind == StepKind::unexpected) r.observed = last.label;
+      }
+    }
+    if (!r.verdict)
+      r.notes.push_back("the trace has no end for this run: playtest, the adapter or the machine stopped during it");
+  }
+  return out;
+}
+
+RecordedTrace load_trace(const std::string& path) {
+  if (path == "-") return read_trace(std::cin, "-");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) fail_at(path, 0, 0, "cannot open the trace for reading");
+  return read_trace(in, path);
+}
+
+const RunRecord& select_run(const RecordedTrace& t, std::uint32_t run) {
+  if (run != 0) {
+    for (const RunRecord& r : t.runs)
+      if (r.run == run) return r;
+    throw UsageError("run", fmt::format("the trace '{}' has no run {} (it has {} run{})", t.source, run, t.runs.size(),
+                                        t.runs.size() == 1 ? "" : "s"));
+  }
+  for (const RunRecord& r : t.runs)
+    if (r.verdict == Verdict::fail) return r;
+  return t.runs.front();
+}
+
+}  // namespace playtest

@@ -1,0 +1,109 @@
+#include "campaign_files.hpp"
+
+#include <optional>
+#include <type_traits>
+
+#include "common.hpp"
+#include "playtest/report/html_report.hpp"
+#include "playtest/run/junit_report.hpp"
+#include "playtest/run/trace_writer.hpp"
+#include "progress.hpp"
+
+namespace playtest::cli {
+
+namespace {
+
+// Passes a campaign on to the trace writer (a file, or one per run) and keeps a progress line (on a
+// terminal only). The campaign reports runs in run order, one at a time.
+template <class G>
+class Progress final : public BasicCampaignObserver<G> {
+ public:
+  Progress(BasicCampaignObserver<G>* trace, std::uint32_t runs) : trace_(trace), runs_(runs), line_("run", "runs") {}
+  void on_campaign_begin(const G& g, const CampaignOptions& o) override {
+    if (trace_) trace_->on_campaign_begin(g, o);
+  }
+  void on_run_begin(std::uint32_t run, std::uint64_t seed) override {
+    if (runs_ > 1) line_.update(run - 1, runs_);
+    if (trace_) trace_->on_run_begin(run, seed);
+  }
+  void on_step(const G& g, const TraceStep& step) override {
+    if (trace_) trace_->on_step(g, step);
+  }
+  void on_end(const G& g, const RunResult& result) override {
+    if (trace_) trace_->on_end(g, result);
+  }
+  void finish() { line_.finish(); }
+
+ private:
+  BasicCampaignObserver<G>* trace_;
+  std::uint32_t runs_;
+  ProgressLine line_;
+};
+
+}  // namespace
+
+template <class G>
+struct BasicCampaignFiles<G>::State {
+  std::optional<Output> trace_out;
+  std::optional<JsonlTraceWriter> trace;
+  std::optional<JsonlTraceDirWriter> trace_dir;
+  std::optional<Progress<G>> progress;
+};
+
+template <class G>
+BasicCampaignFiles<G>::BasicCampaignFiles(const CampaignFileNames& names, std::uint32_t runs)
+    : names_(names), state_(std::make_unique<State>()) {
+  State& s = *state_;
+  if (!names.trace.empty()) {
+    s.trace.emplace(s.trace_out.emplace(names.trace).stream(), names.strategy);
+    s.trace->set_context(names.model, names.replay);
+  }
+  if (!names.trace_dir.empty()) {
+    s.trace_dir.emplace(names.trace_dir, names.strategy);
+    s.trace_dir->set_context(names.model, names.replay);
+  }
+  BasicCampaignObserver<G>* trace = s.trace       ? static_cast<BasicCampaignObserver<G>*>(&*s.trace)
+                                    : s.trace_dir ? static_cast<BasicCampaignObserver<G>*>(&*s.trace_dir)
+                                                  : nullptr;
+  s.progress.emplace(trace, runs);
+}
+
+template <class G>
+BasicCampaignFiles<G>::~BasicCampaignFiles() = default;
+
+template <class G>
+BasicCampaignObserver<G>* BasicCampaignFiles<G>::observer() {
+  return &*state_->progress;
+}
+
+template <class G>
+void BasicCampaignFiles<G>::finish(const G& g, const CampaignResult& c) {
+  State& s = *state_;
+  s.progress->finish();
+  if (s.trace_out) s.trace_out->close();
+  if (s.trace_dir) s.trace_dir->close();
+  if (!names_.report.empty()) {
+    report::Report rep{
+        .title = "playtest run " + names_.model, .tool_version = PLAYTEST_VERSION, .model_name = names_.model};
+    if constexpr (std::is_same_v<G, TestGraph>) rep.model = &g;  // on the fly: no picture of the model
+    for (const RunResult& r : c.runs)
+      rep.runs.push_back(report::run_record(
+          g, r, r.run, {.strategy = names_.strategy, .model = names_.model, .replay = names_.replay(r.seed)}));
+    Output out(names_.report);
+    report::write_html_report(out.stream(), rep);
+    out.close();
+  }
+  if (!names_.junit.empty()) {
+    Output junit(names_.junit);
+    write_junit(junit.stream(), junit_suite(g, c,
+                                            {.suite = "playtest run " + names_.model,
+                                             .classname = "playtest." + names_.strategy,
+                                             .strategy = names_.strategy}));
+    junit.close();
+  }
+}
+
+template class BasicCampaignFiles<TestGraph>;
+template class BasicCampaignFiles<ModelGraph>;
+
+}  // namespace playtest::cli

@@ -1,0 +1,54 @@
+// What `playtest run` writes around a campaign: the JSON-lines trace (one file, or one per run in a
+// directory) and the progress line while it runs, then the HTML report and the JUnit file. Kept out
+// of cmd_run.cpp so the command only registers options, calls the library and renders.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "playtest/explore/model_graph.hpp"
+#include "playtest/graph/test_graph.hpp"
+#include "playtest/run/campaign.hpp"
+
+namespace playtest::cli {
+
+struct CampaignFileNames {
+  std::string model;                                      // the model file as the user named it
+  std::string strategy;                                   // the strategy's name
+  std::string trace;                                      // --trace ("" none)
+  std::string trace_dir;                                  // --trace-dir ("" none)
+  std::string report;                                     // --report ("" none)
+  std::string junit;                                      // --junit ("" none)
+  std::function<std::string(std::uint64_t seed)> replay;  // the command that replays a run
+};
+
+// Opens the trace outputs before the campaign (an unwritable path fails before any run) and passes
+// the campaign on to them; shows a progress line over the runs on a terminal. `G`: the graph the
+// runs play on (CampaignFiles: a TestGraph; a ModelGraph on the fly, docs/testing.md "Models too
+// big to explore", where the report has no picture of the model).
+template <class G>
+class BasicCampaignFiles {
+ public:
+  BasicCampaignFiles(const CampaignFileNames& names, std::uint32_t runs);
+  ~BasicCampaignFiles();
+  BasicCampaignFiles(const BasicCampaignFiles&) = delete;
+  BasicCampaignFiles& operator=(const BasicCampaignFiles&) = delete;
+
+  BasicCampaignObserver<G>* observer();
+  // After the campaign (also after an interrupted one): ends the progress line, closes the traces,
+  // and writes the report and the JUnit file.
+  void finish(const G& g, const CampaignResult& c);
+
+ private:
+  struct State;
+  CampaignFileNames names_;
+  std::unique_ptr<State> state_;
+};
+
+extern template class BasicCampaignFiles<TestGraph>;
+extern template class BasicCampaignFiles<ModelGraph>;
+using CampaignFiles = BasicCampaignFiles<TestGraph>;
+
+}  // namespace playtest::cli
