@@ -192,6 +192,10 @@ void read_trace(CampaignPart& p, std::string_view text) {
                "a trace of playtest run starts with its campaign event ({\"event\":\"campaign\",...}); this one "
                "starts with '" +
                    event + "'");
+      if (const auto it = j.find("on_the_fly"); it != j.end() && *it == true)
+        refuse(p.source, line_no, 1, "/on_the_fly",
+               "a trace of a model played on the fly has no totals to merge: its campaign is played by one job, "
+               "in no shards (docs/testing.md, \"Models too big to explore\")");
       p.document = j;
       p.strategy = r.str(j, "strategy", "");
       p.seed = r.uint(j, "seed", "");

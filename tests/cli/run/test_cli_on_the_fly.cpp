@@ -98,7 +98,7 @@ TEST(CliOnTheFly, AWrongOutputFailsWithTraceAndJunit) {
   EXPECT_NE(junit.find("on_the_fly"), std::string::npos) << junit;
 }
 
-TEST(CliOnTheFly, TracesAreReadByReplayAndLearn) {
+TEST(CliOnTheFly, TracesAreReadByReplayAndLearnNotMerge) {
   // The steps of a trace on the fly name vertices (by state, as the explored graph does) and labels
   // but no edge: on the fly edges are numbered in discovery order, not the explored graph's.
   ScratchDir d("on_the_fly_trace");
@@ -117,6 +117,9 @@ TEST(CliOnTheFly, TracesAreReadByReplayAndLearn) {
   CliResult replay = run_playtest("replay " + d.file("t.jsonl") + " --sut 'sh " + sut + "' --attempts 2");
   EXPECT_TRUE(replay.code == 0 || replay.code == 4) << replay.out << replay.err;
   EXPECT_NE(replay.out.find("attempt 2: PASS"), std::string::npos) << replay.out;
+  CliResult merge = run_playtest("merge " + d.file("t.jsonl"));
+  EXPECT_EQ(merge.code, 2) << merge.out << merge.err;
+  EXPECT_NE(merge.err.find("played on the fly has no totals to merge"), std::string::npos) << merge.err;
 }
 
 TEST(CliOnTheFly, StrategiesThatNeedTheWholeGraphAreRefused) {
