@@ -13,10 +13,14 @@ namespace playtest {
 
 const char* to_string(ExploreStatus s) {
   switch (s) {
-    case ExploreStatus::complete: return "complete";
-    case ExploreStatus::state_limit: return "state limit";
-    case ExploreStatus::depth_limit: return "depth limit";
-    case ExploreStatus::time_limit: return "time limit";
+    case ExploreStatus::complete:
+      return "complete";
+    case ExploreStatus::state_limit:
+      return "state limit";
+    case ExploreStatus::depth_limit:
+      return "depth limit";
+    case ExploreStatus::time_limit:
+      return "time limit";
   }
   return "?";
 }
@@ -51,7 +55,8 @@ Frozen freeze(StateSpace& space, const std::vector<NodeId>& order, const std::ve
   std::vector<std::uint32_t> number;  // per natural node: its sN number (numbered naming)
   std::uint32_t next_number = 1;
   auto number_of = [&](NodeId natural) {
-    if (number.size() <= natural.index()) number.resize(std::max<std::size_t>(natural.index() + 1, number.size() * 2), 0);
+    if (number.size() <= natural.index())
+      number.resize(std::max<std::size_t>(natural.index() + 1, number.size() * 2), 0);
     if (number[natural.index()] == 0) number[natural.index()] = next_number++;
     return number[natural.index()];
   };
@@ -77,8 +82,8 @@ Frozen freeze(StateSpace& space, const std::vector<NodeId>& order, const std::ve
     // Names are distinct by construction (distinct natural states, twins marked with '), so the
     // builder need not look each one up; it still reports a duplicate (a C++ model whose state
     // texts collide) at build().
-    vid[v] = b.add_unique_vertex(name, passive ? VertexKind::passive : VertexKind::active,
-                                 expanded[v] && space.is_goal(n));
+    vid[v] =
+        b.add_unique_vertex(name, passive ? VertexKind::passive : VertexKind::active, expanded[v] && space.is_goal(n));
   }
   b.set_initial(vid[0]);
   b.set_reset_cost(space.model().reset_cost());
@@ -230,7 +235,8 @@ ExploreResult explore(StateSpace& space, const ExploreOptions& options) {
   r.memory_bytes = space.memory_bytes();
   r.seconds = std::chrono::duration<double>(clock::now() - t0).count();
   switch (r.status) {
-    case ExploreStatus::complete: break;
+    case ExploreStatus::complete:
+      break;
     case ExploreStatus::state_limit:
       r.message = fmt::format(
           "exploration stopped at the state limit ({} vertices): {} vertices are left unexplored and the graph is "

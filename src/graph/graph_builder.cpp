@@ -1,14 +1,13 @@
-#include "playtest/error.hpp"
 #include "playtest/graph/graph_builder.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
-
-#include <limits>
-
 #include <cmath>
+#include <limits>
 #include <numeric>
+
+#include "playtest/error.hpp"
 
 namespace playtest {
 
@@ -63,8 +62,8 @@ VertexId GraphBuilder::add_vertex(std::string_view name, VertexKind kind, bool g
     duplicate_decls_.emplace_back(v.value, decl);
     return v;
   }
-  vstate_[v.index()] = static_cast<std::uint8_t>(declared | (kind == VertexKind::passive ? decl_passive : 0) |
-                                                 (goal ? decl_goal : 0));
+  vstate_[v.index()] =
+      static_cast<std::uint8_t>(declared | (kind == VertexKind::passive ? decl_passive : 0) | (goal ? decl_goal : 0));
   set_decl(v.index(), decl);
   return v;
 }
@@ -82,8 +81,8 @@ void GraphBuilder::set_decl(std::uint32_t v, std::uint32_t decl) {
 
 VertexId GraphBuilder::add_unique_vertex(std::string_view name, VertexKind kind, bool goal) {
   const VertexId v{names_.append(name)};
-  vstate_.push_back(static_cast<std::uint8_t>(declared | (kind == VertexKind::passive ? decl_passive : 0) |
-                                              (goal ? decl_goal : 0)));
+  vstate_.push_back(
+      static_cast<std::uint8_t>(declared | (kind == VertexKind::passive ? decl_passive : 0) | (goal ? decl_goal : 0)));
   if (decl_listed_) vdecl_.push_back(0);
   set_decl(v.value, num_decls_++);
   unindexed_names_ = true;
@@ -186,8 +185,9 @@ void GraphBuilder::check_vertices(const BuildOptions& o) {
   }
   if (initial_.is_none()) fail(o, {K::initial, 0}, "no initial vertex is given");
   if (initial_.index() >= n || !(vstate_[initial_.index()] & declared))
-    fail(o, {K::initial, 0}, fmt::format("the initial vertex '{}' is not a declared vertex",
-                                         initial_.index() < n ? vertex_name(initial_) : std::string("?")));
+    fail(o, {K::initial, 0},
+         fmt::format("the initial vertex '{}' is not a declared vertex",
+                     initial_.index() < n ? vertex_name(initial_) : std::string("?")));
   if (reset_cost_ && !(std::isfinite(*reset_cost_) && *reset_cost_ >= 0))
     fail(o, {K::reset, 0}, fmt::format("reset cost must be finite and >= 0, got {}", describe_number(*reset_cost_)));
 }
@@ -221,30 +221,38 @@ void GraphBuilder::check_edges(const BuildOptions& o) const {
     const bool passive = (vstate_[from_[i].index()] & decl_passive) != 0;
     const std::uint8_t f = eflags_[i];
     if ((f & flag_observe) && (passive || !(vstate_[to_[i].index()] & decl_passive)))
-      fail(o, {K::edge, i}, fmt::format("edge '{}' is an observe edge and must lead from an active vertex to a "
-                                        "passive one ('{}' -> '{}')", ename(i), vname(from_[i]), vname(to_[i])));
+      fail(o, {K::edge, i},
+           fmt::format("edge '{}' is an observe edge and must lead from an active vertex to a "
+                       "passive one ('{}' -> '{}')",
+                       ename(i), vname(from_[i]), vname(to_[i])));
     if (!passive) {
       if (f & flag_has_prob)
         fail(o, {K::edge, i},
              fmt::format("edge '{}' leaves active vertex '{}' and must not have a probability (the tester chooses "
-                         "there)", ename(i), vname(from_[i])));
+                         "there)",
+                         ename(i), vname(from_[i])));
       if (f & flag_has_weight)
-        fail(o, {K::edge, i}, fmt::format("edge '{}' leaves active vertex '{}' and must not have a weight", ename(i),
-                                          vname(from_[i])));
+        fail(o, {K::edge, i},
+             fmt::format("edge '{}' leaves active vertex '{}' and must not have a weight", ename(i), vname(from_[i])));
       if (f & flag_timeout)
-        fail(o, {K::edge, i}, fmt::format("edge '{}' is a timeout edge but leaves active vertex '{}'; timeouts "
-                                          "belong to passive vertices", ename(i), vname(from_[i])));
+        fail(o, {K::edge, i},
+             fmt::format("edge '{}' is a timeout edge but leaves active vertex '{}'; timeouts "
+                         "belong to passive vertices",
+                         ename(i), vname(from_[i])));
     } else {
       if (!(f & (flag_has_prob | flag_has_weight)))
-        fail(o, {K::edge, i}, fmt::format("edge '{}' leaves passive vertex '{}' and needs a probability \"prob\" "
-                                          "(or a \"weight\")", ename(i), vname(from_[i])));
+        fail(o, {K::edge, i},
+             fmt::format("edge '{}' leaves passive vertex '{}' and needs a probability \"prob\" "
+                         "(or a \"weight\")",
+                         ename(i), vname(from_[i])));
       const double p = prob_[i];
       if ((f & flag_has_prob) && !(p > 0 && p <= 1))
-        fail(o, {K::edge, i}, fmt::format("edge '{}' has probability {}; probabilities must lie in (0, 1]",
-                                          ename(i), describe_number(p)));
+        fail(o, {K::edge, i},
+             fmt::format("edge '{}' has probability {}; probabilities must lie in (0, 1]", ename(i),
+                         describe_number(p)));
       if ((f & flag_has_weight) && !(std::isfinite(p) && p > 0))
-        fail(o, {K::edge, i}, fmt::format("edge '{}' has weight {}; weights must be finite and > 0", ename(i),
-                                          describe_number(p)));
+        fail(o, {K::edge, i},
+             fmt::format("edge '{}' has weight {}; weights must be finite and > 0", ename(i), describe_number(p)));
     }
   }
 }
@@ -289,14 +297,18 @@ void GraphBuilder::check_passive_vertices(const BuildOptions& o, const TestGraph
       kinds |= eflags_[i] & (flag_has_prob | flag_has_weight);
       if (eflags_[i] & flag_timeout) {
         if (++timeouts > 1)
-          fail(o, {K::edge, i}, fmt::format("passive vertex '{}' has a second timeout edge '{}'; at most one is "
-                                            "allowed", names_.view(v), ename(i)));
+          fail(o, {K::edge, i},
+               fmt::format("passive vertex '{}' has a second timeout edge '{}'; at most one is "
+                           "allowed",
+                           names_.view(v), ename(i)));
       }
       sum += prob_[i];
     }
     if (kinds == (flag_has_prob | flag_has_weight))
-      fail(o, {K::vertex, decl_of(v)}, fmt::format("passive vertex '{}' mixes \"prob\" and \"weight\" on its edges; "
-                                                  "use one of them", names_.view(v)));
+      fail(o, {K::vertex, decl_of(v)},
+           fmt::format("passive vertex '{}' mixes \"prob\" and \"weight\" on its edges; "
+                       "use one of them",
+                       names_.view(v)));
     if (kinds == flag_has_weight) {
       for (std::uint32_t k = b; k < e; ++k) prob_[inv.empty() ? k : inv[k]] /= sum;
     } else if (std::abs(sum - 1.0) > o.probability_tolerance) {
@@ -335,7 +347,8 @@ std::uint32_t GraphBuilder::name_default_edges(const BuildOptions& o) {
       }
       fail(o, {K::edge, static_cast<std::uint32_t>(k)},
            fmt::format("duplicate edge id '{}' (this edge has no \"id\", so it defaults to '{}', which another "
-                       "edge uses)", s, s));
+                       "edge uses)",
+                       s, s));
     }
   }
   // The others are "e<index>": not stored one by one but as one string "e0e1e2..." (TestGraph's
@@ -352,7 +365,8 @@ std::uint32_t GraphBuilder::name_default_edges(const BuildOptions& o) {
     // By hand: millions of edges make a formatting call per edge show in profiles. Reserved first
     // (an 'e' and the digits of every index): growing by doubling would hold two buffers at once.
     std::uint64_t chars = m;
-    for (std::uint64_t lo = 0, hi = 10, d = 1; lo < m; lo = hi, hi *= 10, ++d) chars += (std::min<std::uint64_t>(hi, m) - lo) * d;
+    for (std::uint64_t lo = 0, hi = 10, d = 1; lo < m; lo = hi, hi *= 10, ++d)
+      chars += (std::min<std::uint64_t>(hi, m) - lo) * d;
     default_names_.reserve(chars);
     char buf[16];
     for (std::uint32_t i = 0; i < m; ++i) {
@@ -416,8 +430,9 @@ void GraphBuilder::freeze_edges(TestGraph& g, const std::vector<std::uint32_t>& 
   permute(name_, g.edge_name_);
   g.default_edge_names_ = std::move(default_names_);
   g.eflags_.resize(m);
-  for (std::uint32_t i = 0; i < m; ++i) g.eflags_[at(i)] = static_cast<std::uint8_t>(((eflags_[i] & flag_timeout) ? TestGraph::edge_timeout : 0) |
-                                                   ((eflags_[i] & flag_observe) ? TestGraph::edge_observe : 0));
+  for (std::uint32_t i = 0; i < m; ++i)
+    g.eflags_[at(i)] = static_cast<std::uint8_t>(((eflags_[i] & flag_timeout) ? TestGraph::edge_timeout : 0) |
+                                                 ((eflags_[i] & flag_observe) ? TestGraph::edge_observe : 0));
   std::vector<std::uint8_t>().swap(eflags_);
   for (std::uint32_t k = 0; k < m; ++k)
     if (!(g.vflags_[g.source_[k].index()] & TestGraph::vertex_passive)) g.prob_[k] = 0.0;

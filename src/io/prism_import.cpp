@@ -39,7 +39,7 @@ class LineReader {
   explicit LineReader(const std::string& path) : file_(path) {
     fp_ = std::fopen(path.c_str(), "rb");
     if (fp_ == nullptr) throw ParseError(Diagnostic{{path, 0, 0, ""}, "cannot open file", {}});
-    struct stat st{};
+    struct stat st {};
     if (::fstat(::fileno(fp_), &st) == 0 && S_ISREG(st.st_mode)) size_ = static_cast<std::uint64_t>(st.st_size);
     streaming_ = true;
     buf_ = std::make_unique<char[]>(block_size);
@@ -84,14 +84,17 @@ class LineReader {
   [[noreturn]] void fail_at(std::uint32_t line, std::uint32_t column, std::string message) const {
     throw ParseError(Diagnostic{{file_, line, column, ""}, std::move(message), {}});
   }
-  [[noreturn]] void fail(std::uint32_t column, std::string message) const { fail_at(line_, column, std::move(message)); }
+  [[noreturn]] void fail(std::uint32_t column, std::string message) const {
+    fail_at(line_, column, std::move(message));
+  }
   [[noreturn]] void fail(const Field& f, std::string message) const { fail(f.column, std::move(message)); }
 
   std::uint32_t u32(std::size_t i, const char* what) const {
     const Field& f = fields_[i];
     std::uint32_t x = 0;
     auto [p, ec] = std::from_chars(f.text.data(), f.text.data() + f.text.size(), x);
-    if (ec == std::errc::result_out_of_range) fail(f, fmt::format("{} '{}' is too large (at most {})", what, f.text, 0xfffffffeu));
+    if (ec == std::errc::result_out_of_range)
+      fail(f, fmt::format("{} '{}' is too large (at most {})", what, f.text, 0xfffffffeu));
     if (ec != std::errc() || p != f.text.data() + f.text.size())
       fail(f, fmt::format("expected {} (a non-negative integer), got '{}'", what, f.text));
     if (x == 0xffffffffu) fail(f, fmt::format("{} '{}' is too large (at most {})", what, f.text, 0xfffffffeu));
@@ -196,10 +199,10 @@ class Actions {
 // The .tra file, read.
 struct Transitions {
   bool dtmc = false;
-  std::uint32_t n = 0;                  // states
-  std::vector<std::uint32_t> first;     // per state + 1: first choice (MDP) or transition (DTMC)
-  std::vector<std::uint32_t> trans_off; // MDP: per choice + 1, first transition
-  std::vector<std::uint32_t> action;    // MDP: per choice; DTMC: per transition (0 = none)
+  std::uint32_t n = 0;                   // states
+  std::vector<std::uint32_t> first;      // per state + 1: first choice (MDP) or transition (DTMC)
+  std::vector<std::uint32_t> trans_off;  // MDP: per choice + 1, first transition
+  std::vector<std::uint32_t> action;     // MDP: per choice; DTMC: per transition (0 = none)
   std::vector<std::uint32_t> target;
   std::vector<double> prob;
   Actions actions;
@@ -218,13 +221,15 @@ constexpr double probability_tolerance = 1e-6;
 Transitions read_tra(LineReader& r) {
   Transitions m;
   if (!r.next())
-    r.fail_at(r.line() == 0 ? 1 : r.line(), 0,
-              "the file is empty; expected the header 'states choices transitions' (MDP) or 'states transitions' (DTMC)");
+    r.fail_at(
+        r.line() == 0 ? 1 : r.line(), 0,
+        "the file is empty; expected the header 'states choices transitions' (MDP) or 'states transitions' (DTMC)");
   const std::uint32_t header_line = r.line();
   const std::size_t hn = r.count();
   if (hn == 4)
-    r.fail(r[0], "a header of four numbers is a POMDP export; playtest reads MDPs ('states choices transitions') "
-                 "and DTMCs ('states transitions')");
+    r.fail(r[0],
+           "a header of four numbers is a POMDP export; playtest reads MDPs ('states choices transitions') "
+           "and DTMCs ('states transitions')");
   if (hn != 2 && hn != 3)
     r.fail(r[0], "expected the header 'states choices transitions' (MDP) or 'states transitions' (DTMC)");
   m.dtmc = hn == 2;
@@ -265,16 +270,15 @@ Transitions read_tra(LineReader& r) {
     if (std::abs(sum - 1.0) > probability_tolerance) {
       if (m.dtmc)
         r.fail_at(group_line, 0, fmt::format("the probabilities of state {} sum to {:.12g}, not 1", cur_s, sum));
-      r.fail_at(group_line, 0, fmt::format("the probabilities of choice {} of state {} sum to {:.12g}, not 1", cur_c,
-                                           cur_s, sum));
+      r.fail_at(group_line, 0,
+                fmt::format("the probabilities of choice {} of state {} sum to {:.12g}, not 1", cur_c, cur_s, sum));
     }
   };
   const std::size_t fields = m.dtmc ? 3 : 4;
-  const char* row_form = m.dtmc ? "expected 'state target probability [action]'"
-                                : "expected 'state choice target probability [action]'";
+  const char* row_form =
+      m.dtmc ? "expected 'state target probability [action]'" : "expected 'state choice target probability [action]'";
   while (r.next()) {
-    if (r.count() != fields && r.count() != fields + 1)
-      r.fail(r.count() > fields + 1 ? r[fields + 1] : r[0], row_form);
+    if (r.count() != fields && r.count() != fields + 1) r.fail(r.count() > fields + 1 ? r[fields + 1] : r[0], row_form);
     const std::uint32_t s = r.u32(0, "a state");
     const std::uint32_t c = m.dtmc ? 0 : r.u32(1, "a choice");
     const std::size_t ti = fields - 2, pi = fields - 1;
@@ -303,11 +307,13 @@ Transitions read_tra(LineReader& r) {
         if (!next_choice && !first_of_state)
           r.fail(r[any && s == cur_s ? 1 : 0],
                  fmt::format("row for state {} choice {} is out of order (rows must be sorted by state, then choice, "
-                             "with choices numbered 0, 1, ...)", s, c));
+                             "with choices numbered 0, 1, ...)",
+                             s, c));
         if (any) close_group();
         if (m.trans_off.size() == nchoices)
           r.fail(r[1], fmt::format("more choices than the header declares ({})", nchoices));
-        for (std::uint32_t x = any ? cur_s + 1 : 0; x <= s; ++x) m.first[x] = static_cast<std::uint32_t>(m.trans_off.size());
+        for (std::uint32_t x = any ? cur_s + 1 : 0; x <= s; ++x)
+          m.first[x] = static_cast<std::uint32_t>(m.trans_off.size());
         m.trans_off.push_back(m.transitions());
         m.action.push_back(has_action ? m.actions.id(r[fields].text) : 0);
         cur_s = s;
@@ -331,9 +337,11 @@ Transitions read_tra(LineReader& r) {
   if (!m.dtmc) m.trans_off.push_back(m.transitions());
   if (m.choices() != nchoices || m.transitions() != ntrans) {
     if (m.dtmc)
-      r.fail_at(header_line, 0, fmt::format("the header declares {} transitions, the file has {}", ntrans, m.transitions()));
-    r.fail_at(header_line, 0, fmt::format("the header declares {} choices and {} transitions, the file has {} and {}",
-                                          nchoices, ntrans, m.choices(), m.transitions()));
+      r.fail_at(header_line, 0,
+                fmt::format("the header declares {} transitions, the file has {}", ntrans, m.transitions()));
+    r.fail_at(header_line, 0,
+              fmt::format("the header declares {} choices and {} transitions, the file has {} and {}", nchoices, ntrans,
+                          m.choices(), m.transitions()));
   }
   return m;
 }
@@ -384,7 +392,8 @@ void read_srew(LineReader& r, const Transitions& m, Costs& costs) {
     costs.state[s] = x;
     ++count;
   }
-  if (count != rows) r.fail_at(header_line, 0, fmt::format("the header declares {} rewards, the file has {}", rows, count));
+  if (count != rows)
+    r.fail_at(header_line, 0, fmt::format("the header declares {} rewards, the file has {}", rows, count));
 }
 
 void read_trew(LineReader& r, const Transitions& m, Costs& costs) {
@@ -448,8 +457,9 @@ void read_trew(LineReader& r, const Transitions& m, Costs& costs) {
     std::uint32_t k = b;
     while (k < e && m.target[k] != t) ++k;
     if (k == e)
-      r.fail(r[ti], m.dtmc ? fmt::format("state {} has no transition to state {} in the .tra file", s, t)
-                           : fmt::format("choice {} of state {} has no transition to state {} in the .tra file", c, s, t));
+      r.fail(r[ti], m.dtmc
+                        ? fmt::format("state {} has no transition to state {} in the .tra file", s, t)
+                        : fmt::format("choice {} of state {} has no transition to state {} in the .tra file", c, s, t));
     if (seen[k]) r.fail(r[0], fmt::format("a second reward for the transition from state {} to {}", s, t));
     seen[k] = true;
     ++count;
@@ -470,7 +480,8 @@ void read_trew(LineReader& r, const Transitions& m, Costs& costs) {
     group_sum += m.prob[k] * x;
   }
   close_group();
-  if (count != rows) r.fail_at(header_line, 0, fmt::format("the header declares {} rewards, the file has {}", rows, count));
+  if (count != rows)
+    r.fail_at(header_line, 0, fmt::format("the header declares {} rewards, the file has {}", rows, count));
 }
 
 struct Labels {
@@ -479,7 +490,8 @@ struct Labels {
 };
 
 Labels read_lab(LineReader& r, std::uint32_t n, const PrismImportOptions& o) {
-  if (!r.next()) r.fail_at(r.line() == 0 ? 1 : r.line(), 0, "the file is empty; expected label declarations like 0=\"init\"");
+  if (!r.next())
+    r.fail_at(r.line() == 0 ? 1 : r.line(), 0, "the file is empty; expected label declarations like 0=\"init\"");
   std::int64_t goal_index = -1, init_index = -1;
   std::string names;
   for (std::size_t i = 0; i < r.count(); ++i) {
@@ -489,14 +501,16 @@ Labels read_lab(LineReader& r, std::uint32_t n, const PrismImportOptions& o) {
       r.fail(r[i], fmt::format("expected label declarations like 0=\"init\", got '{}'", d));
     std::uint32_t idx = 0;
     auto [p, ec] = std::from_chars(d.data(), d.data() + eq, idx);
-    if (ec != std::errc() || p != d.data() + eq) r.fail(r[i], fmt::format("expected a label index before '=', got '{}'", d));
+    if (ec != std::errc() || p != d.data() + eq)
+      r.fail(r[i], fmt::format("expected a label index before '=', got '{}'", d));
     const std::string_view name = d.substr(eq + 2, d.size() - eq - 3);
     if (name == o.goal_label) goal_index = idx;
     if (name == o.init_label) init_index = idx;
     names += fmt::format("{}\"{}\"", names.empty() ? "" : ", ", name);
   }
   if (goal_index < 0)
-    throw UsageError("goal_label", fmt::format("{} declares no label \"{}\" (its labels: {})", r.file(), o.goal_label, names));
+    throw UsageError("goal_label",
+                     fmt::format("{} declares no label \"{}\" (its labels: {})", r.file(), o.goal_label, names));
   Labels l;
   l.goal.assign(n, 0);
   std::int64_t initial = -1;
@@ -597,7 +611,8 @@ TestGraph build_graph(Transitions& m, Costs& costs, const Labels& labels, const 
     for (std::uint32_t gc = 0; gc < nc; ++gc) {
       const auto [tb, te] = m.range_of_choice(gc);
       for (std::uint32_t k = tb; k < te; ++k)
-        b.add_edge({.from = VertexId{n + gc}, .to = VertexId{m.target[k]}, .label = "?", .cost = 0, .weight = m.prob[k]});
+        b.add_edge(
+            {.from = VertexId{n + gc}, .to = VertexId{m.target[k]}, .label = "?", .cost = 0, .weight = m.prob[k]});
     }
   }
   // The builder has everything: free the model before build() allocates the graph.
@@ -626,7 +641,8 @@ class RowScan {
     skip();
     std::uint32_t v = 0;
     const char* start = p_;
-    while (p_ != end_ && static_cast<unsigned char>(*p_ - '0') < 10) v = v * 10 + static_cast<std::uint32_t>(*p_++ - '0');
+    while (p_ != end_ && static_cast<unsigned char>(*p_ - '0') < 10)
+      v = v * 10 + static_cast<std::uint32_t>(*p_++ - '0');
     out = v;
     return p_ != start && p_ - start <= 9 && (p_ == end_ || blank(*p_));
   }
@@ -790,7 +806,8 @@ bool fast_read_tra(const std::string& path, std::uint64_t size, Transitions& m) 
         if (!next_choice && !first_of_state) return false;
         if (any && std::abs(sum - 1.0) > probability_tolerance) return false;
         if (m.trans_off.size() == nchoices) return false;
-        for (std::uint32_t x = any ? cur_s + 1 : 0; x <= s; ++x) m.first[x] = static_cast<std::uint32_t>(m.trans_off.size());
+        for (std::uint32_t x = any ? cur_s + 1 : 0; x <= s; ++x)
+          m.first[x] = static_cast<std::uint32_t>(m.trans_off.size());
         m.trans_off.push_back(m.transitions());
         std::uint32_t id = 0;
         if (la != 0) {
@@ -936,7 +953,7 @@ TestGraph parse_prism(std::string_view tra, std::string_view lab, std::string_vi
 namespace {
 
 bool file_exists(const std::string& path) {
-  struct stat st{};
+  struct stat st {};
   return ::stat(path.c_str(), &st) == 0 && !S_ISDIR(st.st_mode);
 }
 
@@ -969,9 +986,10 @@ std::vector<RewardFiles> find_reward_files(const std::string& base) {
       const std::string other = header_name(f.trew);
       if (f.name.empty()) f.name = other;
       if (!other.empty() && other != f.name)
-        throw ParseError(Diagnostic{{f.trew, 0, 0, ""},
-                                    fmt::format("names reward structure \"{}\", but {} names \"{}\"", other, f.srew, f.name),
-                                    {}});
+        throw ParseError(
+            Diagnostic{{f.trew, 0, 0, ""},
+                       fmt::format("names reward structure \"{}\", but {} names \"{}\"", other, f.srew, f.name),
+                       {}});
     }
     found.push_back(std::move(f));
     return true;
@@ -994,14 +1012,16 @@ std::string describe(const std::vector<RewardFiles>& all) {
   return s;
 }
 
-const RewardFiles* choose_reward(const std::vector<RewardFiles>& all, const std::string& base, const std::string& want) {
+const RewardFiles* choose_reward(const std::vector<RewardFiles>& all, const std::string& base,
+                                 const std::string& want) {
   if (want.empty()) {
     if (all.size() <= 1) return all.empty() ? nullptr : &all[0];
-    throw UsageError("reward", fmt::format("{} has {} reward structures ({}); choose one by number or name",
-                                           base, all.size(), describe(all)));
+    throw UsageError("reward", fmt::format("{} has {} reward structures ({}); choose one by number or name", base,
+                                           all.size(), describe(all)));
   }
   if (all.empty())
-    throw UsageError("reward", fmt::format("{} has no reward files ({}.srew, {}.trew, {}1.srew, ...)", base, base, base, base));
+    throw UsageError("reward",
+                     fmt::format("{} has no reward files ({}.srew, {}.trew, {}1.srew, ...)", base, base, base, base));
   std::uint32_t number = 0;
   auto [p, ec] = std::from_chars(want.data(), want.data() + want.size(), number);
   const bool numeric = ec == std::errc() && p == want.data() + want.size();
@@ -1022,7 +1042,7 @@ TestGraph load_prism(const std::string& base, const PrismImportOptions& o) {
   const std::string trew = chosen != nullptr ? chosen->trew : std::string();
   TrewRows rows;
   std::thread tokenizer;
-  struct stat st{};
+  struct stat st {};
   if (!trew.empty() && ::stat(trew.c_str(), &st) == 0 && st.st_size >= (std::int64_t{1} << 20))
     tokenizer = std::thread([&] { rows = tokenize_trew(trew); });
   struct Join {
@@ -1032,10 +1052,10 @@ TestGraph load_prism(const std::string& base, const PrismImportOptions& o) {
     }
   } join{tokenizer};
   Transitions m;
-  struct stat tra_st{};
+  struct stat tra_st {};
   const std::string tra_path = base + ".tra";
-  const bool large = ::stat(tra_path.c_str(), &tra_st) == 0 && S_ISREG(tra_st.st_mode) &&
-                     tra_st.st_size >= (std::int64_t{8} << 20);
+  const bool large =
+      ::stat(tra_path.c_str(), &tra_st) == 0 && S_ISREG(tra_st.st_mode) && tra_st.st_size >= (std::int64_t{8} << 20);
   if (!large || !fast_read_tra(tra_path, static_cast<std::uint64_t>(tra_st.st_size), m)) {
     LineReader tra(tra_path);
     m = read_tra(tra);

@@ -1,4 +1,3 @@
-#include "playtest/error.hpp"
 #include "playtest/plan/pessimistic.hpp"
 
 #include <fmt/format.h>
@@ -6,6 +5,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "playtest/error.hpp"
 #include "playtest/strategy/traps.hpp"
 
 namespace playtest {
@@ -39,7 +39,8 @@ void PessimisticTester::mark_node(std::uint32_t first) {
     space_.expand(s, exp_);
     for (std::size_t i = 0; i < exp_.tags.size(); ++i) {
       scratch_.clear();
-      for (std::uint32_t k = exp_.offsets[i]; k < exp_.offsets[i + 1]; ++k) scratch_.push_back(discover(exp_.states[k]));
+      for (std::uint32_t k = exp_.offsets[i]; k < exp_.offsets[i + 1]; ++k)
+        scratch_.push_back(discover(exp_.states[k]));
       if (scratch_.empty()) continue;
       game_.add_edge(v, scratch_);
       tag_.push_back(exp_.tags[i]);
@@ -117,8 +118,10 @@ std::unique_ptr<TestGraphSpace> TestGraphSpace::for_run(const TestGraph& g, Pess
                                                         std::span<const EdgeId> traps,
                                                         std::span<const std::uint8_t> purpose_edges) {
   std::vector<std::uint8_t> goals;
-  if (!traps.empty()) goals = trap_flags(g, traps);
-  else if (!purpose_edges.empty()) goals.assign(purpose_edges.begin(), purpose_edges.end());
+  if (!traps.empty())
+    goals = trap_flags(g, traps);
+  else if (!purpose_edges.empty())
+    goals.assign(purpose_edges.begin(), purpose_edges.end());
   return std::make_unique<TestGraphSpace>(g, options, std::move(goals));
 }
 

@@ -25,8 +25,8 @@ void require_something_to_test(const ModelGraph& g, const TestPurpose& purpose) 
   if (g.is_active(init) && g.out_degree(init) == 0)
     throw InputError(fmt::format("nothing to test: the initial vertex '{}' has no out-edges", g.name(init)));
   if (purpose.kind == TestPurpose::Kind::reach && g.is_goal(init))
-    throw InputError(
-        fmt::format("nothing to test: the purpose is to reach a goal, and the initial vertex '{}' is one", g.name(init)));
+    throw InputError(fmt::format("nothing to test: the purpose is to reach a goal, and the initial vertex '{}' is one",
+                                 g.name(init)));
 }
 
 }  // namespace playtest

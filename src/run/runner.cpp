@@ -190,8 +190,7 @@ BasicRunner<G>::BasicRunner(const G& g, RunOptions options) : g_(g), options_(st
           if (e.index() >= g_.num_edges()) throw InternalError("Runner: purpose edge out of range");
           purpose_edges_[e.index()] = 1;
         }
-        purpose_edge_count_ =
-            static_cast<std::uint32_t>(std::count(purpose_edges_.begin(), purpose_edges_.end(), 1));
+        purpose_edge_count_ = static_cast<std::uint32_t>(std::count(purpose_edges_.begin(), purpose_edges_.end(), 1));
       } else {
         purpose_edge_count_ = g_.num_edges();
       }
@@ -434,8 +433,7 @@ class RunSession {
     }
     std::chrono::milliseconds t = o_.timeout;
     if constexpr (!on_the_fly)
-      if (!o_.vertex_timeouts.empty() && o_.vertex_timeouts[v_.index()].count() > 0)
-        t = o_.vertex_timeouts[v_.index()];
+      if (!o_.vertex_timeouts.empty() && o_.vertex_timeouts[v_.index()].count() > 0) t = o_.vertex_timeouts[v_.index()];
     Clock::time_point deadline = Clock::now() + t;
     bool cut_by_budget = false;
     if (has_budget() && budget_end_ < deadline) {

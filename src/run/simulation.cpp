@@ -11,7 +11,6 @@
 #include <type_traits>
 
 #include "playtest/error.hpp"
-
 #include "playtest/graph/names.hpp"
 #include "playtest/run/simulated_sut.hpp"
 

@@ -1,7 +1,7 @@
-// libFuzzer target for the diagnosis trace reader (run/trace_reader.hpp) as replay, shrink and learn use it: any input either reads
-// or throws a playtest::Error; what reads must resolve against a small lock model into a replay
-// target and observation counts, or be refused with an Error, and the scripts it gives must be
-// checked for playability without crashing. Corpus: tests/fuzz/corpus/diagnose_trace.
+// libFuzzer target for the trace reader (run/trace_reader.hpp) as replay, shrink and learn use it:
+// any input either reads or throws a playtest::Error; what reads must resolve against a small lock
+// model into a replay target and observation counts, or be refused with an Error, and the scripts
+// it gives must be checked for playability without crashing. Corpus: tests/fuzz/corpus/diagnose_trace.
 #include <cstddef>
 #include <cstdint>
 #include <sstream>
@@ -9,9 +9,9 @@
 
 #include "playtest/diagnose/learn.hpp"
 #include "playtest/diagnose/script.hpp"
-#include "playtest/run/trace_reader.hpp"
 #include "playtest/error.hpp"
 #include "playtest/io/graph_json.hpp"
+#include "playtest/run/trace_reader.hpp"
 
 namespace {
 

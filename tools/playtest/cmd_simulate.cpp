@@ -67,8 +67,7 @@ int compare(const Options& o, const G& g, const Model* model, InputFormat format
         so.sut.ioco_implementation = format == InputFormat::aut || format == InputFormat::lts;
       }
       const auto policies = policy_maker(spec.kind, g, policy_setup(o.strategy, so.run.purpose));
-      c.rows.push_back(
-          {name, so.run.purpose, simulate(g, policies, so, mutants), describe_purpose(g, so.run.purpose)});
+      c.rows.push_back({name, so.run.purpose, simulate(g, policies, so, mutants), describe_purpose(g, so.run.purpose)});
     }
   }
   if (!o.report.empty()) {

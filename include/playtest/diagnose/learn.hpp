@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "playtest/diagnose/statistics.hpp"
-#include "playtest/run/trace_reader.hpp"
 #include "playtest/run/runner.hpp"
+#include "playtest/run/trace_reader.hpp"
 
 namespace playtest {
 

@@ -27,9 +27,9 @@ struct SpaceEdge {
   NodeId target;
   std::uint32_t label = 0;  // the model's label id (Model::label_text)
   ActionKind kind = ActionKind::controllable;
-  bool timeout = false;       // the passive node's timeout edge (kind observable, label unused)
+  bool timeout = false;  // the passive node's timeout edge (kind observable, label unused)
   double cost = 1.0;
-  double probability = 0.0;   // out of passive nodes: weight / sum of weights; 0 otherwise
+  double probability = 0.0;                    // out of passive nodes: weight / sum of weights; 0 otherwise
   std::uint32_t trap_begin = 0, trap_end = 0;  // range in StateSpace::edge_traps()
 };
 
@@ -100,9 +100,9 @@ class StateSpace {
 
   const Model& model_;
   std::optional<Projection> projection_;
-  StateStore keys_;                // projected keys (or the states themselves)
+  StateStore keys_;  // projected keys (or the states themselves)
   std::size_t state_size_;
-  std::vector<std::byte> reps_;    // with a projection: the representative state of each key id
+  std::vector<std::byte> reps_;  // with a projection: the representative state of each key id
   std::vector<Node> nodes_;
   std::vector<NodeId> natural_of_, twin_of_;  // per key id
   std::vector<SpaceEdge> edges_;

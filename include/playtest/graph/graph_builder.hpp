@@ -20,11 +20,11 @@ struct EdgeSpec {
   VertexId to;
   std::string_view label;
   double cost = 1.0;
-  std::optional<double> prob;         // required out of passive vertices (or weight), forbidden elsewhere
-  std::optional<double> weight;       // alternative to prob: positive, normalized per passive vertex
+  std::optional<double> prob;            // required out of passive vertices (or weight), forbidden elsewhere
+  std::optional<double> weight;          // alternative to prob: positive, normalized per passive vertex
   std::optional<std::string_view> name;  // default "e<insertion index>"
-  bool timeout = false;               // the passive vertex's timeout edge
-  bool observe = false;               // an "observe" edge: active -> passive, nothing is sent (ioco)
+  bool timeout = false;                  // the passive vertex's timeout edge
+  bool observe = false;                  // an "observe" edge: active -> passive, nothing is sent (ioco)
 };
 
 // What a build error is about, so that a loader can point at the offending place in its input.
@@ -97,7 +97,7 @@ class GraphBuilder {
   void freeze_edges(TestGraph& g, const std::vector<std::uint32_t>& perm, std::uint32_t explicit_names);
 
   StringPool names_;
-  std::vector<std::uint8_t> vstate_;       // 0 referenced only, else 1 + flags
+  std::vector<std::uint8_t> vstate_;  // 0 referenced only, else 1 + flags
   // Declaration index per vertex (for error locations); empty, meaning the identity, until a
   // declaration's index differs from its vertex id (generated inputs never do that).
   std::vector<std::uint32_t> vdecl_;

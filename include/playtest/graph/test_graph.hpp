@@ -59,7 +59,9 @@ class TestGraph {
   // The observe edge of v, or none.
   EdgeId observe_edge(VertexId v) const;
 
-  VertexKind kind(VertexId v) const { return (vflags_[v.index()] & vertex_passive) ? VertexKind::passive : VertexKind::active; }
+  VertexKind kind(VertexId v) const {
+    return (vflags_[v.index()] & vertex_passive) ? VertexKind::passive : VertexKind::active;
+  }
   bool is_active(VertexId v) const { return (vflags_[v.index()] & vertex_passive) == 0; }
   bool is_passive(VertexId v) const { return (vflags_[v.index()] & vertex_passive) != 0; }
   bool is_goal(VertexId v) const { return (vflags_[v.index()] & vertex_goal) != 0; }

@@ -57,7 +57,9 @@ class PessimisticTester {
   // rank(state): moves within which a new mark is forced (RankGame::unreachable: none is).
   std::uint32_t rank(std::uint32_t state);
   std::uint32_t goals_marked() const { return goals_marked_; }
-  bool is_discovered(std::uint32_t state) const { return state < node_.size() && node_[state] != RankGame::unreachable; }
+  bool is_discovered(std::uint32_t state) const {
+    return state < node_.size() && node_[state] != RankGame::unreachable;
+  }
   bool is_marked(std::uint32_t state) const { return is_discovered(state) && game_.is_marked(node_[state]); }
   RankGame& game() { return game_; }
   const RankGame& game() const { return game_; }
@@ -70,8 +72,8 @@ class PessimisticTester {
 
   CoverageSpace& space_;
   RankGame game_;
-  std::vector<std::uint32_t> node_;   // state -> game vertex
-  std::vector<std::uint64_t> tag_;    // game edge -> stimulus tag
+  std::vector<std::uint32_t> node_;  // state -> game vertex
+  std::vector<std::uint64_t> tag_;   // game edge -> stimulus tag
   std::vector<std::uint32_t> to_mark_, scratch_;
   Expansion exp_;
   std::uint32_t goals_marked_ = 0;
@@ -146,9 +148,9 @@ class BasicPessimisticPolicy final : public BasicPolicy<typename Space::Graph> {
     if (!tester_) begin_run(view, rng);
     auto best = tester_->choose(space_->vertex_state(view.current));
     if (!best) {
-      stop_reason_ = fmt::format(
-          "at vertex '{}' the system can avoid every further coverage ({} goals covered): stopping",
-          g_.name(view.current), tester_->goals_marked());
+      stop_reason_ =
+          fmt::format("at vertex '{}' the system can avoid every further coverage ({} goals covered): stopping",
+                      g_.name(view.current), tester_->goals_marked());
       return Decision::stop();
     }
     const std::uint64_t tag = (*best)[best->size() == 1 ? 0 : rng.below(best->size())];

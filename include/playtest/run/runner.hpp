@@ -78,7 +78,7 @@ Coverage coverage_of(const ModelGraph& g, std::span<const std::uint32_t> edge_vi
 
 struct RunResult {
   Verdict verdict = Verdict::inconclusive;
-  std::string message;  // why this verdict, one line
+  std::string message;    // why this verdict, one line
   std::uint32_t run = 0;  // the run's index (1-based) in its campaign (run_campaign); 0 for a lone run
   std::uint64_t seed = 0;
   std::uint64_t steps = 0, resets = 0;

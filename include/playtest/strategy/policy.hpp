@@ -22,9 +22,9 @@ template <class G>
 struct BasicRunView {
   const G& graph;
   VertexId current;
-  std::uint64_t step = 0;                      // steps taken so far in this run (both players)
-  std::span<const std::uint32_t> edge_visits;  // per EdgeId, since the start of this run
-  std::span<const std::uint8_t> purpose_edges; // per EdgeId: 1 if the test purpose asks to cover it (empty: all)
+  std::uint64_t step = 0;                       // steps taken so far in this run (both players)
+  std::span<const std::uint32_t> edge_visits;   // per EdgeId, since the start of this run
+  std::span<const std::uint8_t> purpose_edges;  // per EdgeId: 1 if the test purpose asks to cover it (empty: all)
 };
 using RunView = BasicRunView<TestGraph>;
 
@@ -48,15 +48,24 @@ class BasicPolicy {
   virtual ~BasicPolicy() = default;
   virtual std::string_view name() const = 0;
   // A new run starts at `start` (also called after a reset, with the initial vertex).
-  virtual void begin_run(const BasicRunView<G>& view, Rng& rng) { (void)view; (void)rng; }
+  virtual void begin_run(const BasicRunView<G>& view, Rng& rng) {
+    (void)view;
+    (void)rng;
+  }
   // The current vertex is active: choose what to do.
   virtual Decision choose(const BasicRunView<G>& view, Rng& rng) = 0;
   // Edge `taken` was just followed (by the tester or by the system under test); `view.current` is
   // its target already and `view.edge_visits` counts it.
-  virtual void observe(EdgeId taken, const BasicRunView<G>& view) { (void)taken; (void)view; }
+  virtual void observe(EdgeId taken, const BasicRunView<G>& view) {
+    (void)taken;
+    (void)view;
+  }
   // The current vertex is passive and the runner is about to wait for the system: true ends the
   // run here, as Decision::stop() does at an active vertex (TorX's length bound, seed 004 §3).
-  virtual bool stop_at_passive(const BasicRunView<G>& view) { (void)view; return false; }
+  virtual bool stop_at_passive(const BasicRunView<G>& view) {
+    (void)view;
+    return false;
+  }
   // Why the last Decision::stop() (or stop_at_passive) was given, in words for the run's message;
   // empty when there is nothing to add.
   virtual std::string stop_reason() const { return {}; }

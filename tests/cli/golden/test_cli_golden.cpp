@@ -33,7 +33,8 @@ std::string normalized(const std::string& text) {
 void check_golden(const std::string& name, const std::string& args, int expected_code) {
   auto r = run_playtest(args);
   EXPECT_EQ(r.code, expected_code) << args << "\n" << r.out << r.err;
-  const std::string got = normalized("exit " + std::to_string(r.code) + "\n--- stdout\n" + r.out + "--- stderr\n" + r.err);
+  const std::string got =
+      normalized("exit " + std::to_string(r.code) + "\n--- stdout\n" + r.out + "--- stderr\n" + r.err);
   const std::string path = cases + name + ".expected";
   if (std::getenv("PLAYTEST_UPDATE_GOLDEN")) {
     std::ofstream(path, std::ios::binary) << got;
@@ -53,24 +54,28 @@ TEST(CliGolden, SolveReachTable) {
 TEST(CliGolden, SolveWinTable) { check_golden("solve_win", "solve " + cases + "figure3.json --objective win", 0); }
 TEST(CliGolden, SolveUncertified) { check_golden("solve_vi", "solve " + cases + "figure3.json --method vi", 5); }
 TEST(CliGolden, CoverSummary) {
-  check_golden("cover_figure1",
-               "cover " + std::string(PLAYTEST_SOURCE_DIR) + "/examples/graphs/seed000-figure1.json --sim-runs 200 --seed 1",
-               0);
+  check_golden(
+      "cover_figure1",
+      "cover " + std::string(PLAYTEST_SOURCE_DIR) + "/examples/graphs/seed000-figure1.json --sim-runs 200 --seed 1", 0);
 }
 
 // The human output of run: per-run lines, the trace and the allowed outputs of a FAIL, the purpose
 // edges an INCONCLUSIVE run left, coverage and verdict. The adapters are deterministic shell scripts.
 TEST(CliGolden, RunPassTable) {
   check_golden("run_pass",
-               "run " + cases + "pingpong.json --sut 'sh " + cases + "pong.sh' --strategy anti-ant --edge ping --edge noop --runs 2",
+               "run " + cases + "pingpong.json --sut 'sh " + cases +
+                   "pong.sh' --strategy anti-ant --edge ping --edge noop --runs 2",
                0);
 }
 TEST(CliGolden, RunFailTable) {
-  check_golden("run_fail", "run " + cases + "pingpong.json --sut 'sh " + cases + "pang.sh' --strategy anti-ant --purpose cover", 1);
+  check_golden("run_fail",
+               "run " + cases + "pingpong.json --sut 'sh " + cases + "pang.sh' --strategy anti-ant --purpose cover", 1);
 }
 TEST(CliGolden, RunInconclusiveListsWhatIsLeft) {
-  check_golden("run_inconclusive",
-               "run " + cases + "pingpong.json --sut 'sh " + cases + "pong.sh' --strategy anti-ant --purpose cover --steps 6", 4);
+  check_golden(
+      "run_inconclusive",
+      "run " + cases + "pingpong.json --sut 'sh " + cases + "pong.sh' --strategy anti-ant --purpose cover --steps 6",
+      4);
 }
 TEST(CliGolden, SimulateTableWithMutants) {
   check_golden("simulate_mutants",

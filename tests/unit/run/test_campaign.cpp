@@ -521,7 +521,9 @@ TEST(Merge, TraceAndJsonOfShardsAreThoseOfTheWhole) {
     std::ostringstream trace;
     JsonlTraceWriter w(trace, "random");
     const CampaignResult c = run_campaign(runner, workers_for(g, sut, StrategyKind::random), o, &w);
-    nlohmann::json j = campaign_json(runner, c, "random", {.replay = [](std::uint64_t seed) { return "playtest run m --seed " + std::to_string(seed); }});
+    nlohmann::json j =
+        campaign_json(runner, c, "random",
+                      {.replay = [](std::uint64_t seed) { return "playtest run m --seed " + std::to_string(seed); }});
     for (auto& r : j["runs"]) r.erase("elapsed_ms");
     return std::make_pair(trace.str(), j);
   };
