@@ -7,6 +7,8 @@
 #include <iostream>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <utility>
 
 #include "playtest/error.hpp"
 
@@ -110,18 +112,23 @@ RecordedTrace read_trace(std::istream& in, std::string_view source) {
     if (!line_text.empty() && line_text.back() == '\r') line_text.pop_back();
     if (line_text.find_first_not_of(" \t") == std::string::npos) continue;
     json j;
+    std::optional<std::pair<std::uint32_t, std::string>> bad;  // column and what nlohmann says
     try {
       j = json::parse(line_text);
     } catch (const json::parse_error& e) {
+      // nlohmann's byte position is 1 past the offending character.
+      bad.emplace(static_cast<std::uint32_t>(std::min<std::size_t>(e.byte, line_text.size() + 1)), e.what());
+    } catch (const json::exception& e) {
+      bad.emplace(1, e.what());  // a number out of range (error 406) carries no position
+    }
+    if (bad) {
       if (last_and_cut && current) {
         current->notes.push_back(fmt::format("the trace's last line ({}) is cut off; it was dropped", line));
         break;
       }
-      // nlohmann's byte position is 1 past the offending character.
-      const auto column = static_cast<std::uint32_t>(std::min<std::size_t>(e.byte, line_text.size() + 1));
-      std::string what = e.what();
+      std::string what = std::move(bad->second);
       if (auto p = what.find(": "); p != std::string::npos) what = what.substr(p + 2);
-      fail_at(source, line, column, "not a JSON trace event: " + what);
+      fail_at(source, line, bad->first, "not a JSON trace event: " + what);
     }
     if (!j.is_object()) fail_at(source, line, 1, "a trace event must be a JSON object");
     const Fields f(j, source, line);

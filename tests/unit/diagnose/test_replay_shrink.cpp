@@ -86,6 +86,9 @@ TEST(TraceFile, ErrorsAreLocated) {
                   "t.jsonl:3: error: unknown step kind \"jump\" (expected stimulus, observation, timeout, reset, "
                   "unexpected, silence or wait) (at /kind)"));
   EXPECT_TRUE(has("[1,2]\n", "t.jsonl:1:1: error: a trace event must be a JSON object"));
+  // A number out of range is nlohmann's out_of_range, not a parse_error: still a located input error.
+  EXPECT_TRUE(has("{\"event\":\"begin\",\"seed\":1e999}\n", "t.jsonl:1:1: error: not a JSON trace event: "));
+  EXPECT_TRUE(has("999999999999E90001\n", "t.jsonl:1:1: error: not a JSON trace event: "));
   EXPECT_TRUE(has("{\"run\":1}\n", "t.jsonl:1: error: the event has no \"event\" (at /event)"));
   EXPECT_TRUE(has("{\"event\":\"end\",\"verdict\":\"MAYBE\"}\n",
                   "t.jsonl:1: error: unknown verdict \"MAYBE\" (expected PASS, FAIL, INCONCLUSIVE or ERROR)"));
