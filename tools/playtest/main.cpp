@@ -55,7 +55,8 @@ std::string flag_for(const CLI::App* sub, const std::string& parameter) {
     return s;
   };
   std::vector<std::string> candidates{dashed(parameter)};
-  if (auto dot = parameter.rfind('.'); dot != std::string::npos) candidates.push_back(dashed(parameter.substr(dot + 1)));
+  if (auto dot = parameter.rfind('.'); dot != std::string::npos)
+    candidates.push_back(dashed(parameter.substr(dot + 1)));
   for (const auto& c : candidates)
     if (const CLI::Option* opt = sub->get_option_no_throw("--" + c)) return opt->get_name();
   return {};
@@ -63,8 +64,9 @@ std::string flag_for(const CLI::App* sub, const std::string& parameter) {
 
 void report(const UsageError& e, const CLI::App* sub) {
   std::string flag = flag_for(sub, e.parameter());
-  std::string what = !flag.empty() ? "option " + flag + ": "
-                     : e.parameter().empty() ? std::string() : "'" + e.parameter() + "': ";
+  std::string what = !flag.empty()           ? "option " + flag + ": "
+                     : e.parameter().empty() ? std::string()
+                                             : "'" + e.parameter() + "': ";
   fmt::print(stderr, "playtest: error: {}{}\n", what, e.diagnostic().message);
 }
 
@@ -74,14 +76,16 @@ void report(const UsageError& e, const CLI::App* sub) {
 int main(int argc, char** argv) {
   using namespace playtest;
   using namespace playtest::cli;
-  CLI::App app{"playtest: test nondeterministic systems by playing a game against them.\n"
-               "Exit codes: 0 ok/PASS, 1 FAIL, 2 usage or input error, 3 internal error/ERROR, 4 INCONCLUSIVE,\n"
-               "5 answer not certified (solve)."};
+  CLI::App app{
+      "playtest: test nondeterministic systems by playing a game against them.\n"
+      "Exit codes: 0 ok/PASS, 1 FAIL, 2 usage or input error, 3 internal error/ERROR, 4 INCONCLUSIVE,\n"
+      "5 answer not certified (solve)."};
   app.set_version_flag("--version", std::string("playtest ") + PLAYTEST_VERSION);
   app.require_subcommand(1);
   app.fallthrough(false);
   auto& reg = command_registry();
-  std::stable_sort(reg.begin(), reg.end(), [](const CommandInfo& a, const CommandInfo& b) { return a.order < b.order; });
+  std::stable_sort(reg.begin(), reg.end(),
+                   [](const CommandInfo& a, const CommandInfo& b) { return a.order < b.order; });
   std::vector<std::pair<CLI::App*, std::function<int()>>> runs;
   const CLI::App* chosen = nullptr;
   for (auto& c : reg) {

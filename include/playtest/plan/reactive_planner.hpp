@@ -42,13 +42,13 @@ enum class PathLength : std::uint8_t {
 enum class GainEvaluation : std::uint8_t { automatic, trees, online };
 
 struct PlannerOptions {
-  double c = 1.0;                     // the scaling constant of rule (3)
+  double c = 1.0;  // the scaling constant of rule (3)
   PathLength length = PathLength::unit;
-  double min_length = 1e-3;           // cost lengths: denominators never fall below this
+  double min_length = 1e-3;  // cost lengths: denominators never fall below this
   // Stored tree nodes (12 bytes each): automatic evaluation stores trees only when
   // |V| * |traps| fits; forced trees beyond it are rebuilt per use.
   std::uint64_t max_tree_nodes = std::uint64_t{1} << 23;
-  bool use_resets = true;             // reset when every gain is 0 but the initial vertex has gain
+  bool use_resets = true;  // reset when every gain is 0 but the initial vertex has gain
   GainEvaluation evaluation = GainEvaluation::automatic;
   // Online evaluation: the tree is cut after the distance at which `horizon` unvisited traps have
   // been seen (every trap edge leaving a vertex at most that far from target(e) stays); 0: no cut.
