@@ -11,6 +11,7 @@
 #include <string>
 
 #include "playtest/error.hpp"
+#include "solve/detail/backward_choose.hpp"
 #include "solve/detail/expected_cost_mdp.hpp"
 #include "solve/detail/expected_cost_model.hpp"
 #include "solve/detail/scc_csr.hpp"
@@ -91,49 +92,12 @@ CompactModel build_compact(const TestGraph& g, std::span<const std::uint8_t> is_
   return c;
 }
 
-// Backward search from the goal slot. An active vertex is reached through an edge `accept`s, a
-// passive one through any edge (its other edges stay inside the work set, which is closed). Sets
-// choice[i] for the active vertices reached; returns how many vertices were reached. When
-// `fallback` is set, vertices the accepted edges do not reach are then reached through any edge.
-template <class Accept>
-std::uint32_t backward_choose(const CompactModel& c, Accept accept, bool fallback, std::vector<std::uint32_t>& choice,
-                              std::vector<std::uint8_t>& reached) {
-  const std::uint32_t n = c.n;
-  reached.assign(n + 1, 0);
-  reached[n] = 1;
-  std::vector<std::uint32_t> queue;
-  queue.reserve(n + 1);
-  std::uint32_t count = 0;
-  for (int pass = 0; pass < (fallback ? 2 : 1); ++pass) {
-    queue.clear();
-    queue.push_back(n);
-    for (std::uint32_t i = 0; i < n; ++i)
-      if (reached[i]) queue.push_back(i);
-    for (std::size_t h = 0; h < queue.size(); ++h) {
-      const std::uint32_t j = queue[h];
-      for (std::uint32_t r = c.rev_off[j]; r < c.rev_off[j + 1]; ++r) {
-        const std::uint32_t k = c.rev_edge[r];
-        const std::uint32_t i = c.src[k];
-        if (reached[i]) continue;
-        if (!c.passive[i]) {
-          if (pass == 0 && !accept(i, k)) continue;
-          choice[i] = k;
-        }
-        reached[i] = 1;
-        ++count;
-        queue.push_back(i);
-      }
-    }
-    if (count == n) break;
-  }
-  return count;
+BackwardView backward_view(const CompactModel& c) {
+  return {c.n, c.passive, c.rev_off, c.rev_edge, c.src};
 }
 
 bool is_proper(const CompactModel& c, std::span<const std::uint32_t> choice, std::vector<std::uint8_t>& reached) {
-  std::vector<std::uint32_t> ch(choice.begin(), choice.end());
-  const std::uint32_t count = backward_choose(
-      c, [&](std::uint32_t i, std::uint32_t k) { return choice[i] == k; }, false, ch, reached);
-  return count == c.n;
+  return reaches_goal_under(backward_view(c), choice, reached);
 }
 
 namespace {
@@ -307,7 +271,7 @@ void extract_proper(const CompactModel& c, std::span<const double> x, double rel
   }
   std::vector<std::uint8_t> reached;
   backward_choose(
-      c,
+      backward_view(c),
       [&](std::uint32_t i, std::uint32_t k) {
         return c.w[k] + x[c.tgt[k]] <= best[i] + rel_tol * std::max(1.0, std::abs(best[i]));
       },
@@ -715,7 +679,7 @@ ExpectedCostResult solve_expected_cost(const TestGraph& g, std::span<const Verte
     case ExpectedCostMethod::policy_iteration: {
       std::vector<std::uint8_t> reached;
       detail::backward_choose(
-          c, [](std::uint32_t, std::uint32_t) { return true; }, false, choice, reached);
+          detail::backward_view(c), [](std::uint32_t, std::uint32_t) { return true; }, false, choice, reached);
       detail::PolicyBlocks blocks;
       pi_converged = policy_iteration(c, o, choice, x, result, blocks);
       result.error_bound = evaluation_error_bound(c, choice, x, &blocks);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "playtest/error.hpp"
+#include "solve/detail/backward_choose.hpp"
 #include "solve/detail/bicgstab.hpp"
 #include "solve/detail/mdp_model.hpp"
 #include "solve/detail/scc_csr.hpp"
@@ -150,49 +151,13 @@ std::uint32_t value_iteration(Team& team, const MdpModel& m, double eps, std::ui
   return sweeps;
 }
 
-// Backward search from the goal slot: an active node is reached through an action `accept`s with a
-// transition into a reached node, a passive node through its action. Sets choice[i] for the active
-// nodes reached; returns how many nodes were reached. With `fallback`, nodes the accepted actions
-// do not reach are then reached through any action.
-template <class Accept>
-std::uint32_t backward_choose(const MdpModel& m, const MdpReverse& rev, Accept accept, bool fallback,
-                              std::vector<std::uint32_t>& choice, std::vector<std::uint8_t>& reached) {
-  const std::uint32_t n = m.n;
-  reached.assign(std::size_t{n} + 1, 0);
-  reached[n] = 1;
-  std::vector<std::uint32_t> queue;
-  queue.reserve(std::size_t{n} + 1);
-  std::uint32_t count = 0;
-  for (int pass = 0; pass < (fallback ? 2 : 1); ++pass) {
-    queue.clear();
-    queue.push_back(n);
-    for (std::uint32_t i = 0; i < n; ++i)
-      if (reached[i]) queue.push_back(i);
-    for (std::size_t h = 0; h < queue.size(); ++h) {
-      const std::uint32_t j = queue[h];
-      for (std::uint32_t r = rev.rev_off[j]; r < rev.rev_off[j + 1]; ++r) {
-        const std::uint32_t a = rev.rev_action[r];
-        const std::uint32_t i = m.action_node[a];
-        if (reached[i]) continue;
-        if (!m.passive[i]) {
-          if (pass == 0 && !accept(i, a)) continue;
-          choice[i] = a;
-        }
-        reached[i] = 1;
-        ++count;
-        queue.push_back(i);
-      }
-    }
-    if (count == n) break;
-  }
-  return count;
+BackwardView backward_view(const MdpModel& m, const MdpReverse& rev) {
+  return {m.n, m.passive, rev.rev_off, rev.rev_action, m.action_node};
 }
 
 bool is_proper(const MdpModel& m, const MdpReverse& rev, std::span<const std::uint32_t> choice,
                std::vector<std::uint8_t>& reached) {
-  std::vector<std::uint32_t> ch(choice.begin(), choice.end());
-  return backward_choose(
-             m, rev, [&](std::uint32_t i, std::uint32_t a) { return choice[i] == a; }, false, ch, reached) == m.n;
+  return reaches_goal_under(backward_view(m, rev), choice, reached);
 }
 
 // A proper strategy made of actions within a relative tolerance of the best one at x.
@@ -212,7 +177,7 @@ void extract_proper(Team& team, const MdpModel& m, const MdpReverse& rev, std::s
   });
   std::vector<std::uint8_t> reached;
   backward_choose(
-      m, rev, [&](std::uint32_t, std::uint32_t a) { return good[a] != 0; }, true, choice, reached);
+      backward_view(m, rev), [&](std::uint32_t, std::uint32_t a) { return good[a] != 0; }, true, choice, reached);
 }
 
 // The strongly connected components of a strategy's chain, in topological order (successors
