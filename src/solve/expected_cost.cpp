@@ -92,9 +92,7 @@ CompactModel build_compact(const TestGraph& g, std::span<const std::uint8_t> is_
   return c;
 }
 
-BackwardView backward_view(const CompactModel& c) {
-  return {c.n, c.passive, c.rev_off, c.rev_edge, c.src};
-}
+BackwardView backward_view(const CompactModel& c) { return {c.n, c.passive, c.rev_off, c.rev_edge, c.src}; }
 
 bool is_proper(const CompactModel& c, std::span<const std::uint32_t> choice, std::vector<std::uint8_t>& reached) {
   return reaches_goal_under(backward_view(c), choice, reached);
