@@ -366,6 +366,48 @@ struct Costs {
   std::vector<double> trans;   // DTMC
 };
 
+// MDP: PRISM writes a choice's reward on each of its transitions. A group of rows for one choice
+// that covers all its transitions with one value costs exactly that value; otherwise the choice
+// costs the probability-weighted sum (the expected reward of the step). Rows come grouped by choice.
+class ChoiceRewards {
+ public:
+  ChoiceRewards(const Transitions& m, Costs& costs) : m_(m), costs_(costs) {}
+
+  // The reward x on transition k of choice gc.
+  void add(std::uint32_t gc, std::uint32_t k, double x) {
+    if (gc != choice_) {
+      close();
+      choice_ = gc;
+      rows_ = 0;
+      value_ = x;
+      sum_ = 0;
+      uniform_ = true;
+    }
+    ++rows_;
+    uniform_ = uniform_ && x == value_;
+    sum_ += m_.prob[k] * x;
+  }
+
+  // Settles the current group (call once after the last row).
+  void close() {
+    if (choice_ == none) return;
+    const auto [b, e] = m_.range_of_choice(choice_);
+    if (uniform_ && rows_ == e - b)
+      costs_.choice[choice_] = value_;
+    else
+      costs_.choice[choice_] += sum_;
+    choice_ = none;
+  }
+
+ private:
+  static constexpr std::uint32_t none = 0xffffffffu;
+  const Transitions& m_;
+  Costs& costs_;
+  std::uint32_t choice_ = none, rows_ = 0;
+  double value_ = 0, sum_ = 0;
+  bool uniform_ = true;
+};
+
 void check_reward(const LineReader& r, std::size_t i, double x) {
   if (x < 0) r.fail(r[i], fmt::format("reward {} is negative; costs must be >= 0", r[i].text));
 }
@@ -419,20 +461,7 @@ void read_trew(LineReader& r, const Transitions& m, Costs& costs) {
     costs.choice.assign(m.choices(), 0.0);
   const std::size_t fields = m.dtmc ? 3 : 4;
   std::uint32_t count = 0;
-  // MDP: PRISM writes a choice's reward on each of its transitions. A group of rows for one
-  // choice that covers all its transitions with one value costs exactly that value; otherwise
-  // the choice costs the probability-weighted sum (the expected reward of the step).
-  std::uint32_t group = 0xffffffffu, group_rows = 0;
-  double group_value = 0, group_sum = 0;
-  bool group_uniform = true;
-  auto close_group = [&] {
-    if (group == 0xffffffffu) return;
-    const auto [b, e] = m.range_of_choice(group);
-    if (group_uniform && group_rows == e - b)
-      costs.choice[group] = group_value;
-    else
-      costs.choice[group] += group_sum;
-  };
+  ChoiceRewards group(m, costs);
   while (r.next()) {
     if (r.count() != fields)
       r.fail(r.count() > fields ? r[fields] : r[0],
@@ -467,19 +496,9 @@ void read_trew(LineReader& r, const Transitions& m, Costs& costs) {
       costs.trans[k] = x;
       continue;
     }
-    if (gc != group) {
-      close_group();
-      group = gc;
-      group_rows = 0;
-      group_value = x;
-      group_sum = 0;
-      group_uniform = true;
-    }
-    ++group_rows;
-    group_uniform = group_uniform && x == group_value;
-    group_sum += m.prob[k] * x;
+    group.add(gc, k, x);
   }
-  close_group();
+  group.close();
   if (count != rows)
     r.fail_at(header_line, 0, fmt::format("the header declares {} rewards, the file has {}", rows, count));
 }
@@ -887,17 +906,7 @@ bool apply_trew(const TrewRows& rows, const Transitions& m, Costs& costs) {
     return false;
   std::vector<bool> seen(m.transitions(), false);
   costs.choice.assign(m.choices(), 0.0);
-  std::uint32_t group = 0xffffffffu, group_rows = 0;
-  double group_value = 0, group_sum = 0;
-  bool group_uniform = true;
-  auto close_group = [&] {
-    if (group == 0xffffffffu) return;
-    const auto [b, e] = m.range_of_choice(group);
-    if (group_uniform && group_rows == e - b)
-      costs.choice[group] = group_value;
-    else
-      costs.choice[group] += group_sum;
-  };
+  ChoiceRewards group(m, costs);
   for (std::size_t i = 0; i < rows.s.size(); ++i) {
     const std::uint32_t s = rows.s[i], c = rows.c[i], t = rows.t[i];
     const double x = rows.x[i];
@@ -910,19 +919,9 @@ bool apply_trew(const TrewRows& rows, const Transitions& m, Costs& costs) {
     while (k < e && m.target[k] != t) ++k;
     if (k == e || seen[k]) return false;
     seen[k] = true;
-    if (gc != group) {
-      close_group();
-      group = gc;
-      group_rows = 0;
-      group_value = x;
-      group_sum = 0;
-      group_uniform = true;
-    }
-    ++group_rows;
-    group_uniform = group_uniform && x == group_value;
-    group_sum += m.prob[k] * x;
+    group.add(gc, k, x);
   }
-  close_group();
+  group.close();
   return true;
 }
 
