@@ -26,11 +26,9 @@ struct Options {
 };
 
 int run(const Options& o) {
-  const RecordedTrace trace = load_trace(o.trace);
-  const RunRecord& recorded = select_run(trace, o.run);
-  const std::string model = model_path(o.model, recorded);
-  const TestGraph g = load_input(InputOptions{.path = model});
-  const ReplayTarget target = replay_target(g, recorded, trace.source);
+  const RecordedPlay play = load_recorded_play(o.trace, o.model, o.run);
+  const RunRecord& recorded = play.run();
+  const TestGraph& g = play.graph;
   StopSignal stop;
   ReplayOptions ro{.attempts = o.attempts, .confidence = o.confidence, .match = parse_failure_match(o.match)};
   ro.run.max_steps = o.steps ? o.steps : 2 * recorded.trace.size() + 100;
@@ -40,8 +38,8 @@ int run(const Options& o) {
   so.stop = &stop;
   SubprocessAdapter adapter(so);
   const InterruptScope interrupts(stop);
-  const ReplayResult r = replay(g, target, adapter, ro);
-  const ReplayContext c{.trace = o.trace, .model = model, .run = recorded.run};
+  const ReplayResult r = replay(g, play.target, adapter, ro);
+  const ReplayContext c{.trace = o.trace, .model = play.model, .run = recorded.run};
   if (o.json)
     print_json(replay_json(r, c));
   else

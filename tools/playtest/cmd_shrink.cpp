@@ -23,11 +23,8 @@ struct Options {
 };
 
 int run(const Options& o) {
-  const RecordedTrace trace = load_trace(o.trace);
-  const RunRecord& recorded = select_run(trace, o.run);
-  const std::string model = model_path(o.model, recorded);
-  const TestGraph g = load_input(InputOptions{.path = model});
-  const ReplayTarget target = replay_target(g, recorded, trace.source);
+  const RecordedPlay play = load_recorded_play(o.trace, o.model, o.run);
+  const TestGraph& g = play.graph;
   StopSignal stop;
   RunOptions ro{.stop = &stop};
   apply_timeouts(g, o.sut, ro);
@@ -35,7 +32,8 @@ int run(const Options& o) {
   so.stop = &stop;
   SubprocessAdapter adapter(so);
   const InterruptScope interrupts(stop);
-  const ShrinkDone d = shrink_to_file(g, target, adapter, ro, o.shrink, o.sut, o.trace, model, recorded.seed);
+  const ShrinkDone d =
+      shrink_to_file(g, play.target, adapter, ro, o.shrink, o.sut, o.trace, play.model, play.run().seed);
   if (o.json)
     print_json(shrink_json(d.result, d.context));
   else

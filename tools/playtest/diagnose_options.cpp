@@ -51,6 +51,17 @@ std::string model_path(const std::string& model, const RunRecord& run) {
   throw UsageError("model", "the trace does not name the model it was recorded with; give it");
 }
 
+RecordedPlay load_recorded_play(const std::string& trace_file, const std::string& model, std::uint32_t run) {
+  RecordedPlay p;
+  p.trace = load_trace(trace_file);
+  const RunRecord& recorded = select_run(p.trace, run);
+  p.run_index = static_cast<std::size_t>(&recorded - p.trace.runs.data());
+  p.model = model_path(model, recorded);
+  p.graph = load_input(InputOptions{.path = p.model});
+  p.target = replay_target(p.graph, recorded, p.trace.source);
+  return p;
+}
+
 void add_shrink_options(CLI::App* sub, ShrinkCliOptions& o, const std::string& prefix) {
   sub->add_option("--" + prefix + "attempts", o.attempts, "K: tries per candidate")
       ->default_val(10)

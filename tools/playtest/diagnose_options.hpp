@@ -39,6 +39,19 @@ std::string sut_arguments(const SutCliOptions& o);
 // when neither.
 std::string model_path(const std::string& model, const RunRecord& run);
 
+// A recorded run ready to be played again: the trace file read, its run number `run` chosen, the
+// model loaded (model_path) and what a replay must reproduce (replay_target).
+struct RecordedPlay {
+  RecordedTrace trace;
+  std::size_t run_index = 0;
+  std::string model;
+  TestGraph graph;
+  ReplayTarget target;
+
+  const RunRecord& run() const { return trace.runs[run_index]; }
+};
+RecordedPlay load_recorded_play(const std::string& trace_file, const std::string& model, std::uint32_t run);
+
 // What shrink (and run --shrink) are asked: where the minimal trace goes, K, the threshold, the
 // budget and when a failure counts as the same.
 struct ShrinkCliOptions {
