@@ -243,28 +243,15 @@ class AutParser {
   std::size_t i_ = 0;
 };
 
-// ---------------------------------------------------------------------------------------------
-// lts/1 JSON
-
-std::pair<std::uint32_t, std::uint32_t> line_col_of(std::string_view text, std::size_t offset) {
-  std::uint32_t line = 1, col = 1;
-  for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      col = 1;
-    } else {
-      ++col;
-    }
-  }
-  return {line, col};
-}
-
 }  // namespace
 
 Lts parse_aut(std::string_view text, const std::string& source_name, const LtsReadOptions& options) {
   require_utf8(text, source_name);  // labels become graph/1 strings, which must be UTF-8
   return AutParser(text, source_name, options).parse();
 }
+
+// ---------------------------------------------------------------------------------------------
+// lts/1 JSON
 
 bool looks_like_lts_json(std::string_view head) {
   auto k = head.find("\"playtest\"");
@@ -286,7 +273,7 @@ Lts parse_lts_json(std::string_view text, const std::string& source_name, const 
   try {
     doc = json::parse(text.begin(), text.end());
   } catch (const json::parse_error& e) {
-    auto [line, col] = line_col_of(text, e.byte == 0 ? 0 : e.byte - 1);
+    auto [line, col] = line_column_of(text, e.byte == 0 ? 0 : e.byte - 1);
     throw ParseError(Diagnostic{{source_name, line, col, ""}, "JSON syntax error", {e.what()}});
   } catch (const json::exception& e) {
     // Numbers out of range (error 406) carry no byte offset; point at the offending literal.
@@ -296,7 +283,7 @@ Lts parse_lts_json(std::string_view text, const std::string& source_name, const 
       const auto q2 = what.find('\'', q + 1);
       if (q2 != std::string::npos && q2 > q + 1)
         if (const auto at = text.find(std::string_view(what).substr(q + 1, q2 - q - 1)); at != std::string_view::npos)
-          std::tie(line, col) = line_col_of(text, at);
+          std::tie(line, col) = line_column_of(text, at);
     }
     throw ParseError(Diagnostic{{source_name, line, col, ""}, "JSON value out of range", {what}});
   }
