@@ -224,12 +224,15 @@ ExploreResult explore(StateSpace& space, const ExploreOptions& options) {
   for (std::size_t v = 0; v < order.size(); ++v) r.depth = std::max(r.depth, depth[v]);
   if (r.frontier == 0) r.status = ExploreStatus::complete;
 
+  const std::size_t vertices = order.size();
   // Freeze into a TestGraph.
-  Frozen frozen = freeze(space, order, expanded, vertex_of_node, options.naming);
-  r.graph = std::move(frozen.graph);
-  r.trap_names = std::move(frozen.trap_names);
-  r.trap_edges = std::move(frozen.trap_edges);
-  r.node_of_vertex = std::move(order);
+  if (r.status == ExploreStatus::complete || options.partial_graph) {
+    Frozen frozen = freeze(space, order, expanded, vertex_of_node, options.naming);
+    r.graph = std::move(frozen.graph);
+    r.trap_names = std::move(frozen.trap_names);
+    r.trap_edges = std::move(frozen.trap_edges);
+    r.node_of_vertex = std::move(order);
+  }
   r.states = space.num_states();
   r.store_bytes = space.store_bytes();
   r.memory_bytes = space.memory_bytes();
@@ -253,7 +256,7 @@ ExploreResult explore(StateSpace& space, const ExploreOptions& options) {
       r.message = fmt::format(
           "exploration stopped at the time limit ({} s) after {} vertices: {} are left unexplored and the graph is "
           "partial",
-          options.max_seconds, r.graph.num_vertices(), r.frontier);
+          options.max_seconds, vertices, r.frontier);
       break;
   }
   return r;

@@ -136,7 +136,7 @@ TestGraph load_input(const InputOptions& opts, InputFormat* format_out) {
   switch (format) {
     case InputFormat::model: {
       auto model = compile_model(whole_text(), opts.path, model_params(opts));
-      ExploreResult r = explore(*model, {.max_states = opts.max_states});
+      ExploreResult r = explore(*model, {.max_states = opts.max_states, .partial_graph = false});
       if (r.status != ExploreStatus::complete) {
         std::vector<std::string> notes;
         std::string message = r.message;

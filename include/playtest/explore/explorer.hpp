@@ -28,6 +28,10 @@ struct ExploreOptions {
   double max_seconds = 0;
   VertexNaming naming = VertexNaming::state;
   const Projection* projection = nullptr;  // overrides the model's own projection when given
+  // When false, an exploration that stops before the end returns no graph (only the status, the
+  // message and the counts): for callers that refuse a partial graph anyway, which then skip
+  // building it (its time and its peak memory).
+  bool partial_graph = true;
   // Called every few thousand expansions with the states expanded and found so far (a progress
   // line); may be empty.
   std::function<void(std::uint64_t expanded, std::uint64_t found)> on_progress;

@@ -28,8 +28,10 @@ struct Counter {
 
 CppModel<Counter> counter_model(int n) {
   CppModel<Counter> m{Counter{}, "Counter"};
-  m.controllable("IncX", [n](const Counter& s) { return s.x + 1 < n; }, [](Counter& s) { ++s.x; });
-  m.controllable("IncY", [n](const Counter& s) { return s.y + 1 < n; }, [](Counter& s) { ++s.y; });
+  m.controllable(
+      "IncX", [n](const Counter& s) { return s.x + 1 < n; }, [](Counter& s) { ++s.x; });
+  m.controllable(
+      "IncY", [n](const Counter& s) { return s.y + 1 < n; }, [](Counter& s) { ++s.y; });
   m.final([](const Counter& s) { return s.x == 0 && s.y == 0; });
   m.describe([](const Counter& s) { return "(" + std::to_string(s.x) + "," + std::to_string(s.y) + ")"; });
   return m;
@@ -76,8 +78,7 @@ TEST(StateStore, InsertFindAgreeWithStdSet) {
       for (std::size_t j = 0; j < size; ++j) ASSERT_EQ(k[j], store.key(id)[j]);
     }
     EXPECT_EQ(store.size(), ref.size());
-    for (auto& [ks, id] : ref)
-      EXPECT_EQ(store.find(std::as_bytes(std::span<const char>(ks.data(), ks.size()))), id);
+    for (auto& [ks, id] : ref) EXPECT_EQ(store.find(std::as_bytes(std::span<const char>(ks.data(), ks.size()))), id);
     std::vector<std::byte> absent(size, std::byte{7});
     if (size > 0) {
       EXPECT_EQ(store.find(absent), UINT32_MAX);
@@ -149,6 +150,26 @@ TEST(Explorer, StateLimitStopsWithMessage) {
   EXPECT_EQ(dead, r.frontier);
 }
 
+// Without partial_graph, a stopped exploration reports the same status, counts and message but
+// builds no graph; a complete one still returns its graph.
+TEST(Explorer, NoPartialGraphWhenRefused) {
+  const ExploreResult with = explore(counter_model(100), {.max_states = 50});
+  const ExploreResult without = explore(counter_model(100), {.max_states = 50, .partial_graph = false});
+  EXPECT_EQ(without.status, ExploreStatus::state_limit);
+  EXPECT_EQ(without.graph.num_vertices(), 0u);
+  EXPECT_TRUE(without.node_of_vertex.empty());
+  EXPECT_EQ(without.frontier, with.frontier);
+  EXPECT_EQ(without.depth, with.depth);
+  EXPECT_EQ(without.message, with.message);
+  const ExploreResult timed = explore(counter_model(2000), {.max_seconds = 0.05, .partial_graph = false});
+  EXPECT_EQ(timed.status, ExploreStatus::time_limit);
+  EXPECT_EQ(timed.graph.num_vertices(), 0u);
+  EXPECT_NE(timed.message.find("after "), std::string::npos) << timed.message;
+  const ExploreResult complete = explore(counter_model(3), {.partial_graph = false});
+  EXPECT_EQ(complete.status, ExploreStatus::complete);
+  EXPECT_EQ(complete.graph.num_vertices(), 9u);
+}
+
 TEST(Explorer, DepthLimit) {
   auto m = counter_model(100);
   ExploreResult r = explore(m, {.max_depth = 3});
@@ -187,8 +208,10 @@ TEST(Explorer, InitialPassiveStateBecomesActiveTwin) {
     bool operator==(const S&) const = default;
   };
   CppModel<S> m{S{}};
-  m.observable("Out", [](const S& s) { return s.v == 0; }, [](S& s) { s.v = 1; }, {.weight = 3});
-  m.controllable("In", [](const S& s) { return s.v == 0; }, [](S& s) { s.v = 2; });
+  m.observable(
+      "Out", [](const S& s) { return s.v == 0; }, [](S& s) { s.v = 1; }, {.weight = 3});
+  m.controllable(
+      "In", [](const S& s) { return s.v == 0; }, [](S& s) { s.v = 2; });
   ExploreResult r = explore(m, {.naming = VertexNaming::numbered});
   const TestGraph& g = r.graph;
   EXPECT_TRUE(g.is_active(g.initial()));
@@ -204,9 +227,12 @@ TEST(Explorer, TimeoutWeightsAndCosts) {
     bool operator==(const S&) const = default;
   };
   CppModel<S> m{S{}};
-  m.controllable("Go", [](const S& s) { return s.v == 0; }, [](S& s) { s.v = 1; });
-  m.observable("A", [](const S& s) { return s.v == 1; }, [](S& s) { s.v = 0; }, {.cost = 2, .weight = 3});
-  m.controllable("Cancel", [](const S& s) { return s.v == 1; }, [](S& s) { s.v = 0; });
+  m.controllable(
+      "Go", [](const S& s) { return s.v == 0; }, [](S& s) { s.v = 1; });
+  m.observable(
+      "A", [](const S& s) { return s.v == 1; }, [](S& s) { s.v = 0; }, {.cost = 2, .weight = 3});
+  m.controllable(
+      "Cancel", [](const S& s) { return s.v == 1; }, [](S& s) { s.v = 0; });
   m.timeout([](const S&) { return std::optional<TimeoutSpec>(TimeoutSpec{.cost = 5, .weight = 1}); });
   m.resettable(7);
   ExploreResult r = explore(m, {.naming = VertexNaming::numbered});
@@ -226,8 +252,10 @@ TEST(Explorer, NoTimeoutWhereTheTwinWouldBeADeadEnd) {
     bool operator==(const S&) const = default;
   };
   CppModel<S> m{S{}};
-  m.controllable("Go", [](const S& s) { return s.v == 0; }, [](S& s) { s.v = 1; });
-  m.observable("A", [](const S& s) { return s.v == 1; }, [](S& s) { s.v = 0; });
+  m.controllable(
+      "Go", [](const S& s) { return s.v == 0; }, [](S& s) { s.v = 1; });
+  m.observable(
+      "A", [](const S& s) { return s.v == 1; }, [](S& s) { s.v = 0; });
   ExploreResult r = explore(m);
   EXPECT_EQ(r.graph.num_vertices(), 2u);
   EXPECT_EQ(r.graph.num_edges(), 2u);
@@ -240,7 +268,8 @@ TEST(Explorer, BadCostNamesStateAndAction) {
     bool operator==(const S&) const = default;
   };
   CppModel<S> m{S{}};
-  m.controllable("Go", [](const S&) { return true; }, [](S&) {}, {.cost = -1});
+  m.controllable(
+      "Go", [](const S&) { return true; }, [](S&) {}, {.cost = -1});
   m.describe([](const S& s) { return "v=" + std::to_string(s.v); });
   try {
     explore(m);
@@ -253,8 +282,10 @@ TEST(Explorer, BadCostNamesStateAndAction) {
 TEST(Explorer, TrapsListTheirEdges) {
   auto m = counter_model(3);
   CppModel<Counter> t{Counter{}};
-  t.controllable("IncX", [](const Counter& s) { return s.x < 2; }, [](Counter& s) { ++s.x; }, {.traps = {"x"}});
-  t.controllable("IncY", [](const Counter& s) { return s.y < 2; }, [](Counter& s) { ++s.y; }, {.traps = {"y", "x"}});
+  t.controllable(
+      "IncX", [](const Counter& s) { return s.x < 2; }, [](Counter& s) { ++s.x; }, {.traps = {"x"}});
+  t.controllable(
+      "IncY", [](const Counter& s) { return s.y < 2; }, [](Counter& s) { ++s.y; }, {.traps = {"y", "x"}});
   ExploreResult r = explore(t);
   ASSERT_EQ(r.trap_names, (std::vector<std::string>{"x", "y"}));
   EXPECT_EQ(r.trap_edges[0].size(), 12u);
@@ -277,8 +308,8 @@ TEST(StateSpace, LazySuccessorsMatchFullExploration) {
       want[std::string(full.graph.name(v))];
       for (EdgeId e : full.graph.out_edges(v))
         want[std::string(full.graph.name(v))].emplace(std::string(full.graph.label(e)),
-                                                       std::string(full.graph.name(full.graph.target(e))),
-                                                       full.graph.probability(e));
+                                                      std::string(full.graph.name(full.graph.target(e))),
+                                                      full.graph.probability(e));
     }
     Rng rng(42 + which);
     StateSpace lazy(*model);
