@@ -9,6 +9,8 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <memory>
+#include <mutex>
 #include <sstream>
 
 #include "lang/detail/checker.hpp"
@@ -82,8 +84,6 @@ class ProgramModel final : public Model {
   ProgramModel(Program p, std::vector<Word> initial) : p_(std::move(p)), initial_(std::move(initial)) {
     for (auto& v : p_.vars) leaves(*v.resolved, v.slot, leaves_);
     for (auto& l : leaves_) size_ += l.bytes;
-    frame_.assign(p_.frame_words + 1, 0);
-    cur_.assign(p_.state_words + 1, 0);
     for (std::uint32_t i = 0; i < p_.trap_names.size(); ++i) trap_ids_.push_back(i);
     for (auto& e : p_.abstract_) key_words_ += e->type->width;
   }
@@ -94,17 +94,19 @@ class ProgramModel final : public Model {
   void initial_state(std::span<std::byte> out) const override { encode(initial_.data(), out); }
 
   void successors(std::span<const std::byte> state, SuccessorSink& sink) const override {
-    decode(state, cur_.data());
-    Word* f = frame_.data();
-    std::memcpy(f, cur_.data(), p_.state_words * sizeof(Word));
+    const Lease scratch(*this);
+    const Word* cur = scratch->cur.data();
+    decode(state, scratch->cur.data());
+    Word* f = scratch->frame.data();
+    std::memcpy(f, cur, p_.state_words * sizeof(Word));
     Interp in(p_, f);
     const Action* act = nullptr;
     std::uint64_t combo = 0;
     in.context = [&] {
       return fmt::format(" (in action {} in state {})", act ? label_of(*act, combo) : std::string("?"),
-                         state_text_words(cur_.data()));
+                         state_text_words(cur));
     };
-    std::byte* next = next_buf(size_);
+    std::byte* next = scratch->next.data();
     std::uint32_t traps[64];
     for (const Action& a : p_.actions) {
       act = &a;
@@ -139,20 +141,22 @@ class ProgramModel final : public Model {
         in.exec(a.body);
         encode(f, std::span<std::byte>(next, size_));
         sink.add(t, std::span<const std::byte>(next, size_));
-        std::memcpy(f, cur_.data(), p_.state_words * sizeof(Word));
+        std::memcpy(f, cur, p_.state_words * sizeof(Word));
       }
     }
   }
 
   bool is_final(std::span<const std::byte> state) const override {
     if (!p_.final_) return false;
-    Interp in = state_interp(state);
+    const Lease scratch(*this);
+    Interp in = state_interp(state, scratch->frame);
     return in.scalar(*p_.final_) != 0;
   }
 
   std::optional<TimeoutSpec> timeout(std::span<const std::byte> state) const override {
     if (!p_.has_timeout) return TimeoutSpec{};
-    Interp in = state_interp(state);
+    const Lease scratch(*this);
+    Interp in = state_interp(state, scratch->frame);
     if (p_.timeout_when && !in.scalar(*p_.timeout_when)) return std::nullopt;
     TimeoutSpec t;
     if (p_.timeout_cost) {
@@ -203,16 +207,48 @@ class ProgramModel final : public Model {
   }
 
  private:
-  Interp state_interp(std::span<const std::byte> state) const {
-    decode(state, frame_.data());
-    Interp in(p_, frame_.data());
-    in.context = [this] { return " (in state " + state_text_words(frame_.data()) + ")"; };
-    return in;
-  }
+  // Working memory for one evaluation. Several threads may evaluate one model at the same time
+  // (simulate's threads, each exploring its own ModelGraph): each leases its own scratch from a
+  // pool, so nothing mutable is shared.
+  struct Scratch {
+    std::vector<Word> frame, cur;
+    std::vector<std::byte> next;
+  };
+  class Lease {
+   public:
+    explicit Lease(const ProgramModel& m) : m_(m) {
+      {
+        const std::lock_guard<std::mutex> lock(m_.pool_mutex_);
+        if (!m_.pool_.empty()) {
+          s_ = std::move(m_.pool_.back());
+          m_.pool_.pop_back();
+        }
+      }
+      if (!s_) {
+        s_ = std::make_unique<Scratch>();
+        s_->frame.assign(m_.p_.frame_words + 1, 0);
+        s_->cur.assign(m_.p_.state_words + 1, 0);
+        s_->next.assign(m_.size_ + 1, std::byte{0});
+      }
+    }
+    ~Lease() {
+      const std::lock_guard<std::mutex> lock(m_.pool_mutex_);
+      m_.pool_.push_back(std::move(s_));
+    }
+    Lease(const Lease&) = delete;
+    Lease& operator=(const Lease&) = delete;
+    Scratch* operator->() const { return s_.get(); }
 
-  std::byte* next_buf(std::size_t n) const {
-    if (next_.size() < n + 1) next_.resize(n + 1);
-    return next_.data();
+   private:
+    const ProgramModel& m_;
+    std::unique_ptr<Scratch> s_;
+  };
+
+  Interp state_interp(std::span<const std::byte> state, std::vector<Word>& frame) const {
+    decode(state, frame.data());
+    Interp in(p_, frame.data());
+    in.context = [this, w = frame.data()] { return " (in state " + state_text_words(w) + ")"; };
+    return in;
   }
 
   void bind(const Action& a, std::uint64_t combo, Word* f) const {
@@ -273,8 +309,8 @@ class ProgramModel final : public Model {
   std::size_t size_ = 0;
   std::size_t key_words_ = 0;
   std::vector<std::uint32_t> trap_ids_;
-  mutable std::vector<Word> frame_, cur_;
-  mutable std::vector<std::byte> next_;
+  mutable std::mutex pool_mutex_;
+  mutable std::vector<std::unique_ptr<Scratch>> pool_;
 };
 
 }  // namespace

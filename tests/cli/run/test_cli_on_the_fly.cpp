@@ -83,6 +83,28 @@ INSTANTIATE_TEST_SUITE_P(Strategies, OnTheFly, ::testing::Values("random", "anti
                            return n;
                          });
 
+// simulate's threads each explore their own ModelGraph of one compiled model, at the same time: the
+// model's evaluation must not share working memory between them (it once did, and the threads
+// corrupted each other's states: bogus "out of range" errors or other numbers than one thread's).
+TEST(CliOnTheFly, SimulateGivesTheSameNumbersOnAnyThreadCount) {
+  const std::vector<std::string> models = {model + " --param N=5", example("examples/models/redis_pubsub.ptm"),
+                                           example("examples/models/chat.ptm")};
+  for (const std::string& m : models) {
+    const std::string command = "simulate " + m +
+                                " --strategy random,anti-ant,pessimistic --runs 60 --steps 300 --seed 7 --json "
+                                "--allow-unreachable --threads ";
+    CliResult one = run_playtest(command + "1");
+    ASSERT_TRUE(one.code == 0 || one.code == 1 || one.code == 4) << m << one.out << one.err;
+    const auto j1 = nlohmann::json::parse(one.out);
+    ASSERT_EQ(j1["on_the_fly"], true) << m;
+    for (int attempt = 0; attempt < 3; ++attempt) {
+      CliResult four = run_playtest(command + "4");
+      ASSERT_EQ(four.code, one.code) << m << four.out << four.err;
+      EXPECT_EQ(nlohmann::json::parse(four.out), j1) << m;
+    }
+  }
+}
+
 TEST(CliOnTheFly, AWrongOutputFailsWithTraceAndJunit) {
   ScratchDir d("on_the_fly_fail");
   const std::string sut = d.write("sut.sh", adapter(true));
