@@ -320,7 +320,8 @@ class RunSession {
         "system under test",
         r_.signal != 0 ? signal_name(r_.signal) : "a stop request", r_.steps, r_.steps == 1 ? "" : "s");
   }
-  // PASS when the purpose is met; INCONCLUSIVE (PASS without a purpose) when a budget is spent.
+  // PASS when the purpose is met; INCONCLUSIVE (PASS without a purpose, after at least one step)
+  // when a budget is spent.
   bool budget_or_purpose_ends_run() {
     if (stop_requested()) {
       interrupted();
@@ -344,9 +345,18 @@ class RunSession {
     }
     return false;
   }
+  // Without a purpose a run that ends without a failure passes, but only when it tested something:
+  // a run that took no step (its time budget spent while the adapter started, its first stimulus
+  // refused) is INCONCLUSIVE, never a PASS.
   Next end_without_failure(std::string why) {
-    r_.verdict = o_.purpose.kind == TestPurpose::Kind::none ? Verdict::pass : Verdict::inconclusive;
+    r_.verdict = Verdict::inconclusive;
     r_.message = std::move(why);
+    if (o_.purpose.kind == TestPurpose::Kind::none) {
+      if (r_.steps > 0)
+        r_.verdict = Verdict::pass;
+      else
+        r_.message += "; no step was taken, so nothing was tested";
+    }
     return Next::stop;
   }
   Next fail(std::string observed, std::vector<std::string> allowed, std::string message, StepKind kind) {

@@ -70,7 +70,8 @@ const Registration reg{
                       "(at the same vertex too), verdict (any FAIL)")
           ->check(CLI::IsMember({"symptom", "vertex", "verdict"}))
           ->default_val("symptom");
-      sub->add_option("--steps", o->steps, "Step budget per attempt (default: twice the recorded steps + 100)");
+      sub->add_option("--steps", o->steps, "Step budget per attempt (default: twice the recorded steps + 100)")
+          ->check(non_negative_integer());
       sub->add_flag("--json", o->json, "Print the result as JSON");
       return [o] { return run(*o); };
     }};

@@ -129,10 +129,12 @@ const Registration reg{
       add_input_options(sub, o->input);
       add_sut_options(sub, o->sut);
       add_strategy_options(sub, o->strategy, false);
-      sub->add_option("--steps", o->steps, "Step budget per run (0: none)")->default_val(1000);
-      sub->add_option("--time", o->time_s, "Wall-clock budget per run in seconds (0: none)")
+      sub->add_option("--steps", o->steps, "Step budget per run (0: none)")
+          ->default_val(1000)
+          ->check(non_negative_integer());
+      sub->add_option("--time", o->time_s, "Wall-clock budget per run in seconds (0: none; at least 0.001)")
           ->default_val(0)
-          ->check(non_negative_finite());
+          ->check(budget_seconds());
       sub->add_option("--runs", o->runs, "Number of runs of the campaign (run i uses seed S+i-1)")
           ->default_val(1)
           ->check(positive_integer());

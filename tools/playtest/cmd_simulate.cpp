@@ -116,8 +116,12 @@ const Registration reg{
           "with --impl, against another model (a faulty implementation)");
       add_input_options(sub, o->input);
       add_strategy_options(sub, o->strategy, true);
-      sub->add_option("--runs", o->runs, "Runs per strategy against the model")->default_val(100);
-      sub->add_option("--steps", o->steps, "Step budget per run (0: none)")->default_val(1000);
+      sub->add_option("--runs", o->runs, "Runs per strategy against the model")
+          ->default_val(100)
+          ->check(positive_integer());
+      sub->add_option("--steps", o->steps, "Step budget per run (0: none)")
+          ->default_val(1000)
+          ->check(non_negative_integer());
       sub->add_option(
           "--impl", o->impl,
           "The simulated system plays this model (same kinds as FILE, e.g. a faulty .aut implementation) "

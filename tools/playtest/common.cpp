@@ -227,7 +227,7 @@ void print_json(const nlohmann::json& j) {
 }
 
 void add_seed_option(CLI::App* sub, std::uint64_t& seed, const std::string& what) {
-  sub->add_option("--seed", seed, what)->default_val(0);
+  sub->add_option("--seed", seed, what)->default_val(0)->check(non_negative_integer());
 }
 
 namespace {

@@ -27,6 +27,39 @@ inline CLI::Validator positive_integer() {
       "POSITIVE INTEGER");
 }
 
+// An integer >= 0 that fits in 64 bits (CLI11 alone would take "-1" as 2^64 - 1: for a budget,
+// "no budget").
+inline CLI::Validator non_negative_integer() {
+  return CLI::Validator(
+      [](std::string& s) -> std::string {
+        std::uint64_t v = 0;
+        auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+        if (s.empty() || ec != std::errc() || end != s.data() + s.size())
+          return "must be an integer from 0 to 18446744073709551615, got '" + s + "'";
+        return {};
+      },
+      "");  // --help keeps the type's name (UINT)
+}
+
+// A time budget in seconds: 0 (none) or at least a millisecond, the clock's unit (a smaller value
+// would round to 0, which means no budget at all).
+inline CLI::Validator budget_seconds() {
+  return CLI::Validator(
+      [](std::string& s) -> std::string {
+        double v = 0;
+        std::size_t used = 0;
+        try {
+          v = std::stod(s, &used);
+        } catch (const std::exception&) {
+          used = 0;
+        }
+        if (s.empty() || used != s.size() || !std::isfinite(v) || v < 0 || (v > 0 && v < 0.001) || v > 3.0e8)
+          return "must be 0 (no budget) or a number of seconds from 0.001 to 3e8, got '" + s + "'";
+        return {};
+      },
+      "SECONDS");
+}
+
 // A finite number > 0 (not nan, not inf).
 inline CLI::Validator positive_finite() {
   return CLI::Validator(

@@ -319,5 +319,40 @@ TEST(CliRunAdapterFaults, UnwritableSutStderrIsAUsageError) {
   EXPECT_TRUE(r.out.empty()) << r.out;
 }
 
+// Nothing tested is never a PASS: without a purpose a run passes when its budget ends without a
+// failure, but a run whose time budget is spent before its first step (here while the adapter
+// starts) or whose first stimulus is refused took no step: INCONCLUSIVE, exit 4, in the JUnit file too.
+TEST(CliRunNothingTested, NoStepIsNeverAPass) {
+  ScratchDir d("run_nothing_tested");
+  const std::string model = d.write("pp.json", ping_pong);
+  const std::string slow = d.write("slow.sh",
+                                   "sleep 1\necho ready\nwhile read -r cmd arg; do\n  case \"$cmd\" in\n"
+                                   "    stimulus) echo ack; echo 'output pong' ;;\n    reset) echo ready ;;\n"
+                                   "    end) exit 0 ;;\n  esac\ndone\n");
+  CliResult r = run_playtest("run " + model + " --sut 'sh " + slow +
+                             "' --purpose none --time 0.2 --steps 0 --json --junit " + d.file("slow.xml"));
+  EXPECT_EQ(r.code, 4) << r.out << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["verdict"], "INCONCLUSIVE") << r.out;
+  EXPECT_EQ(j["runs"][0]["steps"], 0) << r.out;
+  EXPECT_NE(r.out.find("nothing was tested"), std::string::npos) << r.out;
+  EXPECT_NE(read_file(d.file("slow.xml")).find("<skipped"), std::string::npos) << read_file(d.file("slow.xml"));
+  const std::string refuse = d.write("refuse.sh",
+                                     "echo ready\nwhile read -r cmd arg; do\n  case \"$cmd\" in\n"
+                                     "    stimulus) echo refused ;;\n    reset) echo ready ;;\n    end) exit 0 ;;\n"
+                                     "  esac\ndone\n");
+  r = run_playtest("run " + model + " --sut 'sh " + refuse + "' --purpose none --steps 10");
+  EXPECT_EQ(r.code, 4) << r.out << r.err;
+  EXPECT_NE(r.out.find("refused the stimulus 'ping'"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("nothing was tested"), std::string::npos) << r.out;
+  // The same system, answering: the budget ends after steps were judged, which passes.
+  const std::string good = d.write("good.sh",
+                                   "echo ready\nwhile read -r cmd arg; do\n  case \"$cmd\" in\n"
+                                   "    stimulus) echo ack; echo 'output pong' ;;\n    reset) echo ready ;;\n"
+                                   "    end) exit 0 ;;\n  esac\ndone\n");
+  r = run_playtest("run " + model + " --sut 'sh " + good + "' --purpose none --steps 10");
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+}
+
 }  // namespace
 }  // namespace playtest::testing

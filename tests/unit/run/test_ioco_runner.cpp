@@ -165,8 +165,11 @@ TEST(IocoRunner, RefusedInputEndsTheRunWithoutAVerdictOnIt) {
   InputThenObserve p("but");
   RunOptions o = steps(10);
   RunResult r = Runner(ig.graph, o).run(p, a);
-  EXPECT_EQ(r.verdict, Verdict::pass);
+  // Without a purpose the run would pass, but it took no step: nothing was tested, so INCONCLUSIVE.
+  EXPECT_EQ(r.verdict, Verdict::inconclusive);
+  EXPECT_EQ(r.steps, 0u);
   EXPECT_NE(r.message.find("refused the stimulus 'but'"), std::string::npos) << r.message;
+  EXPECT_NE(r.message.find("nothing was tested"), std::string::npos) << r.message;
   EXPECT_EQ(a.waited.size(), 1u);
   o.purpose.kind = TestPurpose::Kind::cover;  // with a purpose, the purpose is not met
   a.early = {AdapterEvent::refusal()};
