@@ -146,6 +146,8 @@ class ProgramModel final : public Model {
     }
   }
 
+  bool may_have_final_states() const override { return p_.final_ != nullptr; }
+
   bool is_final(std::span<const std::byte> state) const override {
     if (!p_.final_) return false;
     const Lease scratch(*this);

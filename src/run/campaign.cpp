@@ -131,7 +131,7 @@ class Campaign {
     if (next_ >= order_.size() || error_) return none;
     // The first run is always played, so that a campaign stopped before it began still has a run
     // (interrupted: ERROR) and never reads as a PASS.
-    if (next_ > 0 && (failed_fast_ != 0 || w.stop.requested() || globally_stopped())) return none;
+    if (next_ > 0 && (failed_fast_ != 0 || model_failed_ != 0 || w.stop.requested() || globally_stopped())) return none;
     const std::size_t pos = next_++;
     w.current = pos;
     slots_[pos].state = Slot::State::running;
@@ -165,6 +165,7 @@ class Campaign {
           "not completed: stopped after {} step{} because run {} failed (fail-fast); there is no verdict on the "
           "system under test",
           r.steps, r.steps == 1 ? "" : "s", failed_fast_);
+    if (r.model_error && (model_failed_ == 0 || r.run < model_failed_)) model_failed_ = r.run;
     if (r.verdict == Verdict::fail && options_.fail_fast) {
       if (failed_fast_ == 0 || r.run < failed_fast_) failed_fast_ = r.run;
       // Stop the runs after this one; those before it are played to the end.
@@ -204,6 +205,7 @@ class Campaign {
     c.seed = options_.seed;
     c.shard = options_.shard;
     c.failed_fast = failed_fast_;
+    c.model_failed = model_failed_;
     c.edge_visits.assign(g_.num_edges(), 0);
     for (Slot& s : slots_) {
       if (!s.result) continue;
@@ -235,6 +237,7 @@ class Campaign {
   std::size_t head_ = 0;     // the position being reported to the observer
   std::size_t running_ = 0;  // workers still working
   std::uint32_t failed_fast_ = 0;
+  std::uint32_t model_failed_ = 0;  // the first run whose model failed (no run starts after it)
   std::exception_ptr error_;
 };
 

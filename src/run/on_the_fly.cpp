@@ -24,6 +24,10 @@ void require_something_to_test(const ModelGraph& g, const TestPurpose& purpose) 
   const VertexId init = g.initial();
   if (g.is_active(init) && g.out_degree(init) == 0)
     throw InputError(fmt::format("nothing to test: the initial vertex '{}' has no out-edges", g.name(init)));
+  if (purpose.kind == TestPurpose::Kind::reach && !g.model().may_have_final_states())
+    throw UsageError("goals",
+                     "the test purpose 'reach' needs goal vertices, and the model declares no final states (no "
+                     "'final' declaration)");
   if (purpose.kind == TestPurpose::Kind::reach && g.is_goal(init))
     throw InputError(fmt::format("nothing to test: the purpose is to reach a goal, and the initial vertex '{}' is one",
                                  g.name(init)));

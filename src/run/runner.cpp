@@ -262,6 +262,11 @@ class RunSession {
       }
     } catch (const StopRequested&) {
       interrupted();
+    } catch (const ModelError& e) {
+      r_.verdict = Verdict::error;
+      r_.model_error = e.diagnostic();
+      r_.message = fmt::format("the model failed after {} step{} (nothing is claimed about the system under test): {}",
+                               r_.steps, r_.steps == 1 ? "" : "s", format_diagnostic(e.diagnostic()));
     } catch (const AdapterError& e) {
       if (stop_requested()) {  // the adapter broke because playtest is being stopped
         interrupted();
@@ -384,13 +389,14 @@ class RunSession {
     v_ = g_.target(e);
     if constexpr (on_the_fly) {
       if (r_.edge_visits[e.index()]++ == 0) ++covered_;
+      record(kind, from, e, v_, label);  // before expanding the target: the step happened even if that fails
       arrived();
     } else {
       if (r_.edge_visits[e.index()]++ == 0 && o_.purpose.kind == TestPurpose::Kind::cover &&
           (purpose_edges_.empty() || purpose_edges_[e.index()]))
         --purpose_left_;
+      record(kind, from, e, v_, label);
     }
-    record(kind, from, e, v_, label);
     policy_.observe(e, view());
   }
   std::vector<std::string> outputs_of(VertexId u) const {

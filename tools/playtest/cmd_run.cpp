@@ -2,6 +2,8 @@
 // through the subprocess adapter (docs/adapter-protocol.md); judge every observation; report a
 // verdict (exit code 0 PASS, 1 FAIL, 4 INCONCLUSIVE, 3 ERROR, 128 + N when signal N stopped it), a
 // trace, JUnit XML and coverage.
+#include <fmt/format.h>
+
 #include "campaign_files.hpp"
 #include "command.hpp"
 #include "common.hpp"
@@ -86,7 +88,14 @@ int play(const Options& o, const G& g) {
   std::optional<ShrinkDone> shrunk;
   if constexpr (!on_the_fly) shrunk = shrink_first_failure(g, c, ro, so, o.shrink, o.sut, o.trace, o.input.path);
   const bool interrupted = c.interrupted || (shrunk && shrunk->result.interrupted);
-  const int code = interrupted ? interrupted_exit_code(stop) : exit_code_of(c.verdict);
+  // A model that failed in a run (on the fly) is a bad input (exit 2), said on stderr after the
+  // outputs, which keep everything observed up to there.
+  const RunResult* model_failed = nullptr;
+  for (const RunResult& r : c.runs)
+    if (c.model_failed != 0 && r.run == c.model_failed) model_failed = &r;
+  const int code = interrupted    ? interrupted_exit_code(stop)
+                   : model_failed ? static_cast<int>(exit_usage)
+                                  : exit_code_of(c.verdict);
   const RunOutputOptions out{.per_run = !o.quiet, .replay = replay};
   if (o.json) {
     nlohmann::json j = campaign_json(runner, c, name, out);
@@ -100,6 +109,10 @@ int play(const Options& o, const G& g) {
       write_shrink_text(std::cout, shrunk->result, shrunk->context);
     }
   }
+  if (model_failed)
+    fmt::print(stderr, "playtest: {}\n  note: in run {} after {} step{}; no run was started after it\n",
+               format_diagnostic(*model_failed->model_error), model_failed->run, model_failed->steps,
+               model_failed->steps == 1 ? "" : "s");
   return code;
 }
 

@@ -21,8 +21,8 @@ enum class ActionKind : std::uint8_t { controllable = 0, observable = 1 };
 struct Transition {
   std::uint32_t label = 0;  // the model's own label id; Model::label_text(label) gives its text
   ActionKind kind = ActionKind::controllable;
-  double cost = 1.0;    // finite, >= 0
-  double weight = 1.0;  // observable actions: > 0, relative likelihood among the enabled outputs
+  double cost = 1.0;                     // finite, >= 0
+  double weight = 1.0;                   // observable actions: > 0, relative likelihood among the enabled outputs
   std::span<const std::uint32_t> traps;  // ids of the traps (test purposes) this transition hits
 };
 
@@ -62,6 +62,9 @@ class Model {
   virtual void successors(std::span<const std::byte> state, SuccessorSink& sink) const = 0;
   // The goal of the reachability game: the tester may stop in an active final state.
   virtual bool is_final(std::span<const std::byte> state) const = 0;
+  // False when no state can be final (a model program without `final`): known before exploring,
+  // so that a purpose to reach a final state is refused up front even on the fly.
+  virtual bool may_have_final_states() const { return true; }
   // The timeout edge of a passive state, or none: the system must then produce an output.
   virtual std::optional<TimeoutSpec> timeout(std::span<const std::byte> state) const {
     (void)state;

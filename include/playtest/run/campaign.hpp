@@ -80,6 +80,8 @@ struct CampaignResult {
   bool interrupted = false;                // the runner's StopSignal ended the campaign early
   int signal = 0;                          // the signal that did (0: none)
   std::uint32_t failed_fast = 0;           // fail_fast: the failing run that stopped the campaign (0: none)
+  // The first run whose model failed (RunResult::model_error; on the fly): no run starts after it.
+  std::uint32_t model_failed = 0;
 
   // Runs that were stopped before they ended (RunResult::interrupted).
   std::uint32_t runs_not_completed() const;

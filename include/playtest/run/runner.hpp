@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "playtest/error.hpp"
 #include "playtest/explore/model_graph.hpp"
 #include "playtest/graph/test_graph.hpp"
 #include "playtest/run/adapter.hpp"
@@ -96,6 +97,10 @@ struct RunResult {
   // nothing is claimed about the system. `signal` is the signal that stopped it (0: none).
   bool interrupted = false;
   int signal = 0;
+  // The model itself failed during the run (on the fly: a runtime error in a state reached only
+  // now, e.g. a value out of its range): verdict ERROR, nothing is claimed about the system; the
+  // located error is here. (On an explored graph such errors are found before any run.)
+  std::optional<Diagnostic> model_error;
 };
 
 // Receives each step as it happens (to write a trace that survives a crash). `G` is the graph the

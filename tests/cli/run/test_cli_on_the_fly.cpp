@@ -105,6 +105,61 @@ TEST(CliOnTheFly, SimulateGivesTheSameNumbersOnAnyThreadCount) {
   }
 }
 
+// On the fly a runtime error of the model (here a value out of its range) can first show in the
+// middle of a run: the run ends ERROR, what was observed is kept (every stimulus the system got is
+// in the trace, with the run's end, the JUnit file and the JSON), no run starts after it, and the
+// exit code is the bad model's, with the located error on stderr.
+TEST(CliOnTheFly, AModelErrorInARunKeepsWhatWasObserved) {
+  ScratchDir d("on_the_fly_model_error");
+  const std::string m = d.write("oor.ptm",
+                                "model Oor;\nvar x: 0..3 = 0;\ncontrollable Inc { x := x + 1; }\n"
+                                "controllable Dec require x > 0 { x := x - 1; }\n");
+  const std::string sut =
+      d.write("sut.sh", "echo ready\nwhile read -r cmd arg; do\n  echo \"$cmd $arg\" >> " + d.file("sut.log") +
+                            "\n  case \"$cmd\" in\n    stimulus) echo ack ;;\n    reset) echo ready ;;\n"
+                            "    end) exit 0 ;;\n  esac\ndone\n");
+  CliResult r =
+      run_playtest("run " + m + " --sut 'sh " + sut + "' --strategy anti-ant --steps 50 --runs 3 --json --trace " +
+                   d.file("t.jsonl") + " --junit " + d.file("j.xml"));
+  EXPECT_EQ(r.code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("oor.ptm:3:20: error: value 4 is out of range 0..3 of 'x'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("in run 1 after 3 steps"), std::string::npos) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["exit_code"], 2);
+  ASSERT_EQ(j["runs"].size(), 1u) << r.out;
+  EXPECT_EQ(j["runs"][0]["verdict"], "ERROR");
+  // The system got three stimuli (and the end of the run); the trace has all three.
+  EXPECT_EQ(read_file(d.file("sut.log")), "stimulus Inc\nstimulus Inc\nstimulus Inc\nend \n");
+  std::istringstream in(read_file(d.file("t.jsonl")));
+  std::vector<nlohmann::json> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(nlohmann::json::parse(line));
+  ASSERT_EQ(lines.size(), 6u);
+  EXPECT_EQ(lines[4]["to"], "(x=3)");
+  EXPECT_EQ(lines[5]["event"], "end");
+  EXPECT_EQ(lines[5]["verdict"], "ERROR");
+  EXPECT_NE(lines[5]["message"].get<std::string>().find("the model failed after 3 steps"), std::string::npos);
+  const std::string junit = read_file(d.file("j.xml"));
+  EXPECT_NE(junit.find("<error type=\"ERROR\" message=\"the model failed after 3 steps"), std::string::npos) << junit;
+}
+
+// What is known without exploring is checked before any run, as on an explored graph: a purpose to
+// reach a final state of a model that declares none is refused (exit 2) instead of spending the
+// whole budget for an INCONCLUSIVE.
+TEST(CliOnTheFly, ReachWithoutFinalStatesIsRefusedUpFront) {
+  ScratchDir d("on_the_fly_no_final");
+  std::string text = read_file(model);
+  text.erase(text.find("final "));
+  const std::string no_final = d.write("nofinal.ptm", text);
+  for (const std::string& command : {"run " + no_final + " --sut true", "simulate " + no_final + " --threads 1"}) {
+    CliResult r = run_playtest(command + " --strategy random --purpose reach --steps 100000");
+    EXPECT_EQ(r.code, 2) << command << r.out << r.err;
+    EXPECT_NE(r.err.find("the model declares no final states"), std::string::npos) << r.err;
+  }
+  CliResult ok =
+      run_playtest("simulate " + model + " --threads 1 --strategy random --purpose reach --steps 100 --runs 2");
+  EXPECT_EQ(ok.code, 0) << ok.out << ok.err;
+}
+
 TEST(CliOnTheFly, AWrongOutputFailsWithTraceAndJunit) {
   ScratchDir d("on_the_fly_fail");
   const std::string sut = d.write("sut.sh", adapter(true));
