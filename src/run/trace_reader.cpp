@@ -98,9 +98,11 @@ RecordedTrace read_trace(std::istream& in, std::string_view source) {
   bool ended = false;  // the current run has its "end" event
   auto start_run = [&](std::uint32_t number, std::uint32_t at) {
     std::string model = runs.empty() ? std::string() : runs.back().model;
+    std::vector<std::string> params = runs.empty() ? std::vector<std::string>() : runs.back().params;
     runs.emplace_back();
     current = &runs.back();
     current->model = std::move(model);
+    current->params = std::move(params);
     current->source = std::string(source);
     current->line = at;
     current->run = number;
@@ -141,6 +143,14 @@ RecordedTrace read_trace(std::istream& in, std::string_view source) {
       current->seed = f.count("seed", false);
       current->strategy = f.text("strategy", false);
       if (std::string model = f.text("model", false); !model.empty()) current->model = std::move(model);
+      if (const json* params = f.find("params")) {
+        if (!params->is_array()) f.fail("params", "\"params\" must be an array of strings NAME=VALUE");
+        current->params.clear();
+        for (const json& p : *params) {
+          if (!p.is_string()) f.fail("params", "\"params\" must be an array of strings NAME=VALUE");
+          current->params.push_back(p.get<std::string>());
+        }
+      }
       current->replay = f.text("replay", false);
       continue;
     }

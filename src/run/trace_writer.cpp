@@ -36,6 +36,7 @@ void JsonlTraceWriter::begin_run(std::uint32_t run, std::uint64_t seed, std::str
   run_ = run;
   nlohmann::json j = {{"event", "begin"}, {"run", run}, {"seed", seed}, {"strategy", std::string(strategy)}};
   if (!model_.empty()) j["model"] = model_;
+  if (!params_.empty()) j["params"] = params_;
   if (replay_) {
     std::string replay = replay_(seed);
     if (!replay.empty()) j["replay"] = std::move(replay);
@@ -116,7 +117,7 @@ void JsonlTraceDirWriter::on_run_begin(std::uint32_t run, std::uint64_t seed) {
   file_ = std::make_unique<std::ofstream>(path_, std::ios::binary);
   if (!*file_ && failed_.empty()) failed_ = path_;
   writer_.emplace(*file_, strategy_);
-  if (replay_ || !model_.empty()) writer_->set_context(model_, replay_);
+  if (replay_ || !model_.empty()) writer_->set_context(model_, replay_, params_);
   writer_->write_campaign(totals_, options_);
   writer_->on_run_begin(run, seed);
 }
@@ -192,7 +193,7 @@ std::string format_trace(const ModelGraph& g, const RunResult& r, std::size_t ma
 
 void write_trace(std::ostream& out, const TestGraph& g, const RunResult& r, const TraceHeader& header) {
   JsonlTraceWriter w(out);
-  w.set_context(header.model, {});
+  w.set_context(header.model, {}, header.params);
   w.begin_run(header.run, header.seed, header.strategy);
   for (const TraceStep& s : r.trace) w.on_step(g, s);
   w.on_end(g, r);

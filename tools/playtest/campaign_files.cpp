@@ -56,11 +56,11 @@ BasicCampaignFiles<G>::BasicCampaignFiles(const CampaignFileNames& names, std::u
   State& s = *state_;
   if (!names.trace.empty()) {
     s.trace.emplace(s.trace_out.emplace(names.trace).stream(), names.strategy);
-    s.trace->set_context(names.model, names.replay);
+    s.trace->set_context(names.model, names.replay, names.params);
   }
   if (!names.trace_dir.empty()) {
     s.trace_dir.emplace(names.trace_dir, names.strategy);
-    s.trace_dir->set_context(names.model, names.replay);
+    s.trace_dir->set_context(names.model, names.replay, names.params);
   }
   BasicCampaignObserver<G>* trace = s.trace       ? static_cast<BasicCampaignObserver<G>*>(&*s.trace)
                                     : s.trace_dir ? static_cast<BasicCampaignObserver<G>*>(&*s.trace_dir)

@@ -16,6 +16,7 @@ namespace playtest::cli {
 
 struct CampaignFileNames {
   std::string model;                                      // the model file as the user named it
+  std::vector<std::string> params;                        // its parameters (--param NAME=VALUE)
   std::string strategy;                                   // the strategy's name
   std::string trace;                                      // --trace ("" none)
   std::string trace_dir;                                  // --trace-dir ("" none)

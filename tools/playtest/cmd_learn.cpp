@@ -18,7 +18,8 @@ namespace {
 
 struct Options {
   std::vector<std::string> traces;
-  std::string model, output, prior = "model", test = "auto";
+  RecordedModelOptions model;
+  std::string output, prior = "model", test = "auto";
   double prior_weight = 1, confidence = 0.95, significance = 0.05;
   bool json = false;
 };
@@ -26,8 +27,9 @@ struct Options {
 int run(const Options& o) {
   std::vector<RecordedTrace> traces;
   for (const std::string& path : o.traces) traces.push_back(load_trace(path));
-  const std::string model = model_path(o.model, traces.front().runs.front());
-  const TestGraph g = load_input(InputOptions{.path = model});
+  const InputOptions input = recorded_model_input(o.model, traces.front().runs.front());
+  const std::string& model = input.path;
+  const TestGraph g = load_input(input);
   ObservationCounts counts(g);
   for (const RecordedTrace& t : traces) counts.add(t);
   const LearnOptions lo{.prior = parse_prior_center(o.prior),
@@ -58,8 +60,8 @@ const Registration reg{
           "list allowed outcomes never observed, flag vertices whose counts contradict the model (goodness-of-fit test "
           "with its p-value), and write the model with the learned probabilities (counts in meta.learned).");
       sub->add_option("TRACE", o->traces, "JSONL traces (run --trace); several runs and files add up")->required();
-      sub->add_option("--model", o->model,
-                      "The model the traces were recorded with (default: the one the first names)");
+      add_recorded_model_options(sub, o->model,
+                                 "The model the traces were recorded with (default: the one the first names)");
       sub->add_option("-o,--output", o->output, "Write the learned model (graph/1) here");
       sub->add_option("--prior", o->prior, "Centre of the Dirichlet prior: model (its probabilities) or uniform")
           ->check(CLI::IsMember({"model", "uniform"}))

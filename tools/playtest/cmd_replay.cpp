@@ -17,7 +17,8 @@ namespace playtest::cli {
 namespace {
 
 struct Options {
-  std::string trace, model, match = "symptom";
+  std::string trace, match = "symptom";
+  RecordedModelOptions model;
   SutCliOptions sut;
   std::uint32_t run = 0, attempts = 10;
   std::uint64_t steps = 0;
@@ -57,7 +58,8 @@ const Registration reg{
           "Exit code: the recorded verdict's when it came back at least once (1 FAIL), else the attempts' (a PASS "
           "counting as 4 INCONCLUSIVE).");
       sub->add_option("TRACE", o->trace, "JSONL trace written by run --trace (or shrink)")->required();
-      sub->add_option("--model", o->model, "The model the trace was recorded with (default: the one the trace names)");
+      add_recorded_model_options(sub, o->model,
+                                 "The model the trace was recorded with (default: the one the trace names)");
       sub->add_option("--run", o->run, "Which run of the trace (default: the first FAIL, else the first)")
           ->check(positive_integer());
       add_sut_options(sub, o->sut);

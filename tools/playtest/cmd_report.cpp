@@ -9,6 +9,7 @@
 
 #include "command.hpp"
 #include "common.hpp"
+#include "option_checks.hpp"
 #include "playtest/error.hpp"
 #include "playtest/report/html_report.hpp"
 
@@ -29,7 +30,10 @@ int run(const Options& o) {
     for (RunRecord& r : load_trace(path).runs) rep.runs.push_back(std::move(r));
   std::optional<TestGraph> g;
   if (!o.model.path.empty()) {
-    g = load_input(o.model);
+    InputOptions model = o.model;
+    // A model program is read with the parameters the runs recorded unless --param says otherwise.
+    if (model.params.empty() && !rep.runs.empty()) model.params = rep.runs.front().params;
+    g = load_input(model);
     rep.model = &*g;
     rep.model_name = o.model.path;
   }
@@ -64,7 +68,11 @@ const Registration reg{
       sub->add_option("--outputs", o->model.outputs, "LTS models: labels that are outputs (comma-separated)")
           ->delimiter(',');
       sub->add_option("--param", o->model.params,
-                      "Model programs (.ptm): set a model parameter, NAME=VALUE (repeatable)");
+                      "Model programs (.ptm): set a model parameter, NAME=VALUE (repeatable; default: the parameters "
+                      "the first run recorded)");
+      sub->add_option("--max-states", o->model.max_states, "Model programs: stop exploring after this many vertices")
+          ->default_val(10'000'000)
+          ->check(positive_integer());
       sub->add_option("--reward", o->model.reward, "PRISM .tra models: the reward structure read as costs");
       sub->add_option("--goal-label", o->model.goal_label, "PRISM .tra models: the label of the goal states");
       sub->add_option("-o,--output", o->out, "The HTML file to write (- for standard output)")->required();

@@ -73,6 +73,7 @@ int play(const Options& o, const G& g) {
   }
   workers.adapter = subprocess_adapters(so);
   const CampaignFileNames files{.model = o.input.path,
+                                .params = o.input.params,
                                 .strategy = name,
                                 .trace = o.trace,
                                 .trace_dir = o.trace_dir,
@@ -86,7 +87,8 @@ int play(const Options& o, const G& g) {
   const CampaignResult c = run_campaign(runner, workers, co, outputs.observer());
   outputs.finish(g, c);
   std::optional<ShrinkDone> shrunk;
-  if constexpr (!on_the_fly) shrunk = shrink_first_failure(g, c, ro, so, o.shrink, o.sut, o.trace, o.input.path);
+  if constexpr (!on_the_fly)
+    shrunk = shrink_first_failure(g, c, ro, so, o.shrink, o.sut, o.trace, o.input.path, o.input.params);
   const bool interrupted = c.interrupted || (shrunk && shrunk->result.interrupted);
   // A model that failed in a run (on the fly) is a bad input (exit 2), said on stderr after the
   // outputs, which keep everything observed up to there.

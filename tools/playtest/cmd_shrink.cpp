@@ -15,7 +15,8 @@ namespace playtest::cli {
 namespace {
 
 struct Options {
-  std::string trace, model;
+  std::string trace;
+  RecordedModelOptions model;
   SutCliOptions sut;
   ShrinkCliOptions shrink;
   std::uint32_t run = 0;
@@ -33,7 +34,7 @@ int run(const Options& o) {
   SubprocessAdapter adapter(so);
   const InterruptScope interrupts(stop);
   const ShrinkDone d =
-      shrink_to_file(g, play.target, adapter, ro, o.shrink, o.sut, o.trace, play.model, play.run().seed);
+      shrink_to_file(g, play.target, adapter, ro, o.shrink, o.sut, o.trace, play.model, play.params, play.run().seed);
   if (o.json)
     print_json(shrink_json(d.result, d.context));
   else
@@ -53,7 +54,8 @@ const Registration reg{
           "stopped by signal N (the best so far is written).");
       sub->add_option("TRACE", o->trace, "JSONL trace with a FAIL run (run --trace)")->required();
       sub->add_option("-o,--output", o->shrink.output, "Write the minimal run's trace here")->required();
-      sub->add_option("--model", o->model, "The model the trace was recorded with (default: the one the trace names)");
+      add_recorded_model_options(sub, o->model,
+                                 "The model the trace was recorded with (default: the one the trace names)");
       sub->add_option("--run", o->run, "Which run of the trace (default: the first FAIL)")->check(positive_integer());
       add_sut_options(sub, o->sut);
       add_shrink_options(sub, o->shrink, "");

@@ -51,13 +51,32 @@ std::string model_path(const std::string& model, const RunRecord& run) {
   throw UsageError("model", "the trace does not name the model it was recorded with; give it");
 }
 
-RecordedPlay load_recorded_play(const std::string& trace_file, const std::string& model, std::uint32_t run) {
+void add_recorded_model_options(CLI::App* sub, RecordedModelOptions& o, const std::string& model_help) {
+  sub->add_option("--model", o.model, model_help);
+  sub->add_option("--param", o.params,
+                  "Model programs: NAME=VALUE sets a 'param' (default: the parameters the trace recorded)");
+  sub->add_option("--max-states", o.max_states, "Model programs: stop exploring after this many vertices")
+      ->default_val(10'000'000)
+      ->check(positive_integer());
+}
+
+InputOptions recorded_model_input(const RecordedModelOptions& o, const RunRecord& run) {
+  InputOptions in;
+  in.path = model_path(o.model, run);
+  in.params = o.params.empty() ? run.params : o.params;
+  in.max_states = o.max_states;
+  return in;
+}
+
+RecordedPlay load_recorded_play(const std::string& trace_file, const RecordedModelOptions& model, std::uint32_t run) {
   RecordedPlay p;
   p.trace = load_trace(trace_file);
   const RunRecord& recorded = select_run(p.trace, run);
   p.run_index = static_cast<std::size_t>(&recorded - p.trace.runs.data());
-  p.model = model_path(model, recorded);
-  p.graph = load_input(InputOptions{.path = p.model});
+  const InputOptions input = recorded_model_input(model, recorded);
+  p.model = input.path;
+  p.params = input.params;
+  p.graph = load_input(input);
   p.target = replay_target(p.graph, recorded, p.trace.source);
   return p;
 }
@@ -85,7 +104,7 @@ void add_shrink_options(CLI::App* sub, ShrinkCliOptions& o, const std::string& p
 
 ShrinkDone shrink_to_file(const TestGraph& g, const ReplayTarget& target, Adapter& adapter, const RunOptions& run,
                           const ShrinkCliOptions& o, const SutCliOptions& sut, const std::string& trace,
-                          const std::string& model, std::uint64_t seed) {
+                          const std::string& model, const std::vector<std::string>& params, std::uint64_t seed) {
   ShrinkOptions so{
       .replay = {.run = run, .attempts = o.attempts, .confidence = o.confidence, .match = parse_failure_match(o.match)},
       .threshold = o.threshold,
@@ -95,7 +114,7 @@ ShrinkDone shrink_to_file(const TestGraph& g, const ReplayTarget& target, Adapte
   Output out(o.output);  // opened first: a bad path is an error before minutes of shrinking
   ShrinkDone d{shrink(g, target, adapter, so), {.trace = trace, .model = model}};
   if (d.result.witness) {
-    write_trace(out.stream(), g, d.result.witness->result, {.seed = seed, .model = model});
+    write_trace(out.stream(), g, d.result.witness->result, {.seed = seed, .model = model, .params = params});
     d.context.output = o.output;
     d.context.replay_command = fmt::format("playtest replay {} --model {}{} --attempts {}", shell_quote(o.output),
                                            shell_quote(model), sut_arguments(sut), o.attempts);
@@ -108,14 +127,14 @@ ShrinkDone shrink_to_file(const TestGraph& g, const ReplayTarget& target, Adapte
 std::optional<ShrinkDone> shrink_first_failure(const TestGraph& g, const CampaignResult& c, const RunOptions& run,
                                                SubprocessOptions adapter, const ShrinkCliOptions& o,
                                                const SutCliOptions& sut, const std::string& trace,
-                                               const std::string& model) {
+                                               const std::string& model, const std::vector<std::string>& params) {
   if (o.output.empty() || c.interrupted) return std::nullopt;
   for (const RunResult& r : c.runs)
     if (r.verdict == Verdict::fail) {
       adapter.stop = run.stop;
       SubprocessAdapter instance(adapter);
       return shrink_to_file(g, replay_target(g, r), instance, run, o, sut, trace.empty() ? "the failing run" : trace,
-                            model, r.seed);
+                            model, params, r.seed);
     }
   return std::nullopt;
 }

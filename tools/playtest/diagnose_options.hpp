@@ -39,18 +39,31 @@ std::string sut_arguments(const SutCliOptions& o);
 // when neither.
 std::string model_path(const std::string& model, const RunRecord& run);
 
+// The model a recorded run is judged against: --model (default: the trace's), --param (default: the
+// parameters the trace recorded, so a run of `--param N=3` is read against N=3) and --max-states.
+struct RecordedModelOptions {
+  std::string model;
+  std::vector<std::string> params;
+  std::uint64_t max_states = 10'000'000;
+};
+// --model (with `model_help`), --param, --max-states.
+void add_recorded_model_options(CLI::App* sub, RecordedModelOptions& o, const std::string& model_help);
+// The input to load for `run` (model_path; the recorded parameters unless --param was given).
+InputOptions recorded_model_input(const RecordedModelOptions& o, const RunRecord& run);
+
 // A recorded run ready to be played again: the trace file read, its run number `run` chosen, the
 // model loaded (model_path) and what a replay must reproduce (replay_target).
 struct RecordedPlay {
   RecordedTrace trace;
   std::size_t run_index = 0;
   std::string model;
+  std::vector<std::string> params;  // the model program's parameters it was loaded with
   TestGraph graph;
   ReplayTarget target;
 
   const RunRecord& run() const { return trace.runs[run_index]; }
 };
-RecordedPlay load_recorded_play(const std::string& trace_file, const std::string& model, std::uint32_t run);
+RecordedPlay load_recorded_play(const std::string& trace_file, const RecordedModelOptions& model, std::uint32_t run);
 
 // What shrink (and run --shrink) are asked: where the minimal trace goes, K, the threshold, the
 // budget and when a failure counts as the same.
@@ -70,10 +83,10 @@ struct ShrinkDone {
 // Shrinks `target` on `adapter` with the timeouts and stop signal of `run` (its purpose is
 // replaced by none), writes a failing run of the minimal script to o.output (removed again when
 // nothing failed) and says how to replay it. `trace` and `model` are the files as the user named
-// them; `seed` goes to the written trace's begin line.
+// them; `params` (the model program's NAME=VALUE) and `seed` go to the written trace's begin line.
 ShrinkDone shrink_to_file(const TestGraph& g, const ReplayTarget& target, Adapter& adapter, const RunOptions& run,
                           const ShrinkCliOptions& o, const SutCliOptions& sut, const std::string& trace,
-                          const std::string& model, std::uint64_t seed);
+                          const std::string& model, const std::vector<std::string>& params, std::uint64_t seed);
 
 // run --shrink: the first failing run of a campaign shrunk (as shrink_to_file) against an adapter
 // of its own started from `sut`; nullopt when nothing failed, o.output is empty or the campaign was
@@ -81,6 +94,6 @@ ShrinkDone shrink_to_file(const TestGraph& g, const ReplayTarget& target, Adapte
 std::optional<ShrinkDone> shrink_first_failure(const TestGraph& g, const CampaignResult& c, const RunOptions& run,
                                                SubprocessOptions adapter, const ShrinkCliOptions& o,
                                                const SutCliOptions& sut, const std::string& trace,
-                                               const std::string& model);
+                                               const std::string& model, const std::vector<std::string>& params);
 
 }  // namespace playtest::cli

@@ -3,14 +3,13 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
-
 #include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <string>
 #include <type_traits>
 #include <vector>
-#include <string>
 
 namespace playtest::cli {
 

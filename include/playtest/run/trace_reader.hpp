@@ -32,8 +32,9 @@ struct RunRecord {
   std::uint32_t run = 1;   // its number in the campaign (1-based)
   std::uint64_t seed = 0;
   std::string strategy;
-  std::string model;   // the model file, when recorded (a run without a begin line inherits it)
-  std::string replay;  // the command that replays this run, when recorded
+  std::string model;                // the model file, when recorded (a run without a begin line inherits it)
+  std::vector<std::string> params;  // the model program's parameters (NAME=VALUE), as recorded
+  std::string replay;               // the command that replays this run, when recorded
   // Empty when the trace has no "end" event: playtest or the machine died during the run.
   std::optional<Verdict> verdict;
   std::string message;

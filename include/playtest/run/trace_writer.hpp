@@ -19,7 +19,8 @@ namespace playtest {
 //          (first; "shard":"2/4" in a shard; edges and labels: the model's, for coverage; on a model
 //          explored on the fly they are null, unknown, and "on_the_fly":true)
 //   {"event":"begin","run":1,"seed":42,"strategy":"random","model":"m.json","replay":"playtest run ..."}
-//                                    (model and replay only when known: set_context)
+//                                    (model, params (a model program's NAME=VALUE) and replay
+//                                    only when known: set_context)
 //   {"event":"step","run":1,"step":1,"time_ms":0.1,"kind":"stimulus","vertex":"idle","label":"submit",
 //    "edge":"e0","to":"busy"}          (edge/to absent for unexpected, silence; label absent for reset;
 //                                       edge absent on a model explored on the fly)
@@ -32,11 +33,14 @@ class JsonlTraceWriter final : public CampaignObserver, public ModelCampaignObse
  public:
   // `strategy` is written in every begin event of a campaign (on_run_begin).
   explicit JsonlTraceWriter(std::ostream& out, std::string strategy = {}) : out_(out), strategy_(std::move(strategy)) {}
-  // What a report needs to show a run on its own: the model file, and the command that replays the
-  // run with a given seed (called for every begin event); either may be empty.
-  void set_context(std::string model, std::function<std::string(std::uint64_t seed)> replay) {
+  // What a report needs to show a run on its own: the model file and its parameters (a model
+  // program's NAME=VALUE, written as "params" in the begin line when not empty), and the command
+  // that replays the run with a given seed (called for every begin event); any may be empty.
+  void set_context(std::string model, std::function<std::string(std::uint64_t seed)> replay,
+                   std::vector<std::string> params = {}) {
     model_ = std::move(model);
     replay_ = std::move(replay);
+    params_ = std::move(params);
   }
   void begin_run(std::uint32_t run, std::uint64_t seed, std::string_view strategy);
   void on_campaign_begin(const TestGraph& g, const CampaignOptions& options) override;
@@ -58,6 +62,7 @@ class JsonlTraceWriter final : public CampaignObserver, public ModelCampaignObse
   std::ostream& out_;
   std::string strategy_;
   std::string model_;
+  std::vector<std::string> params_;
   std::function<std::string(std::uint64_t)> replay_;
   std::uint32_t run_ = 1;
 };
@@ -72,9 +77,11 @@ class JsonlTraceDirWriter final : public CampaignObserver, public ModelCampaignO
   JsonlTraceDirWriter(std::string dir, std::string strategy);
   ~JsonlTraceDirWriter() override;
   // As JsonlTraceWriter::set_context, for every run's file.
-  void set_context(std::string model, std::function<std::string(std::uint64_t seed)> replay) {
+  void set_context(std::string model, std::function<std::string(std::uint64_t seed)> replay,
+                   std::vector<std::string> params = {}) {
     model_ = std::move(model);
     replay_ = std::move(replay);
+    params_ = std::move(params);
   }
   void on_campaign_begin(const TestGraph& g, const CampaignOptions& options) override;
   void on_campaign_begin(const ModelGraph& g, const CampaignOptions& options) override;
@@ -98,6 +105,7 @@ class JsonlTraceDirWriter final : public CampaignObserver, public ModelCampaignO
   std::optional<JsonlTraceWriter> writer_;
   std::string failed_;  // the first file that could not be written
   std::string model_;
+  std::vector<std::string> params_;
   std::function<std::string(std::uint64_t)> replay_;
 };
 
@@ -113,7 +121,8 @@ struct TraceHeader {
   std::uint32_t run = 1;
   std::uint64_t seed = 0;
   std::string strategy = "replay";
-  std::string model;  // written as "model" in the begin line when not empty
+  std::string model;                // written as "model" in the begin line when not empty
+  std::vector<std::string> params;  // written as "params" when not empty
 };
 // Writes one run (r.trace must be kept) as a JSON-lines trace that read_trace
 // (run/trace_reader.hpp) reads back.

@@ -177,23 +177,30 @@ TEST(CliOnTheFly, AWrongOutputFailsWithTraceAndJunit) {
 
 TEST(CliOnTheFly, TracesAreReadByReplayAndLearnNotMerge) {
   // The steps of a trace on the fly name vertices (by state, as the explored graph does) and labels
-  // but no edge: on the fly edges are numbered in discovery order, not the explored graph's.
+  // but no edge: on the fly edges are numbered in discovery order, not the explored graph's. The
+  // begin line records the model's --param, and replay, learn and report read the model with them
+  // (counters.ptm itself has 2 * 10^9 states; with N=3, 134 edges).
   ScratchDir d("on_the_fly_trace");
-  std::string text = read_file(model);
-  text.replace(text.find("= 1000;"), 7, "= 3;");
-  const std::string small = d.write("c3.ptm", text);
   const std::string sut = d.write("sut.sh", adapter(false));
-  CliResult r = run_playtest("run " + small + " --sut 'sh " + sut +
+  CliResult r = run_playtest("run " + model + " --param N=3 --sut 'sh " + sut +
                              "' --steps 60 --seed 2 --timeout-ms 10000 --trace " + d.file("t.jsonl"));
   ASSERT_TRUE(r.code == 0 || r.code == 4) << r.out << r.err;
   const std::string trace = read_file(d.file("t.jsonl"));
   EXPECT_EQ(trace.find("\"edge\":"), std::string::npos) << trace;
   EXPECT_NE(trace.find("\"label\":\"?Ack\""), std::string::npos) << trace;
+  EXPECT_NE(trace.find("\"params\":[\"N=3\"]"), std::string::npos) << trace;
   CliResult learn = run_playtest("learn " + d.file("t.jsonl") + " --json");
   EXPECT_EQ(learn.code, 0) << learn.out << learn.err;
   CliResult replay = run_playtest("replay " + d.file("t.jsonl") + " --sut 'sh " + sut + "' --attempts 2");
   EXPECT_TRUE(replay.code == 0 || replay.code == 4) << replay.out << replay.err;
   EXPECT_NE(replay.out.find("attempt 2: PASS"), std::string::npos) << replay.out;
+  CliResult report = run_playtest("report " + d.file("t.jsonl") + " --model " + model + " -o " + d.file("r.html"));
+  EXPECT_EQ(report.code, 0) << report.out << report.err;
+  // --param overrides what the trace recorded, and --max-states bounds the exploration.
+  CliResult big =
+      run_playtest("replay " + d.file("t.jsonl") + " --sut 'sh " + sut + "' --param N=1000 --max-states 2000");
+  EXPECT_EQ(big.code, 2) << big.out << big.err;
+  EXPECT_NE(big.err.find("raise the limit with --max-states N"), std::string::npos) << big.err;
   CliResult merge = run_playtest("merge " + d.file("t.jsonl"));
   EXPECT_EQ(merge.code, 2) << merge.out << merge.err;
   EXPECT_NE(merge.err.find("played on the fly has no totals to merge"), std::string::npos) << merge.err;

@@ -97,6 +97,7 @@ TEST(TraceReader, ReadsRunsStepsAndTheFailure) {
   EXPECT_EQ(r.strategy, "reach");
   EXPECT_EQ(r.model, "m.json");
   EXPECT_EQ(r.replay, "playtest run m.json --seed 5");
+  EXPECT_TRUE(r.params.empty());
   ASSERT_TRUE(r.verdict.has_value());
   EXPECT_EQ(*r.verdict, Verdict::fail);
   EXPECT_EQ(r.fail_vertex, "b");
@@ -112,6 +113,7 @@ TEST(TraceReader, ReadsRunsStepsAndTheFailure) {
   // The second run has no end: no verdict, and a note saying why.
   EXPECT_FALSE(runs[1].verdict.has_value());
   EXPECT_EQ(runs[1].run, 2u);
+  EXPECT_EQ(runs[1].model, "m.json");  // inherited from the run before
   EXPECT_EQ(runs[1].steps, 1u);
   ASSERT_FALSE(runs[1].notes.empty());
   EXPECT_NE(runs[1].notes[0].find("no end"), std::string::npos);
@@ -148,6 +150,9 @@ TEST(TraceReader, BadLinesAreLocatedParseErrors) {
             std::string::npos);
   EXPECT_NE(error_of("{\"event\":\"step\",\"kind\":\"reset\",\"step\":-1,\"vertex\":\"a\"}\n").find("(at /step)"),
             std::string::npos);
+  EXPECT_NE(error_of("{\"event\":\"begin\",\"params\":\"N=3\"}\n").find("\"params\" must be an array of strings"),
+            std::string::npos);
+  EXPECT_NE(error_of("{\"event\":\"begin\",\"params\":[3]}\n").find("(at /params)"), std::string::npos);
   EXPECT_NE(error_of("[1,2]\n").find("must be a JSON object"), std::string::npos);
   EXPECT_NE(error_of("").find("the trace has no run"), std::string::npos);
   EXPECT_NE(error_of("\n  \n").find("the trace has no run"), std::string::npos);
@@ -161,6 +166,22 @@ TEST(TraceReader, RoundTripsTheRunnersTrace) {
   EXPECT_EQ(runs[0].trace.size(), runs[0].steps);
   EXPECT_EQ(runs[0].replay, "playtest run model.json --seed 7 --runs 1");
   EXPECT_GT(runs[0].steps, 0u);
+}
+
+// The model program's parameters a run was played with are in its begin line; a begin line without
+// them inherits the run before's, as the model does.
+TEST(TraceReader, ReadsTheRecordedModelParameters) {
+  std::ostringstream out;
+  JsonlTraceWriter w(out, "random");
+  w.set_context("m.ptm", {}, {"N=3", "M=2"});
+  w.begin_run(1, 4, "random");
+  EXPECT_NE(out.str().find("\"params\":[\"N=3\",\"M=2\"]"), std::string::npos) << out.str();
+  std::istringstream in(out.str() + "{\"event\":\"begin\",\"run\":2}\n");
+  auto runs = read_trace(in, "t.jsonl").runs;
+  ASSERT_EQ(runs.size(), 2u);
+  EXPECT_EQ(runs[0].model, "m.ptm");
+  EXPECT_EQ(runs[0].params, (std::vector<std::string>{"N=3", "M=2"}));
+  EXPECT_EQ(runs[1].params, runs[0].params);
 }
 
 // ---- escaping ----
