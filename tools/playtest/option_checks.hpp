@@ -9,90 +9,72 @@
 #include <cstdio>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace playtest::cli {
 
-// An integer >= 1 (no sign, no fraction, fits in 64 bits).
-inline CLI::Validator positive_integer() {
+// An integer written whole in decimal digits (no sign, no fraction) that fits in 64 bits and is
+// `ok` by the option's rule (CLI11 alone would take "-1" as 2^64 - 1: for a budget, "no budget").
+// The message is "must be <what>, got '...'"; --help shows `name` ("": the type's, UINT).
+template <class Ok>
+CLI::Validator integer_check(Ok ok, std::string what, std::string name) {
   return CLI::Validator(
-      [](std::string& s) -> std::string {
+      [ok, what](std::string& s) -> std::string {
         std::uint64_t v = 0;
         auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-        if (s.empty() || ec != std::errc() || end != s.data() + s.size() || v == 0)
-          return "must be a positive integer, got '" + s + "'";
+        if (s.empty() || ec != std::errc() || end != s.data() + s.size() || !ok(v))
+          return "must be " + what + ", got '" + s + "'";
         return {};
       },
-      "POSITIVE INTEGER");
+      std::move(name));
 }
 
-// An integer >= 0 that fits in 64 bits (CLI11 alone would take "-1" as 2^64 - 1: for a budget,
-// "no budget").
+// An integer >= 1.
+inline CLI::Validator positive_integer() {
+  return integer_check([](std::uint64_t v) { return v != 0; }, "a positive integer", "POSITIVE INTEGER");
+}
+
+// An integer >= 0.
 inline CLI::Validator non_negative_integer() {
+  return integer_check([](std::uint64_t) { return true; }, "an integer from 0 to 18446744073709551615", "");
+}
+
+// A number written whole (std::stod reads all of it), finite, and `ok` by the option's rule; the
+// message is "must be <what>, got '...'", and --help shows `name`.
+template <class Ok>
+CLI::Validator number_check(Ok ok, std::string what, std::string name) {
   return CLI::Validator(
-      [](std::string& s) -> std::string {
-        std::uint64_t v = 0;
-        auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-        if (s.empty() || ec != std::errc() || end != s.data() + s.size())
-          return "must be an integer from 0 to 18446744073709551615, got '" + s + "'";
+      [ok, what](std::string& s) -> std::string {
+        double v = 0;
+        std::size_t used = 0;
+        try {
+          v = std::stod(s, &used);
+        } catch (const std::exception&) {
+          used = 0;
+        }
+        if (s.empty() || used != s.size() || !std::isfinite(v) || !ok(v))
+          return "must be " + what + ", got '" + s + "'";
         return {};
       },
-      "");  // --help keeps the type's name (UINT)
+      std::move(name));
+}
+
+// A finite number > 0 (not nan, not inf).
+inline CLI::Validator positive_finite() {
+  return number_check([](double v) { return v > 0; }, "a positive finite number", "POSITIVE NUMBER");
+}
+
+// A finite number >= 0.
+inline CLI::Validator non_negative_finite() {
+  return number_check([](double v) { return v >= 0; }, "a finite number >= 0", "NUMBER >= 0");
 }
 
 // A time budget in seconds: 0 (none) or at least a millisecond, the clock's unit (a smaller value
 // would round to 0, which means no budget at all).
 inline CLI::Validator budget_seconds() {
-  return CLI::Validator(
-      [](std::string& s) -> std::string {
-        double v = 0;
-        std::size_t used = 0;
-        try {
-          v = std::stod(s, &used);
-        } catch (const std::exception&) {
-          used = 0;
-        }
-        if (s.empty() || used != s.size() || !std::isfinite(v) || v < 0 || (v > 0 && v < 0.001) || v > 3.0e8)
-          return "must be 0 (no budget) or a number of seconds from 0.001 to 3e8, got '" + s + "'";
-        return {};
-      },
-      "SECONDS");
-}
-
-// A finite number > 0 (not nan, not inf).
-inline CLI::Validator positive_finite() {
-  return CLI::Validator(
-      [](std::string& s) -> std::string {
-        double v = 0;
-        std::size_t used = 0;
-        try {
-          v = std::stod(s, &used);
-        } catch (const std::exception&) {
-          used = 0;
-        }
-        if (s.empty() || used != s.size() || !std::isfinite(v) || !(v > 0))
-          return "must be a positive finite number, got '" + s + "'";
-        return {};
-      },
-      "POSITIVE NUMBER");
-}
-
-// A finite number >= 0.
-inline CLI::Validator non_negative_finite() {
-  return CLI::Validator(
-      [](std::string& s) -> std::string {
-        double v = 0;
-        std::size_t used = 0;
-        try {
-          v = std::stod(s, &used);
-        } catch (const std::exception&) {
-          used = 0;
-        }
-        if (s.empty() || used != s.size() || !std::isfinite(v) || !(v >= 0))
-          return "must be a finite number >= 0, got '" + s + "'";
-        return {};
-      },
-      "NUMBER >= 0");
+  return number_check([](double v) { return v == 0 || (v >= 0.001 && v <= 3.0e8); },
+                      "0 (no budget) or a number of seconds from 0.001 to 3e8", "SECONDS");
 }
 
 }  // namespace playtest::cli

@@ -47,9 +47,9 @@ TEST(CliVocabulary, UnknownVertexHasOneWordingInEveryCommand) {
   ScratchDir dir("cli_vocab_vertex");
   const auto g = dir.write("g.json", figure3);
   const std::string expected = "playtest: error: no vertex 'nope' in the graph (given as a goal)\n";
-  for (const std::string& cmd : {"run " + g + " --sut true --goal nope", "simulate " + g + " --runs 2 --goal nope",
-                                "solve " + g + " --goal nope", "convert " + g + " --to prism -o " + dir.file("b") +
-                                                                   " --goal nope"}) {
+  for (const std::string& cmd :
+       {"run " + g + " --sut true --goal nope", "simulate " + g + " --runs 2 --goal nope",
+        "solve " + g + " --goal nope", "convert " + g + " --to prism -o " + dir.file("b") + " --goal nope"}) {
     auto r = run_playtest(cmd);
     EXPECT_EQ(r.code, 2) << cmd << "\n" << r.err;
     EXPECT_EQ(r.err, expected) << cmd;
@@ -74,7 +74,8 @@ TEST(CliVocabulary, BadOptionValuesAreUsageErrorsNamingTheOption) {
       {"plan " + example("examples/graphs/seed002-example.json") + " --traps all --c nan",
        "--c: must be a positive finite number, got 'nan'"},
       {"run " + g + " --sut true --runs 0", "--runs: must be a positive integer, got '0'"},
-      {"run " + g + " --sut true --time -1", "--time: must be 0 (no budget) or a number of seconds from 0.001 to 3e8, got '-1'"},
+      {"run " + g + " --sut true --time -1",
+       "--time: must be 0 (no budget) or a number of seconds from 0.001 to 3e8, got '-1'"},
       {"run " + g + " --sut true --time 0.0004",
        "--time: must be 0 (no budget) or a number of seconds from 0.001 to 3e8, got '0.0004'"},
       {"run " + g + " --sut true --steps -1", "--steps: must be an integer from 0 to 18446744073709551615, got '-1'"},
@@ -91,8 +92,7 @@ TEST(CliVocabulary, BadOptionValuesAreUsageErrorsNamingTheOption) {
        "playtest: error: option --vertex-timeout: '2=abc': 'abc' is not a number of milliseconds\n"},
       {"run " + g + " --sut true --strategy torx --torx-p 0.5:0.5:0.5",
        "playtest: error: option --torx-p: the stop, input and observe probabilities must sum to 1\n"},
-      {"gen random --vertices 3 --goals 3",
-       "playtest: error: option --goals: must be fewer than the vertices\n"},
+      {"gen random --vertices 3 --goals 3", "playtest: error: option --goals: must be fewer than the vertices\n"},
   };
   for (const Case& c : cases) {
     auto r = run_playtest(c.args);
