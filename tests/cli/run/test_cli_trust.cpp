@@ -325,10 +325,12 @@ TEST(CliRunAdapterFaults, UnwritableSutStderrIsAUsageError) {
 TEST(CliRunNothingTested, NoStepIsNeverAPass) {
   ScratchDir d("run_nothing_tested");
   const std::string model = d.write("pp.json", ping_pong);
-  const std::string slow = d.write("slow.sh",
-                                   "sleep 1\necho ready\nwhile read -r cmd arg; do\n  case \"$cmd\" in\n"
-                                   "    stimulus) echo ack; echo 'output pong' ;;\n    reset) echo ready ;;\n"
-                                   "    end) exit 0 ;;\n  esac\ndone\n");
+  // An adapter for ping_pong that runs `start` first and answers a stimulus with `answer`.
+  auto adapter = [&](const std::string& name, const std::string& start, const std::string& answer) {
+    return d.write(name, start + "echo ready\nwhile read -r cmd arg; do\n  case \"$cmd\" in\n    stimulus) " + answer +
+                             " ;;\n    reset) echo ready ;;\n    end) exit 0 ;;\n  esac\ndone\n");
+  };
+  const std::string slow = adapter("slow.sh", "sleep 1\n", "echo ack; echo 'output pong'");
   CliResult r = run_playtest("run " + model + " --sut 'sh " + slow +
                              "' --purpose none --time 0.2 --steps 0 --json --junit " + d.file("slow.xml"));
   EXPECT_EQ(r.code, 4) << r.out << r.err;
@@ -337,20 +339,14 @@ TEST(CliRunNothingTested, NoStepIsNeverAPass) {
   EXPECT_EQ(j["runs"][0]["steps"], 0) << r.out;
   EXPECT_NE(r.out.find("nothing was tested"), std::string::npos) << r.out;
   EXPECT_NE(read_file(d.file("slow.xml")).find("<skipped"), std::string::npos) << read_file(d.file("slow.xml"));
-  const std::string refuse = d.write("refuse.sh",
-                                     "echo ready\nwhile read -r cmd arg; do\n  case \"$cmd\" in\n"
-                                     "    stimulus) echo refused ;;\n    reset) echo ready ;;\n    end) exit 0 ;;\n"
-                                     "  esac\ndone\n");
-  r = run_playtest("run " + model + " --sut 'sh " + refuse + "' --purpose none --steps 10");
+  r = run_playtest("run " + model + " --sut 'sh " + adapter("refuse.sh", "", "echo refused") +
+                   "' --purpose none --steps 10");
   EXPECT_EQ(r.code, 4) << r.out << r.err;
   EXPECT_NE(r.out.find("refused the stimulus 'ping'"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("nothing was tested"), std::string::npos) << r.out;
-  // The same system, answering: the budget ends after steps were judged, which passes.
-  const std::string good = d.write("good.sh",
-                                   "echo ready\nwhile read -r cmd arg; do\n  case \"$cmd\" in\n"
-                                   "    stimulus) echo ack; echo 'output pong' ;;\n    reset) echo ready ;;\n"
-                                   "    end) exit 0 ;;\n  esac\ndone\n");
-  r = run_playtest("run " + model + " --sut 'sh " + good + "' --purpose none --steps 10");
+  // The same system, answering at once: the budget ends after steps were judged, which passes.
+  r = run_playtest("run " + model + " --sut 'sh " + adapter("good.sh", "", "echo ack; echo 'output pong'") +
+                   "' --purpose none --steps 10");
   EXPECT_EQ(r.code, 0) << r.out << r.err;
 }
 
