@@ -15,11 +15,17 @@ void add_sut_options(CLI::App* sub, SutCliOptions& o) {
   sub->add_option("--sut", o.sut, "Adapter command, run with /bin/sh -c (docs/adapter-protocol.md)")->required();
   sub->add_option("--sut-stderr", o.sut_stderr,
                   "The adapter's stderr: inherit (default), discard, or a FILE (appended)");
-  sub->add_option("--timeout-ms", o.timeout_ms, "Wait for an output at a passive vertex")->default_val(1000);
+  // At least 1 ms: a wait of 0 would see silence at every passive vertex, a false FAIL of a correct system.
+  sub->add_option("--timeout-ms", o.timeout_ms, "Wait for an output at a passive vertex")
+      ->default_val(1000)
+      ->check(positive_integer());
   sub->add_option("--vertex-timeout", o.vertex_timeouts, "VERTEX=MS: the wait at one passive vertex (repeatable)");
-  sub->add_option("--ack-timeout-ms", o.ack_timeout_ms, "Wait for the adapter's ack of a stimulus")->default_val(5000);
+  sub->add_option("--ack-timeout-ms", o.ack_timeout_ms, "Wait for the adapter's ack of a stimulus")
+      ->default_val(5000)
+      ->check(positive_integer());
   sub->add_option("--ready-timeout-ms", o.ready_timeout_ms, "Wait for the adapter's ready (start, reset)")
-      ->default_val(5000);
+      ->default_val(5000)
+      ->check(positive_integer());
 }
 
 SubprocessOptions subprocess_options(const SutCliOptions& o) {

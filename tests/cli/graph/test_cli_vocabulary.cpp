@@ -82,6 +82,8 @@ TEST(CliVocabulary, BadOptionValuesAreUsageErrorsNamingTheOption) {
       {"simulate " + g + " --steps 18446744073709551616",
        "--steps: must be an integer from 0 to 18446744073709551615, got '18446744073709551616'"},
       {"simulate " + g + " --runs 0", "--runs: must be a positive integer, got '0'"},
+      {"run " + g + " --sut true --timeout-ms 0", "--timeout-ms: must be a positive integer, got '0'"},
+      {"run " + g + " --sut true --ack-timeout-ms -5", "--ack-timeout-ms: must be a positive integer, got '-5'"},
       {"run " + g + " --sut true --seed -3", "--seed: must be an integer from 0 to 18446744073709551615, got '-3'"},
       {"run " + g + " --sut true --strategy bogus",
        "playtest: error: option --strategy: unknown strategy 'bogus'; known strategies: random, anti-ant, reach, win, "
