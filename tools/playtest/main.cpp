@@ -2,7 +2,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 
@@ -70,6 +72,17 @@ void report(const UsageError& e, const CLI::App* sub) {
   fmt::print(stderr, "playtest: error: {}{}\n", what, e.diagnostic().message);
 }
 
+// What a command printed must have reached standard output: a full disk or a closed pipe is an
+// environment error (exit 3 where the command itself succeeded), said on stderr, never a silent
+// success with the answer lost.
+int checked_stdout(int code) {
+  std::cout.flush();
+  const bool failed = !std::cout || std::fflush(stdout) != 0 || std::ferror(stdout) != 0;
+  if (!failed) return code;
+  fmt::print(stderr, "playtest: error: could not write to standard output: {}\n", std::strerror(errno));
+  return code == exit_ok ? exit_error : code;
+}
+
 }  // namespace
 }  // namespace playtest::cli
 
@@ -115,7 +128,7 @@ int main(int argc, char** argv) {
     for (auto& [sub, run] : runs)
       if (sub->parsed()) {
         chosen = sub;
-        return run();
+        return checked_stdout(run());
       }
     fmt::print(stderr, "playtest: no command given; see playtest --help\n");
     return exit_usage;
