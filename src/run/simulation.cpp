@@ -72,6 +72,9 @@ SimulationStats simulate_with(std::vector<Player<G>> players, const SimulationOp
                             : &mutants[static_cast<std::size_t>(task.mutant)].graph;
     BasicSimulatedSut<G> sut(*sut_graph, sut_seed, options.sut);
     const RunResult r = player.runner->run(*player.policy, sut, nullptr, derive_seed(options.seed, task.run, 0));
+    // The simulated system is the model itself: a model that fails in a run (on the fly) is a bad
+    // input, not an ERROR to count among the runs.
+    if (r.model_error) throw ModelError(*r.model_error);
     outcomes[t] = {r.verdict, r.purpose_met, r.steps};
     if (options.on_progress) {  // one call at a time, whichever thread finished the run
       const std::lock_guard lock(progress_mutex);

@@ -140,6 +140,13 @@ TEST(CliOnTheFly, AModelErrorInARunKeepsWhatWasObserved) {
   EXPECT_NE(lines[5]["message"].get<std::string>().find("the model failed after 3 steps"), std::string::npos);
   const std::string junit = read_file(d.file("j.xml"));
   EXPECT_NE(junit.find("<error type=\"ERROR\" message=\"the model failed after 3 steps"), std::string::npos) << junit;
+  // simulate has no trace to keep: the model error is the bad input it is (not a run counted as ERROR).
+  for (const char* threads : {"1", "2"}) {
+    CliResult s =
+        run_playtest("simulate " + m + " --strategy anti-ant --runs 5 --steps 50 --threads " + std::string(threads));
+    EXPECT_EQ(s.code, 2) << s.out << s.err;
+    EXPECT_NE(s.err.find("oor.ptm:3:20: error: value 4 is out of range 0..3 of 'x'"), std::string::npos) << s.err;
+  }
 }
 
 // What is known without exploring is checked before any run, as on an explored graph: a purpose to
