@@ -287,8 +287,9 @@ ExpectedCostResult solve_expected_cost(const TestGraph& g, std::span<const Verte
   const bool certifying = o.method == ExpectedCostMethod::certified || o.method == ExpectedCostMethod::policy_iteration;
   if (certifying) {
     // The proof, on the graph's own numbers (not the model's), with outward rounding.
-    detail::ExpectedCertificate cert = detail::certify_expected_cost(g, is_goal, in_region, order, result.value,
-                                                                     result.strategy, o.certificate_tolerance);
+    detail::ExpectedCertificate cert =
+        detail::certify_expected_cost(g, is_goal, in_region, order, result.value, result.strategy,
+                                      o.certificate_tolerance, std::max(res.policy, res.bellman));
     result.certified = cert.certified;
     result.error_bound = cert.upper && cert.lower ? cert.error_bound : -1;
     result.value = std::move(cert.value);

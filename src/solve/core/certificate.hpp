@@ -40,10 +40,12 @@ struct ExpectedCertificate {
 
 // `in_region[v]`: v can reach a goal with probability 1 (the almost-sure region, goals included);
 // `order`: the region's non-goal vertices, closest to a goal first; `value` and `strategy` as in
-// ExpectedCostResult. `max_rounds` bounds the repair rounds of each check.
+// ExpectedCostResult. `residual_hint`, an estimate of the values' largest absolute residual, only
+// sizes the first widening (the proof does not rest on it). `max_rounds` bounds the repair: at
+// most that many updates per vertex on average.
 ExpectedCertificate certify_expected_cost(const TestGraph& g, std::span<const std::uint8_t> is_goal,
                                           std::span<const std::uint8_t> in_region, std::span<const VertexId> order,
                                           std::span<const double> value, std::span<const EdgeId> strategy,
-                                          double tolerance, std::uint32_t max_rounds = 64);
+                                          double tolerance, double residual_hint, std::uint32_t max_rounds = 64);
 
 }  // namespace playtest::detail

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <thread>
 
+#include "playtest/error.hpp"
+
 namespace playtest::detail {
 
 namespace {
@@ -19,6 +21,8 @@ ReachSweeper<Order>::ReachSweeper(const ChoiceModel& m, std::uint32_t num_vertic
       two_move_(m.two_move_steps()),
       costs_(std::any_of(m.entry_cost.begin(), m.entry_cost.end(), [](double c) { return c != 0; })),
       num_vertices_(num_vertices) {
+  if (!two_move_ && m.folded)
+    throw InternalError("ReachSweeper: a folded model whose steps are not all two moves is solved per vertex");
   set_threads(threads);
   init();
 }
@@ -67,7 +71,7 @@ void ReachSweeper<Order>::log_change(std::uint32_t u, std::uint32_t k, std::uint
 // (sum p Pr, max(entry cost + C)) over choice c's entries, from the values r.
 template <class Order>
 template <bool TwoMove, bool Costs>
-ReachValue ReachSweeper<Order>::combine(std::uint32_t c, const ReachValue* r) const {
+[[gnu::always_inline]] inline ReachValue ReachSweeper<Order>::combine(std::uint32_t c, const ReachValue* r) const {
   const std::uint32_t* col = m_.column.data();
   const double* prob = m_.prob.data();
   const double* ec = m_.entry_cost.data();
@@ -84,26 +88,51 @@ ReachValue ReachSweeper<Order>::combine(std::uint32_t c, const ReachValue* r) co
 // model also the folded choices' new values (jchanges counts those that changed).
 template <class Order>
 template <bool TwoMove, bool Costs>
-ReachValue ReachSweeper<Order>::compute(std::uint32_t u, const ReachValue* r, std::uint32_t& slot,
-                                        std::uint32_t& jchanges, std::vector<ReachValue>& options) {
+[[gnu::always_inline]] inline ReachValue ReachSweeper<Order>::compute(std::uint32_t u, const ReachValue* r,
+                                                                      std::uint32_t& slot, std::uint32_t& jchanges,
+                                                                      std::vector<ReachValue>& options) {
   const std::uint32_t c0 = m_.first_choice[u], deg = m_.first_choice[u + 1] - c0;
-  if (!TwoMove && m_.passive[u]) {
-    slot = 0;
-    return combine<TwoMove, Costs>(c0, r);
+  if constexpr (!TwoMove) {
+    if (m_.passive[u]) {
+      slot = 0;
+      return combine<TwoMove, Costs>(c0, r);
+    }
+    // Per vertex, an active state's choices are its edges: one entry each, in a row, with
+    // probability 1 and no entry cost, so an option is (Pr(t), c + C(t)) (what combine gives, bit
+    // for bit). Selected on the fly, starting from the current choice's new value.
+    const std::uint32_t* col = m_.column.data() + m_.first_entry[c0];
+    const double* cost = m_.cost.data() + c0;
+    const std::uint32_t cur = slot_[u];
+    std::uint32_t best_slot = cur;
+    ReachValue best{};
+    if (cur != 0) {
+      const ReachValue& y = r[col[cur - 1]];
+      best = {y.prob, cost[cur - 1] + y.cost};
+    }
+    for (std::uint32_t j = 0; j < deg; ++j) {
+      const ReachValue& y = r[col[j]];
+      const ReachValue x{y.prob, cost[j] + y.cost};
+      const bool take = order_.better(x, best);
+      best.prob = take ? x.prob : best.prob;
+      best.cost = take ? x.cost : best.cost;
+      best_slot = take ? j + 1 : best_slot;
+    }
+    if (best_slot != 0 && order_.better(ReachValue{}, best)) {
+      best = ReachValue{};
+      best_slot = 0;
+    }
+    slot = best_slot;
+    (void)jchanges;
+    (void)options;
+    return best;
   }
-  constexpr std::uint32_t small = 16;
-  ReachValue stack[small];
-  ReachValue* x = stack;
-  if (deg > small) {
-    options.resize(deg);
-    x = options.data();
-  }
+  // The options in a buffer kept across calls (an array on the stack would be zeroed every call).
+  if (options.size() < deg) options.resize(deg);
+  ReachValue* x = options.data();
   for (std::uint32_t j = 0; j < deg; ++j) {
     const ReachValue y = combine<TwoMove, Costs>(c0 + j, r);
-    if constexpr (TwoMove) {
-      jchanges += y != jval_[c0 + j];
-      jval_[c0 + j] = y;
-    }
+    jchanges += y != jval_[c0 + j];
+    jval_[c0 + j] = y;
     x[j] = {y.prob, m_.cost[c0 + j] + y.cost};
   }
   // Keep the current choice unless an option is strictly better (the first such one wins ties).
@@ -138,9 +167,14 @@ void ReachSweeper<Order>::dense_range(std::uint32_t lo, std::uint32_t hi, std::v
   for (std::uint32_t u = lo; u < hi; ++u) {
     // The sweep reads the successors' values at random; prefetching them a few dozen entries
     // ahead overlaps the cache misses that otherwise dominate the pass.
-    for (const std::uint32_t to = std::min(m_.first_entry[m_.first_choice[u + 1]] + prefetch_distance, num_entries);
-         pf < to; ++pf)
-      __builtin_prefetch(&r[col[pf]]);
+    const std::uint32_t to = std::min(m_.first_entry[m_.first_choice[u + 1]] + prefetch_distance, num_entries);
+    for (; pf < to; ++pf) __builtin_prefetch(&r[col[pf]]);
+    // Per vertex only passive states read their entries' probabilities and costs, a pattern the
+    // hardware prefetcher misses.
+    if constexpr (!TwoMove) {
+      __builtin_prefetch(&m_.prob[to - 1]);
+      if constexpr (Costs) __builtin_prefetch(&m_.entry_cost[to - 1]);
+    }
     std::uint32_t s;
     const ReachValue v = compute<TwoMove, Costs>(u, r, s, jchanges, options);
     w[u] = v;
