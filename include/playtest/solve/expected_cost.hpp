@@ -61,12 +61,12 @@ struct ExpectedCostOptions {
   // whichever comes first; policy iteration does the rest.
   double certified_vi_epsilon = 1e-6;
   std::uint32_t certified_vi_sweeps = 200;
-  // certified: whether to fold each passive vertex whose only predecessor (in the region) is an
-  // active vertex into that vertex's edge and solve the MDP on the remaining vertices (for a model
-  // imported from PRISM: its states). The answer is the same to the certified error bound; the
-  // counts of sweeps and evaluations may differ. automatic: when the region has at least 65536
-  // vertices; never when iterates are traced or observed, or when a zero-cost edge could close a
-  // zero-cost end component.
+  // Which builder of the solver core's choice model to use: the folded one folds each passive
+  // vertex whose only predecessor (in the region) is an active vertex into that vertex's edge and
+  // solves the MDP on the remaining vertices (for a model imported from PRISM: its states); every
+  // method runs on either. The answer is the same to the certified error bound; the counts of
+  // sweeps and evaluations may differ. automatic: folded for the certified method when the region
+  // has at least 65536 vertices; never when iterates are traced or observed.
   ChoiceFolding fold_choices = ChoiceFolding::automatic;
   // certified on the folded MDP: threads for the sweeps and the linear solves; 0: the machine's
   // hardware threads (at most 8; a sweep uses at most 2). The result is the same for every count.
