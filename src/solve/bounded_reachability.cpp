@@ -55,6 +55,25 @@ std::vector<VertexId> non_goals(const TestGraph& g, std::span<const std::uint8_t
   return order;
 }
 
+// Whether the folded model would take two moves at every step (ChoiceModel::two_move_steps): every
+// edge of a non-goal active vertex leads to a passive non-goal vertex whose only predecessor among
+// the non-goal vertices is that active vertex. Checked before building the folded model, so that
+// other graphs (where the first active vertex usually settles it) do not pay for the build.
+bool two_move_shape(const TestGraph& g, std::span<const std::uint8_t> goal) {
+  const auto src = g.sources();
+  for (VertexId v : g.vertices()) {
+    if (goal[v.index()] || g.is_passive(v)) continue;
+    for (EdgeId e : g.out_edges(v)) {
+      const VertexId t = g.target(e);
+      if (goal[t.index()] || g.is_active(t)) return false;
+      std::uint32_t preds = 0;
+      for (EdgeId f : g.in_edges(t))
+        if (!goal[src[f.index()].index()] && ++preds > 1) return false;
+    }
+  }
+  return true;
+}
+
 // A priori bound on the rounding error of the probabilities after n moves (see
 // BoundedReachResult::prob_error_bound): each move one sum of at most d products.
 double prob_error_bound(const ChoiceModel& m, std::uint32_t n) {
@@ -323,7 +342,8 @@ BoundedReachResult solve_bounded_reachability(const TestGraph& g, std::span<cons
   const bool large = nv >= 65536;
   detail::Team team(large ? detail::resolve_threads(options.threads) : 1);
   std::optional<detail::ChoiceModel> model;
-  if (options.fold_choices == ChoiceFolding::always || (options.fold_choices == ChoiceFolding::automatic && large)) {
+  if ((options.fold_choices == ChoiceFolding::always || (options.fold_choices == ChoiceFolding::automatic && large)) &&
+      detail::two_move_shape(g, goal)) {
     // Folded only when every pass is one MDP step and every recorded vertex keeps a state.
     detail::ChoiceModel f = detail::build_folded_model(team, g, goal, order, detail::ModelCosts::worst_case);
     bool ok = f.two_move_steps();
