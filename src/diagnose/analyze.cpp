@@ -57,6 +57,8 @@ void solve_purpose(const TestGraph& g, std::span<const VertexId> goals, VertexId
   const BoundedReachResult reach = solve_bounded_reachability(g, goals, {.bound = p.bound, .record = {start}});
   p.probability = reach.prob(start);
   p.cost_at_bound = reach.cost(start);
+  p.probability_error_bound = reach.prob_error_bound();
+  if (!(p.probability_error_bound <= 1e-6)) certified = false;
   for (double level : o.levels) {
     PurposeAnalysis::Level l{level, std::nullopt};
     for (std::uint32_t k = 0; k <= p.bound; ++k)
@@ -70,6 +72,8 @@ void solve_purpose(const TestGraph& g, std::span<const VertexId> goals, VertexId
   p.expected_cost = ec.value[start.index()];
   p.almost_sure = std::isfinite(p.expected_cost);
   p.expected_certified = ec.certified;
+  p.expected_error_bound = ec.error_bound;
+  p.expected_not_certified = ec.not_certified;
   if (p.almost_sure && !ec.certified) certified = false;
 }
 

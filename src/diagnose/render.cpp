@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <limits>
 #include <ostream>
 
 namespace playtest {
@@ -346,7 +347,8 @@ std::string analysis_text(const TestGraph& g, const Analysis& a, const std::stri
                             l.moves ? fmt::format("{} moves", *l.moves) : fmt::format("not within {}", p.bound));
     out += "\n  moves needed for " + levels + "\n";
     out += p.almost_sure ? fmt::format("  expected cost: {:.6g}{}\n", p.expected_cost,
-                                       p.expected_certified ? " (certified)" : " (NOT certified)")
+                                       p.expected_certified ? std::string(" (certified)")
+                                                            : " (NOT certified: " + p.expected_not_certified + ")")
                          : "  expected cost: infinite (no strategy reaches it with probability 1)\n";
   }
   if (a.coverage) {
@@ -392,19 +394,23 @@ json analysis_json(const TestGraph& g, const Analysis& a, const std::string& mod
       for (VertexId v : p.goals) names.push_back(std::string(g.name(v)));
     else
       for (EdgeId e : p.edges) names.push_back(std::string(g.name(e)));
-    ps.push_back({{"kind", p.kind == PurposeAnalysis::Kind::goal ? "goal" : "edges"},
-                  {"name", p.name},
-                  {p.kind == PurposeAnalysis::Kind::goal ? "vertices" : "edges", std::move(names)},
-                  {"reachable", p.reachable},
-                  {"sure_win", p.sure_win},
-                  {"worst_case_cost", number_or_null(p.worst_case_cost)},
-                  {"bound", p.bound},
-                  {"probability", p.probability},
-                  {"cost_at_bound", p.cost_at_bound},
-                  {"levels", std::move(levels)},
-                  {"almost_sure", p.almost_sure},
-                  {"expected_cost", number_or_null(p.expected_cost)},
-                  {"expected_certified", p.expected_certified}});
+    ps.push_back(
+        {{"kind", p.kind == PurposeAnalysis::Kind::goal ? "goal" : "edges"},
+         {"name", p.name},
+         {p.kind == PurposeAnalysis::Kind::goal ? "vertices" : "edges", std::move(names)},
+         {"reachable", p.reachable},
+         {"sure_win", p.sure_win},
+         {"worst_case_cost", number_or_null(p.worst_case_cost)},
+         {"bound", p.bound},
+         {"probability", p.probability},
+         {"cost_at_bound", p.cost_at_bound},
+         {"levels", std::move(levels)},
+         {"almost_sure", p.almost_sure},
+         {"expected_cost", number_or_null(p.expected_cost)},
+         {"expected_certified", p.expected_certified},
+         {"expected_error_bound", number_or_null(p.expected_error_bound < 0 ? std::numeric_limits<double>::infinity()
+                                                                            : p.expected_error_bound)},
+         {"probability_error_bound", p.probability_error_bound}});
   }
   json j = {{"model", model},
             {"start", std::string(g.name(a.start))},

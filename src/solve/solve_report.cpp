@@ -30,7 +30,9 @@ void solve_expected(const TestGraph& g, const SolveRequest& q, SolveReport& r) {
     r.not_certified =
         (q.method == ExpectedCostMethod::value_iteration || q.method == ExpectedCostMethod::linear_programming)
             ? fmt::format("method {} gives no certificate; use --method certified", method_name(q.method))
-            : fmt::format("error bound {:.3g} above the tolerance 1e-6, or the iteration limit was hit", e.error_bound);
+        : e.error_bound >= 0
+            ? fmt::format("{} (proved relative bound {:.3g}, tolerance 1e-6)", e.not_certified, e.error_bound)
+            : e.not_certified;
   // A value that overflowed to infinity at a vertex the solver counts as finite is no answer.
   std::uint32_t infinite = 0;
   for (double x : e.value) infinite += !std::isfinite(x);
@@ -61,7 +63,14 @@ std::vector<std::string> summary_lines(const TestGraph& g, const SolveReport& r)
   switch (q.objective) {
     case SolveObjective::expected: {
       const ExpectedCostResult& e = r.expected;
-      lines.push_back(fmt::format("expected cost from {}: {}", g.name(from), fmt_value(e.value[from.index()])));
+      std::string proved;
+      if (!r.certified && !e.lower_bound.empty())
+        proved = e.upper_bound.empty()
+                     ? fmt::format(" (not certified; proved at least {})", fmt_value(e.lower_bound[from.index()]))
+                     : fmt::format(" (not certified; proved between {} and {})", fmt_value(e.lower_bound[from.index()]),
+                                   fmt_value(e.upper_bound[from.index()]));
+      lines.push_back(
+          fmt::format("expected cost from {}: {}{}", g.name(from), fmt_value(e.value[from.index()]), proved));
       lines.push_back(
           fmt::format("vertices with infinite expected cost (no strategy reaches a goal with "
                       "probability 1): {} of {}",
@@ -80,6 +89,8 @@ std::vector<std::string> summary_lines(const TestGraph& g, const SolveReport& r)
                       "cost {}",
                       q.bound, g.name(from), fmt_value(r.reach.prob(from)), fmt_value(r.reach.cost(from))));
       lines.push_back(fmt::format("vertices with positive probability: {} of {}", r.positive, n));
+      lines.push_back(fmt::format("probabilities {} (proved rounding bound {:.3g})",
+                                  r.certified ? "certified" : "NOT CERTIFIED", r.reach.prob_error_bound()));
       break;
     case SolveObjective::win:
       lines.push_back(fmt::format("from {}: {}{}", g.name(from),
@@ -111,6 +122,8 @@ nlohmann::json summary_json(const TestGraph& g, const SolveReport& r) {
     case SolveObjective::reach:
       s["bound"] = q.bound;
       s["positive"] = r.positive;
+      s["certified"] = r.certified;
+      s["error_bound"] = r.reach.prob_error_bound();
       break;
     case SolveObjective::win:
       s["winnable"] = r.win.num_winnable;
@@ -244,6 +257,13 @@ SolveReport solve(const TestGraph& g, const SolveRequest& q) {
                          if (q.progress) q.progress(k, n);
                        }});
       for (VertexId v : g.vertices()) r.positive += r.reach.prob(v) > 0;
+      // Certified only with the proved rounding bound within the tolerance.
+      if (!(r.reach.prob_error_bound() <= 1e-6)) {
+        r.certified = false;
+        r.not_certified =
+            fmt::format("the proved rounding bound {:.3g} on the probabilities is above the tolerance 1e-6",
+                        r.reach.prob_error_bound());
+      }
       break;
     case SolveObjective::win:
       r.win = solve_sure_winning(g, q.goals);

@@ -42,9 +42,12 @@ struct PurposeAnalysis {
     std::optional<std::uint32_t> moves;  // the least n <= bound with Pr(n) >= probability
   };
   std::vector<Level> levels;
-  bool almost_sure = false;  // some strategy meets it with probability 1 (no bound)
-  double expected_cost = 0;  // minimal expected cost (+infinity unless almost_sure)
-  bool expected_certified = false;
+  bool almost_sure = false;            // some strategy meets it with probability 1 (no bound)
+  double expected_cost = 0;            // minimal expected cost (+infinity unless almost_sure)
+  bool expected_certified = false;     // proved within the relative bound below (solve/core/certificate.hpp)
+  double expected_error_bound = -1;    // the proved relative bound; -1 when none was proved
+  std::string expected_not_certified;  // why not, when not
+  double probability_error_bound = 0;  // the proved rounding bound on `probability`
 };
 
 struct CoverageAnalysis {

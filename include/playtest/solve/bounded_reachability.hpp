@@ -1,23 +1,20 @@
 // Bounded reachability games (seed 000 §3): for a bound n, the strategy S(v,k), the winning
 // probability Pr(v,k) and the worst-case path cost C(v,k) for k = 0..n, computed by the backward
-// frontier algorithm of §3.3 and optimal (Theorem 1) for any acceptable preorder (Definition 1).
+// recursion of §3.3 and optimal (Theorem 1) for any acceptable preorder (Definition 1). The sweeps
+// run on the solver core's choice model (src/solve/core/): per vertex, or, for a large MDP of the
+// PRISM importer's shape, with its choice vertices folded so that one pass is one MDP step.
 #pragma once
 
-#include <algorithm>
 #include <concepts>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <span>
-#include <stdexcept>
-#include <thread>
-#include <utility>
 #include <vector>
 
 #include "playtest/error.hpp"
 #include "playtest/graph/test_graph.hpp"
 #include "playtest/solve/choice_folding.hpp"
-#include "playtest/solve/detail/change_log.hpp"
-#include "playtest/solve/detail/huge_page_allocator.hpp"
 
 namespace playtest {
 
@@ -65,9 +62,9 @@ enum class ReachOrder : std::uint8_t { lexicographic, probability };
 
 // How a step finds the vertices to recompute. Both give identical results; automatic picks per step.
 enum class ReachSweep : std::uint8_t {
-  automatic,  // dense at the first step and whenever more than 1/16 of the vertices changed
-  frontier,   // always the predecessors of the last step's changed vertices (after the first step)
-  dense,      // always every vertex, in id order
+  automatic,  // dense at the first step and whenever more than 1/16 of the states changed
+  frontier,   // always the predecessors of the last step's changed states (after the first step)
+  dense,      // always every state, in order
 };
 
 struct BoundedReachOptions {
@@ -83,18 +80,32 @@ struct BoundedReachOptions {
   // Called after each step k = 1..bound (a progress line); may be empty.
   std::function<void(std::uint32_t k, std::uint32_t bound)> on_step;
   // Whether an MDP of the PRISM importer's shape (every passive vertex the choice of one active
-  // vertex, every edge of an active vertex to such a choice or to a goal) is solved with its choice
-  // vertices folded into their actions: the two interleaved halves of the recursion (even and odd
-  // k: the states' values at k come from those at k - 2) then advance together, one pass over the
-  // states per two steps, reading each successor's two values from one cache line. The result is
-  // the same in every respect (values, change points, frontier sizes). automatic: for such MDPs of
-  // at least 65536 vertices when no vertex is recorded. `sweep` does not apply: every step is dense.
+  // vertex or of goals only, every edge of a non-goal active vertex to such a choice) is solved on
+  // the folded choice model: a state's value at k comes from the states' values at k - 2 through
+  // its choices, so one pass over the states is one MDP step (two moves), and the odd budgets
+  // follow from the even ones without a pass of their own (docs/performance.md). The result is the
+  // same in every respect (values, change points, frontier sizes). automatic: for such MDPs of at
+  // least 65536 vertices when every recorded vertex is a state or a goal.
   ChoiceFolding fold_choices = ChoiceFolding::automatic;
 };
 
 namespace detail {
-class BoundedReachFolded;
-}
+class ChangeLog;
+class ReachStepper;
+struct ReachResultAccess;
+// A preorder behind a pointer (the solver's instantiation for caller-supplied preorders).
+struct ReachPreorderRef {
+  const void* self = nullptr;
+  bool (*fn)(const void*, ReachValue, ReachValue) = nullptr;
+  bool better(ReachValue a, ReachValue b) const { return fn(self, a, b); }
+  template <ReachPreorder Order>
+  static ReachPreorderRef of(const Order& o) {
+    return {&o, [](const void* p, ReachValue a, ReachValue b) -> bool {
+              return static_cast<const Order*>(p)->better(a, b);
+            }};
+  }
+};
+}  // namespace detail
 
 // A change point: from remaining bound k on (until the vertex's next change point), S(v, k) = edge.
 struct ReachChangePoint {
@@ -104,7 +115,12 @@ struct ReachChangePoint {
 
 class BoundedReachResult {
  public:
-  BoundedReachResult() = default;
+  BoundedReachResult();
+  ~BoundedReachResult();
+  BoundedReachResult(const BoundedReachResult&);
+  BoundedReachResult(BoundedReachResult&&) noexcept;
+  BoundedReachResult& operator=(const BoundedReachResult&);
+  BoundedReachResult& operator=(BoundedReachResult&&) noexcept;
 
   std::uint32_t bound() const { return bound_; }
   std::uint32_t num_vertices() const { return static_cast<std::uint32_t>(value_.size()); }
@@ -120,7 +136,7 @@ class BoundedReachResult {
   std::vector<ReachChangePoint> change_points(VertexId v) const;
   std::size_t num_change_points() const { return num_changes_; }
   // Bytes taken by the stored change points (about one per change point, plus O(V)).
-  std::size_t change_point_bytes() const { return changes_.memory_bytes(); }
+  std::size_t change_point_bytes() const;
 
   // Full history for vertices listed in BoundedReachOptions::record (UsageError otherwise).
   bool is_recorded(VertexId v) const;
@@ -130,24 +146,16 @@ class BoundedReachResult {
   // Step statistics: how many vertices changed value at step k (index k-1), k = 1..n.
   const std::vector<std::uint32_t>& frontier_sizes() const { return frontier_sizes_; }
 
- private:
-  template <ReachPreorder Order>
-  friend class BoundedReachSolver;
-  friend class BoundedReachRecorder;
-  friend class detail::BoundedReachFolded;
-  ReachValue recorded(VertexId v, std::uint32_t k) const;
+  // A proved bound on the rounding error of every probability: |prob(v) - Pr*(v, n)| <= this, where
+  // Pr* is the exact optimum for the model's numbers as stored (doubles). A priori: n steps, each
+  // a sum of at most d products rounded to nearest (|error| <= n (d + 1) u / (1 - (d + 1) u) times
+  // the largest probability sum of a vertex to the power n, u = 2^-53). Maximum and comparison
+  // are exact, so the optimum's error is the recursion's.
+  double prob_error_bound() const { return prob_error_bound_; }
 
-  // Calls f(k, edge) for v's change points in increasing k until f returns false.
-  template <class F>
-  void for_each_change(std::uint32_t v, F f) const {
-    const std::uint32_t first = first_edge_[v], slots = first_edge_[v + 1] - first + 1;
-    std::uint64_t k = 0;
-    changes_.for_each(v, [&](std::uint64_t x) {
-      k += x / slots + 1;
-      const auto slot = static_cast<std::uint32_t>(x % slots);
-      return f(static_cast<std::uint32_t>(k), slot == 0 ? EdgeId::none() : EdgeId{first + slot - 1});
-    });
-  }
+ private:
+  friend struct detail::ReachResultAccess;
+  ReachValue recorded(VertexId v, std::uint32_t k) const;
 
   std::uint32_t bound_ = 0;
   std::vector<ReachValue> value_;
@@ -155,17 +163,47 @@ class BoundedReachResult {
   // Change point i of v (in increasing k) is the varint (k_i - k_{i-1} - 1) * (deg(v) + 1) + slot
   // with k_0 = 0 and slot 0 for null, j + 1 for v's j-th out-edge: one byte when changes are close.
   std::vector<std::uint32_t> first_edge_;  // the graph's out-edge offsets
-  detail::ChangeLog changes_;
+  std::shared_ptr<const detail::ChangeLog> changes_;
   std::size_t num_changes_ = 0;
   std::vector<VertexId> record_vertices_;  // sorted
   std::vector<ReachValue> record_values_;  // record_vertices_[i] at k: [k * record_vertices_.size() + i]
   std::vector<std::uint32_t> frontier_sizes_;
+  double prob_error_bound_ = 0;
 };
 
-// The algorithm of §3.3, one bound at a time: init() sets k = 0, each step() computes k + 1 from k.
-// Only predecessors of vertices whose value changed at the previous step are recomputed (the
-// frontier); a vertex's value at k is a function of its successors' values at k - 1. Memory is O(V)
-// plus one record per change of a vertex's choice.
+// The algorithm of §3.3, one bound at a time: init() sets k = 0, each step() computes k + 1 from k,
+// on the per-vertex choice model. Only predecessors of states whose value changed at the previous
+// step are recomputed (the frontier) unless the sweep is dense; a vertex's value at k is a function
+// of its successors' values at k - 1. Memory is O(V) plus one record per change of a choice.
+//
+// Differences from the paper's pseudo code, each needed for Pr = Prob_S and C = Cost_S (Prop. 1):
+// the first step recomputes every vertex (a passive vertex's cost grows even when no goal is near),
+// and a recomputed active vertex re-evaluates its current edge against the new successor values
+// instead of comparing with its stale value.
+namespace detail {
+// The non-template stepper behind BoundedReachSolver (src/solve/bounded_reachability.cpp).
+struct ReachStepperDeleter {
+  void operator()(ReachStepper* p) const;
+};
+using ReachStepperPtr = std::unique_ptr<ReachStepper, ReachStepperDeleter>;
+ReachStepperPtr make_reach_stepper(const TestGraph& g, std::span<const VertexId> goals, ReachPreorderRef order,
+                                   ReachSweep sweep);
+void stepper_init(ReachStepper& s);
+void stepper_step(ReachStepper& s);
+void stepper_threads(ReachStepper& s, unsigned t);
+std::uint32_t stepper_k(const ReachStepper& s);
+ReachValue stepper_value(const ReachStepper& s, VertexId v);
+EdgeId stepper_choice(const ReachStepper& s, VertexId v);
+bool stepper_is_goal(const ReachStepper& s, VertexId v);
+std::span<const VertexId> stepper_changed(const ReachStepper& s);
+std::size_t stepper_num_changes(const ReachStepper& s);
+BoundedReachResult stepper_take(ReachStepper& s);
+}  // namespace detail
+
+// The algorithm of §3.3, one bound at a time: init() sets k = 0, each step() computes k + 1 from k,
+// on the per-vertex choice model. Only predecessors of states whose value changed at the previous
+// step are recomputed (the frontier) unless the sweep is dense; a vertex's value at k is a function
+// of its successors' values at k - 1. Memory is O(V) plus one record per change of a choice.
 //
 // Differences from the paper's pseudo code, each needed for Pr = Prob_S and C = Cost_S (Prop. 1):
 // the first step recomputes every vertex (a passive vertex's cost grows even when no goal is near),
@@ -174,257 +212,40 @@ class BoundedReachResult {
 template <ReachPreorder Order = LexicographicOrder>
 class BoundedReachSolver {
  public:
+  // Throws UsageError for goal ids out of range.
   BoundedReachSolver(const TestGraph& g, std::span<const VertexId> goals, Order order = {},
                      ReachSweep sweep = ReachSweep::automatic)
-      : g_(&g), order_(order), sweep_(sweep), goal_(g.num_vertices(), 0) {
-    for (VertexId v : goals) {
-      if (v.index() >= g.num_vertices()) throw UsageError("goals", "BoundedReachSolver: goal vertex id out of range");
-      goal_[v.index()] = 1;
-    }
-    init();
-  }
+      : order_(std::make_unique<Order>(order)),
+        impl_(detail::make_reach_stepper(g, goals, detail::ReachPreorderRef::of(*order_), sweep)) {}
 
-  void init() {
-    const std::uint32_t n = g_->num_vertices();
-    k_ = 0;
-    val_.assign(n, ReachValue{});
-    choice_.assign(n, EdgeId::none());
-    stamp_.assign(n, 0);
-    last_change_.assign(n, 0);
-    changed_.clear();
-    for (std::uint32_t v = 0; v < n; ++v)
-      if (goal_[v]) {
-        val_[v].prob = 1.0;
-        changed_.push_back(VertexId{v});
-      }
-    log_.reset(n);
-    num_changes_ = 0;
-    frontier_sizes_.clear();
-  }
-
-  // Computes Pr, C and S at k + 1 from the values at k. Sparse steps recompute the predecessors of
-  // the last frontier; when the frontier is large (and at the first step, where every passive
-  // vertex's cost changes) a dense step sweeps all vertices in order, which is cheaper than
-  // collecting predecessors through the in-edges.
-  void step() {
-    const std::uint32_t next = k_ + 1;
-    const std::uint32_t n = g_->num_vertices();
-    const bool dense =
-        k_ == 0 || sweep_ == ReachSweep::dense || (sweep_ == ReachSweep::automatic && changed_.size() > n / 16);
-    if (dense) {
-      next_val_.resize(n);
-      changed_.clear();
-      // Each vertex's new value depends only on the old values, so blocks of vertices can be
-      // computed in parallel; the choice changes are then logged, and the changed vertices
-      // listed, block by block in id order, exactly as one thread would.
-      const unsigned t = std::min<unsigned>(threads_, std::max<std::uint32_t>(1, n / min_vertices_per_thread));
-      if (t <= 1) {
-        dense_range(0, n, changed_, nullptr);
-      } else {
-        parts_.resize(t);
-        auto lo = [&](unsigned i) { return static_cast<std::uint32_t>(std::uint64_t{n} * i / t); };
-        {
-          std::vector<std::jthread> workers;
-          for (unsigned i = 1; i < t; ++i)
-            workers.emplace_back([&, i] { dense_range(lo(i), lo(i + 1), parts_[i].changed, &parts_[i].choices); });
-          dense_range(lo(0), lo(1), parts_[0].changed, &parts_[0].choices);
-        }
-        for (Part& part : parts_) {
-          for (auto [u, c] : part.choices) log_change(u, next, c);
-          changed_.insert(changed_.end(), part.changed.begin(), part.changed.end());
-        }
-      }
-      val_.swap(next_val_);
-    } else {
-      cand_.clear();
-      for (VertexId v : changed_)
-        for (EdgeId e : g_->in_edges(v)) {
-          const VertexId u = g_->source(e);
-          if (goal_[u.index()] || stamp_[u.index()] == next) continue;
-          stamp_[u.index()] = next;
-          cand_.push_back(u);
-        }
-      new_value_.resize(cand_.size());
-      new_choice_.resize(cand_.size());
-      for (std::size_t i = 0; i < cand_.size(); ++i) new_value_[i] = compute(cand_[i].value, new_choice_[i]);
-      changed_.clear();
-      for (std::size_t i = 0; i < cand_.size(); ++i) {
-        const std::uint32_t u = cand_[i].value;
-        if (new_value_[i] != val_[u]) {
-          val_[u] = new_value_[i];
-          changed_.push_back(cand_[i]);
-        }
-        if (new_choice_[i] != choice_[u]) log_change(u, next, new_choice_[i]);
-      }
-    }
-    frontier_sizes_.push_back(static_cast<std::uint32_t>(changed_.size()));
-    k_ = next;
-  }
-
+  void init() { detail::stepper_init(*impl_); }
+  // Computes Pr, C and S at k + 1 from the values at k.
+  void step() { detail::stepper_step(*impl_); }
   // Threads for dense steps (see BoundedReachOptions::threads; 0: hardware threads, at most 8).
-  void set_threads(unsigned t) { threads_ = t != 0 ? t : std::clamp(std::thread::hardware_concurrency(), 1u, 8u); }
+  void set_threads(unsigned t) { detail::stepper_threads(*impl_, t); }
 
-  std::uint32_t k() const { return k_; }
-  double prob(VertexId v) const { return val_[v.index()].prob; }
-  double cost(VertexId v) const { return val_[v.index()].cost; }
-  ReachValue value(VertexId v) const { return val_[v.index()]; }
-  EdgeId choice(VertexId v) const { return choice_[v.index()]; }
-  bool is_goal(VertexId v) const { return goal_[v.index()] != 0; }
+  std::uint32_t k() const { return detail::stepper_k(*impl_); }
+  ReachValue value(VertexId v) const { return detail::stepper_value(*impl_, v); }
+  double prob(VertexId v) const { return value(v).prob; }
+  double cost(VertexId v) const { return value(v).cost; }
+  EdgeId choice(VertexId v) const { return detail::stepper_choice(*impl_, v); }
+  bool is_goal(VertexId v) const { return detail::stepper_is_goal(*impl_, v); }
   // Vertices whose value changed at the last step (the goals after init()).
-  std::span<const VertexId> changed() const { return changed_; }
-  std::size_t num_change_points() const { return num_changes_; }
-
+  std::span<const VertexId> changed() const { return detail::stepper_changed(*impl_); }
+  std::size_t num_change_points() const { return detail::stepper_num_changes(*impl_); }
   // The result at the current k; the solver is left in its initial state (call init() to reuse).
-  BoundedReachResult take_result() {
-    BoundedReachResult r;
-    const std::uint32_t n = g_->num_vertices();
-    r.bound_ = k_;
-    const auto offsets = g_->out_offsets();
-    r.first_edge_.assign(offsets.begin(), offsets.begin() + n + 1);
-    log_.finish_appending();
-    r.changes_ = std::move(log_);
-    r.num_changes_ = num_changes_;
-    r.choice_at_bound_ = std::move(choice_);
-    r.value_.assign(val_.begin(), val_.end());
-    r.frontier_sizes_ = std::move(frontier_sizes_);
-    log_ = {};
-    init();
-    return r;
-  }
+  BoundedReachResult take_result() { return detail::stepper_take(*impl_); }
 
  private:
-  // The value of non-goal vertex u at k + 1 (from val_ at k) and its choice there.
-  ReachValue compute(std::uint32_t u, EdgeId& choice) const {
-    const auto targets = g_->targets();
-    const auto costs = g_->costs();
-    const auto offsets = g_->out_offsets();
-    const std::uint32_t b = offsets[u], end = offsets[u + 1];
-    if (g_->is_passive(VertexId{u})) {
-      const auto probs = g_->probabilities();
-      double p = 0.0, c = 0.0;
-      for (std::uint32_t e = b; e < end; ++e) {
-        const ReachValue& y = val_[targets[e].index()];
-        p += probs[e] * y.prob;
-        c = std::max(c, costs[e] + y.cost);
-      }
-      choice = EdgeId::none();
-      return {p, c};
-    }
-    // Keep the current choice unless an option is strictly better (first such edge wins ties).
-    EdgeId best_edge = choice_[u];
-    ReachValue best{};
-    if (!best_edge.is_none()) {
-      const ReachValue& y = val_[targets[best_edge.index()].index()];
-      best = {y.prob, costs[best_edge.index()] + y.cost};
-    }
-    for (std::uint32_t e = b; e < end; ++e) {
-      const ReachValue& y = val_[targets[e].index()];
-      const ReachValue x{y.prob, costs[e] + y.cost};
-      const bool take = order_.better(x, best);
-      best.prob = take ? x.prob : best.prob;
-      best.cost = take ? x.cost : best.cost;
-      best_edge = take ? EdgeId{e} : best_edge;
-    }
-    if (!best_edge.is_none() && order_.better(ReachValue{}, best)) {
-      best = ReachValue{};
-      best_edge = EdgeId::none();
-    }
-    choice = best_edge;
-    return best;
-  }
-
-  // The dense step on vertices [lo, hi): new values into next_val_, changed vertices into
-  // `changed`; choice changes logged at once, or, when `choices` is given, collected there.
-  void dense_range(std::uint32_t lo, std::uint32_t hi, std::vector<VertexId>& changed,
-                   std::vector<std::pair<std::uint32_t, EdgeId>>* choices) {
-    const std::uint32_t next = k_ + 1;
-    if (choices) {
-      changed.clear();
-      choices->clear();
-    }
-    // The sweep reads the successors' values at random; prefetching them a few dozen edges ahead
-    // overlaps the cache misses that otherwise dominate the step.
-    const auto targets = g_->targets();
-    const auto offsets = g_->out_offsets();
-    const std::uint32_t num_edges = static_cast<std::uint32_t>(targets.size());
-    const auto probs = g_->probabilities();
-    for (std::uint32_t u = lo; u < hi; ++u) {
-      const std::uint32_t ahead = std::min(offsets[u] + prefetch_distance, num_edges),
-                          ahead_end = std::min(offsets[u + 1] + prefetch_distance, num_edges);
-      for (std::uint32_t e = ahead; e < ahead_end; ++e) __builtin_prefetch(&val_[targets[e].index()]);
-      // Only passive vertices read their edges' probabilities, a pattern the hardware prefetcher misses.
-      if (ahead < ahead_end) __builtin_prefetch(&probs[ahead_end - 1]);
-      if (goal_[u]) {
-        next_val_[u] = val_[u];
-        continue;
-      }
-      EdgeId c;
-      next_val_[u] = compute(u, c);
-      if (c != choice_[u]) {
-        if (choices)
-          choices->emplace_back(u, c);
-        else
-          log_change(u, next, c);
-      }
-      if (next_val_[u] != val_[u]) changed.push_back(VertexId{u});
-    }
-  }
-
-  static constexpr std::uint32_t min_vertices_per_thread = 1u << 15;
-  static constexpr std::uint32_t prefetch_distance = 64;  // edges
-  // Records S(u, k) = c (c differs from the current choice) in the compact form BoundedReachResult reads.
-  void log_change(std::uint32_t u, std::uint32_t k, EdgeId c) {
-    choice_[u] = c;
-    const auto offsets = g_->out_offsets();
-    const std::uint64_t slots = offsets[u + 1] - offsets[u] + 1;
-    const std::uint32_t slot = c.is_none() ? 0 : c.value - offsets[u] + 1;
-    log_.append(u, static_cast<std::uint64_t>(k - last_change_[u] - 1) * slots + slot);
-    last_change_[u] = k;
-    ++num_changes_;
-  }
-  const TestGraph* g_;
-  Order order_;
-  ReachSweep sweep_;
-  std::vector<std::uint8_t> goal_;
-  std::uint32_t k_ = 0;
-  std::vector<ReachValue, detail::HugePageAllocator<ReachValue>> val_, next_val_;
-  std::vector<EdgeId> choice_;
-  std::vector<std::uint32_t> stamp_;
-  std::vector<std::uint32_t> last_change_;  // k of each vertex's last change point (0: none yet)
-  std::vector<VertexId> changed_, cand_;
-  std::vector<ReachValue> new_value_;
-  std::vector<EdgeId> new_choice_;
-  detail::ChangeLog log_;
-  std::size_t num_changes_ = 0;
-  unsigned threads_ = std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
-  struct Part {
-    std::vector<VertexId> changed;
-    std::vector<std::pair<std::uint32_t, EdgeId>> choices;
-  };
-  std::vector<Part> parts_;
-  std::vector<std::uint32_t> frontier_sizes_;
+  std::unique_ptr<Order> order_;  // on the heap: the stepper keeps a pointer to it
+  detail::ReachStepperPtr impl_;
 };
 
-// Keeps Pr(v, k), C(v, k) for a few vertices while a solver steps (BoundedReachOptions::record).
-class BoundedReachRecorder {
- public:
-  // Throws UsageError for ids out of range.
-  BoundedReachRecorder(const TestGraph& g, std::vector<VertexId> vertices, std::uint32_t bound);
-  template <class Solver>
-  void capture(const Solver& s) {
-    for (VertexId v : vertices_) values_.push_back(s.value(v));
-  }
-  // Moves the recorded values into `r` (whose bound must be the one given at construction).
-  void attach_to(BoundedReachResult& r);
-
- private:
-  std::vector<VertexId> vertices_;
-  std::vector<ReachValue> values_;  // k-major while capturing
-  std::uint32_t bound_;
-};
-
-extern template class BoundedReachSolver<LexicographicOrder>;
-extern template class BoundedReachSolver<ProbabilityOrder>;
+namespace detail {
+// solve_bounded_reachability with a caller-supplied preorder (on the per-vertex model).
+BoundedReachResult solve_bounded_reachability_with(const TestGraph& g, std::span<const VertexId> goals,
+                                                   const BoundedReachOptions& options, ReachPreorderRef order);
+}  // namespace detail
 
 // Runs the solver up to options.bound with the preorder options.order. Throws UsageError
 // for goal or record ids out of range.
@@ -435,18 +256,7 @@ BoundedReachResult solve_bounded_reachability(const TestGraph& g, std::span<cons
 template <ReachPreorder Order>
 BoundedReachResult solve_bounded_reachability(const TestGraph& g, std::span<const VertexId> goals,
                                               const BoundedReachOptions& options, Order order) {
-  BoundedReachRecorder recorder(g, options.record, options.bound);
-  BoundedReachSolver<Order> solver(g, goals, order, options.sweep);
-  solver.set_threads(options.threads);
-  recorder.capture(solver);
-  for (std::uint32_t k = 0; k < options.bound; ++k) {
-    solver.step();
-    recorder.capture(solver);
-    if (options.on_step) options.on_step(k + 1, options.bound);
-  }
-  BoundedReachResult r = solver.take_result();
-  recorder.attach_to(r);
-  return r;
+  return detail::solve_bounded_reachability_with(g, goals, options, detail::ReachPreorderRef::of(order));
 }
 
 }  // namespace playtest

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <functional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "playtest/error.hpp"
@@ -53,16 +54,19 @@ struct ExpectedCostOptions {
   // Relative tolerance under which a strategy change does not count as an improvement
   // (policy iteration switches only on strict improvement, so that it stays proper).
   double improvement_tolerance = 1e-12;
+  // certified, policy_iteration: a value is certified only when it is proved within this relative
+  // distance of the optimum (ExpectedCostResult::certified).
+  double certificate_tolerance = 1e-6;
   // certified: the value-iteration phase stops at this relative change or after this many sweeps,
   // whichever comes first; policy iteration does the rest.
   double certified_vi_epsilon = 1e-6;
   std::uint32_t certified_vi_sweeps = 200;
-  // certified: whether to fold each passive vertex whose only predecessor (in the region) is an
-  // active vertex into that vertex's edge and solve the MDP on the remaining vertices (for a model
-  // imported from PRISM: its states). The answer is the same to the certified error bound; the
-  // counts of sweeps and evaluations may differ. automatic: when the region has at least 65536
-  // vertices; never when iterates are traced or observed, or when a zero-cost edge could close a
-  // zero-cost end component.
+  // Which builder of the solver core's choice model to use: the folded one folds each passive
+  // vertex whose only predecessor (in the region) is an active vertex into that vertex's edge and
+  // solves the MDP on the remaining vertices (for a model imported from PRISM: its states); every
+  // method runs on either. The answer is the same to the certified error bound; the counts of
+  // sweeps and evaluations may differ. automatic: folded for the certified method when the region
+  // has at least 65536 vertices; never when iterates are traced or observed.
   ChoiceFolding fold_choices = ChoiceFolding::automatic;
   // certified on the folded MDP: threads for the sweeps and the linear solves; 0: the machine's
   // hardware threads (at most 8; a sweep uses at most 2). The result is the same for every count.
@@ -74,20 +78,28 @@ struct ExpectedCostResult {
   std::vector<double> value;
   // Per vertex; EdgeId::none() for goals, passive vertices, infinite vertices.
   std::vector<EdgeId> strategy;
-  // True when the strategy was checked optimal: it reaches a goal with probability 1 from every
-  // finite vertex, it was evaluated by solving its linear system, no edge improves on it by more
-  // than improvement_tolerance, and error_bound <= 1e-6 * value at every finite vertex.
+  // True only with a proof (methods certified and policy_iteration; solve/core/certificate.hpp): the
+  // strategy reaches a goal with probability 1 from every finite vertex (a graph search), and
+  // vectors L <= U were checked, on the graph's own numbers with outward rounding, to be a sub-
+  // solution of Bellman's equations and a super-solution of the strategy's, so that
+  // L <= optimum <= the strategy's expected cost <= U, with max(U - value, value - L) <=
+  // certificate_tolerance * max(1, value) at every finite vertex. The check is independent of the
+  // model and method that computed the values. Otherwise `value` is the best estimate (clamped into
+  // whatever bounds were proved, never negative) and not_certified says why.
   bool certified = false;
+  std::string not_certified;
   std::uint32_t iterations = 0;    // value-iteration sweeps
   std::uint32_t improvements = 0;  // policy-iteration rounds that changed the strategy
   std::uint32_t evaluations = 0;   // exact policy evaluations
   // max over finite non-goal vertices of |value[v] - min over v's moves of (cost + value)|
   // (the Bellman residual of the returned values).
   double residual = 0;
-  // For certified/policy iteration: a bound on |value[v] - the returned strategy's true expected
-  // cost| relative to max(1, value[v]), from the evaluation residual times an upper bound on the
-  // expected number of steps to a goal. -1 when not computed (value iteration, LP).
+  // Methods certified and policy_iteration: the proved bound max(U - value, value - L) relative to
+  // max(1, value), over the finite vertices (it bounds the distance of `value` from the optimum and
+  // from the returned strategy's true expected cost). -1 when no two-sided bound was proved.
   double error_bound = -1;
+  // The proved bounds per vertex (+infinity outside the region); empty when not proved.
+  std::vector<double> lower_bound, upper_bound;
   std::uint32_t num_infinite = 0;  // vertices with value +infinity
   std::uint32_t num_region = 0;    // vertices with a finite value (goals included)
   // Zero-cost end components (sets where the tester can stay forever at no cost) that value

@@ -3,8 +3,10 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <tuple>
 #include <vector>
 
+#include "expected_cost_checker.hpp"
 #include "playtest/error.hpp"
 #include "playtest/graph/graph_builder.hpp"
 #include "playtest/solve/expected_cost.hpp"
@@ -127,23 +129,36 @@ TEST(ExpectedCostTrace, CallbackSeesEveryIterate) {
   EXPECT_FALSE(r.certified);
 }
 
-class EveryMethod : public ::testing::TestWithParam<ExpectedCostMethod> {
+// One test body over every method and both builders of the solver core's model (per vertex, and
+// folded: passive vertices with one active predecessor folded into its edge), judged by an
+// independent checker (tests/support/expected_cost_checker.hpp) and, on these small graphs, by the
+// exact optimum computed in rational arithmetic.
+using MethodAndBuilder = std::tuple<ExpectedCostMethod, ChoiceFolding>;
+
+class EveryMethod : public ::testing::TestWithParam<MethodAndBuilder> {
  protected:
   ExpectedCostResult solve(const Built& b) {
     const auto goals = b.goals();
-    auto r = solve_expected_cost(b.g, goals, {.method = GetParam()});
+    const auto [method, folding] = GetParam();
+    auto r = solve_expected_cost(b.g, goals, {.method = method, .fold_choices = folding});
+    const auto exact = playtest::testing::exact_optimum(b.g, goals);
+    EXPECT_TRUE(exact.computed);
+    const auto verdict = playtest::testing::judge_expected_cost(b.g, goals, r, 1e-6, &exact);
+    EXPECT_TRUE(verdict.ok) << verdict.why;
     // Whatever the method, the strategy must achieve the values it reports.
     const auto achieved = evaluate_strategy(b.g, goals, r.strategy);
     for (VertexId v : b.g.vertices()) {
       expect_near_rel(achieved[v.index()], r.value[v.index()], "strategy value at " + std::string(b.g.name(v)));
-      if (b.g.is_goal(v) || b.g.is_passive(v) || std::isinf(r.value[v.index()]))
-        EXPECT_TRUE(r.strategy[v.index()].is_none()) << b.g.name(v);
-      else
-        EXPECT_EQ(b.g.source(r.strategy[v.index()]), v) << b.g.name(v);
+      expect_near_rel(r.value[v.index()], static_cast<double>(exact.value[v.index()]),
+                      "exact optimum at " + std::string(b.g.name(v)));
     }
-    if (GetParam() == ExpectedCostMethod::certified || GetParam() == ExpectedCostMethod::policy_iteration) {
-      EXPECT_TRUE(r.certified);
+    if (method == ExpectedCostMethod::certified || method == ExpectedCostMethod::policy_iteration) {
+      EXPECT_TRUE(r.certified) << r.not_certified;
+      EXPECT_GE(r.error_bound, 0);
       EXPECT_LE(r.error_bound, 1e-9);
+    } else {
+      EXPECT_FALSE(r.certified);
+      EXPECT_FALSE(r.not_certified.empty());
     }
     EXPECT_LE(r.residual, 1e-6);
     return r;
@@ -239,8 +254,13 @@ TEST_P(EveryMethod, RetryLoopAndParallelEdges) {
   EXPECT_EQ(r.strategy[b.v("s").index()], b.edge[1]);
 }
 
-INSTANTIATE_TEST_SUITE_P(ExpectedCost, EveryMethod, ::testing::ValuesIn(all_methods),
-                         [](const auto& info) { return method_name(info.param); });
+INSTANTIATE_TEST_SUITE_P(ExpectedCost, EveryMethod,
+                         ::testing::Combine(::testing::ValuesIn(all_methods),
+                                            ::testing::Values(ChoiceFolding::never, ChoiceFolding::always)),
+                         [](const auto& info) {
+                           return method_name(std::get<0>(info.param)) +
+                                  (std::get<1>(info.param) == ChoiceFolding::never ? "_per_vertex" : "_folded");
+                         });
 
 TEST(ExpectedCost, GoalOutOfRangeIsAnError) {
   Built b = figure3();

@@ -1,0 +1,100 @@
+// Bounded reachability's sweeps (seed 000 §3.3) on the choice model (ModelCosts::worst_case): a
+// state's value is (sum p Pr, cost + max(entry cost + C)) over its choice's entries, the tester's
+// choice among its choices by the preorder (keeping its previous choice unless one is strictly
+// better, dropping to null when (0, 0) is), a passive state's value its one choice's.
+//
+// On the per-vertex model a pass computes k + 1 from k. On a model whose choices all take two moves
+// (ChoiceModel::two_move_steps: the folded MDP) a pass computes k + 2 from k: one pass per MDP
+// step. The odd budgets need no pass of their own: by induction a state's value and choice at
+// 2s + 1 equal those at 2s (its options at 2s + 1 read the states at 2s - 1, equal to those at
+// 2s - 2), and a folded vertex's value at 2s equals the one at 2s - 1; its value at 2s + 1 comes
+// from the states at 2s (the last, odd, budget only needs half_pass). The result is identical, value
+// for value and change point for change point, to the per-vertex model's.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <utility>
+#include <vector>
+
+#include "playtest/solve/bounded_reachability.hpp"
+#include "solve/core/choice_model.hpp"
+#include "solve/detail/change_log.hpp"
+#include "solve/detail/huge_page_allocator.hpp"
+#include "solve/detail/team.hpp"
+
+namespace playtest::detail {
+
+template <class Order>
+class ReachSweeper {
+ public:
+  // `m` outlives the sweeper. `num_vertices` is the graph's (the change log's streams).
+  ReachSweeper(const ChoiceModel& m, std::uint32_t num_vertices, Order order, ReachSweep sweep, unsigned threads);
+
+  void init();
+  // Threads for dense passes (0: the machine's, at most 8); the result is the same for any count.
+  void set_threads(unsigned threads);
+  // Per vertex: k + 1 from k. Two-move model: k + 2 from k (k even).
+  void pass();
+  // Two-move model, at even k: every folded vertex's value at k + 1 (states keep theirs); k + 1.
+  void half_pass();
+
+  bool two_move() const { return two_move_; }
+  std::uint32_t k() const { return k_; }
+  // The states' values at k (for the two-move model at the last even k) and the goal slot's.
+  std::span<const ReachValue> values() const { return {val_.data(), val_.size()}; }
+  // The folded choices' values (two-move model): at k, and k - 1 when k is even.
+  std::span<const ReachValue> choice_values() const { return jval_; }
+  std::uint32_t slot(std::uint32_t state) const { return slot_[state]; }
+  std::span<const std::uint32_t> changed() const { return changed_; }
+  std::span<const std::uint32_t> frontier_sizes() const { return frontier_; }
+  std::size_t num_changes() const { return num_changes_; }
+  ChangeLog take_log();
+
+ private:
+  template <bool TwoMove, bool Costs>
+  ReachValue combine(std::uint32_t c, const ReachValue* r) const;
+  template <bool TwoMove, bool Costs>
+  ReachValue compute(std::uint32_t u, const ReachValue* r, std::uint32_t& slot, std::uint32_t& jchanges,
+                     std::vector<ReachValue>& options);
+  template <bool TwoMove, bool Costs>
+  void dense_range(std::uint32_t lo, std::uint32_t hi, std::vector<std::uint32_t>& changed,
+                   std::vector<std::pair<std::uint32_t, std::uint32_t>>& slots, std::uint32_t& jchanges,
+                   std::vector<ReachValue>& options);
+  template <bool TwoMove, bool Costs>
+  void run_pass();
+  template <bool Costs>
+  std::uint32_t detached_and_half(std::uint32_t from_choice);
+  void log_change(std::uint32_t u, std::uint32_t k, std::uint32_t slot);
+
+  const ChoiceModel& m_;
+  Order order_;
+  ReachSweep sweep_;
+  bool two_move_;
+  bool costs_;  // some entry has a cost
+  std::uint32_t num_vertices_;
+  std::uint32_t k_ = 0;
+  std::vector<ReachValue, HugePageAllocator<ReachValue>> val_, next_;  // n + 1: the goal slot last
+  std::vector<ReachValue> jval_;                                       // two-move: per choice
+  std::vector<std::uint32_t> slot_, last_change_, stamp_;
+  std::vector<std::uint32_t> changed_, cand_;
+  std::vector<ReachValue> cand_value_;
+  std::vector<std::uint32_t> cand_slot_;
+  std::vector<ReachValue> options_;
+  ModelReverse reverse_;  // built at the first sparse pass
+  bool have_reverse_ = false;
+  ChangeLog log_;
+  std::size_t num_changes_ = 0;
+  std::vector<std::uint32_t> frontier_;
+  std::unique_ptr<Team> team_;
+  struct Part {
+    std::vector<std::uint32_t> changed;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> slots;
+    std::uint32_t jchanges = 0;
+    std::vector<ReachValue> options;
+  };
+  std::vector<Part> parts_;
+};
+
+}  // namespace playtest::detail
