@@ -72,7 +72,11 @@ class AdaptivePolicy final : public Policy {
       return;
     }
     // The system chose at `from`: its estimates changed, and an outcome there may now be withheld.
-    if (interesting(from) || changes_what_is_wanted(from, view)) due_ = true;
+    // Whether its frequencies depart from the model is tested again at every power of two of its
+    // visits (a logarithmic number of tests, however long the campaign).
+    const std::uint64_t visits = view.evidence->visits(from);
+    const bool retest = visits >= 8 && (visits & (visits - 1)) == 0;
+    if (interesting(from) || changes_what_is_wanted(from, view) || retest) due_ = true;
   }
 
   bool stop_at_passive(const RunView& view) override { return inner_->stop_at_passive(view); }
@@ -111,7 +115,7 @@ class AdaptivePolicy final : public Policy {
     const Evidence& ev = *view.evidence;
     if (!is_withheld(g_, ev, v, e, o_.learning)) return false;
     if (mode_ != Replanning::coverage) return true;
-    return uncovered(e, view) && !is_starved(g_, ev, v, e, o_.learning.starvation_confidence);
+    return uncovered(e, view) && !is_starved(g_, ev, v, e, o_.learning.starvation_confidence, view.edge_visits);
   }
 
   EdgeId planned_edge(VertexId x) const {
@@ -136,15 +140,26 @@ class AdaptivePolicy final : public Policy {
       for (EdgeId e : g_.out_edges(v))
         if (wants(v, e, view)) {
           wanted_[e.index()] = 1;
-          keep_[v.index()] = o_.max_context;
           any = true;
         }
     }
-    if (mode_ != Replanning::coverage)
-      for (VertexId v : departing_vertices(g_, ev, o_.learning)) {
-        keep_[v.index()] = o_.max_context;
-        any = true;
-      }
+    // Frequencies a goodness-of-fit test rejects (the system's coin is not the model's, or it is
+    // decided by history) make the model's probabilities wrong for every plan.
+    if (!any && !departing_vertices(g_, ev, o_.learning).empty()) any = true;
+    // coverage: once the system withholds something, the model's coins no longer say where the
+    // wrapped strategy's plan leads, so the plan aims at every purpose edge left (but the starved).
+    if (any && mode_ == Replanning::coverage)
+      for (EdgeId e : g_.edges())
+        if (uncovered(e, view) &&
+            !(g_.is_passive(g_.source(e)) &&
+              is_starved(g_, ev, g_.source(e), e, o_.learning.starvation_confidence, view.edge_visits)))
+          wanted_[e.index()] = 1;
+    // Once the system departs from the model anywhere, every choice of it may depend on history:
+    // the plan learns every passive vertex with a choice per history (a vertex whose choice does
+    // not depend on history looks the same in every history, at the price of a larger product).
+    if (any)
+      for (VertexId v : g_.vertices())
+        if (g_.is_passive(v) && g_.out_degree(v) > 1) keep_[v.index()] = o_.max_context;
     plan_.reset();
     since_plan_ = 0;
     moves_in_plan_ = 0;

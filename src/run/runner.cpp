@@ -557,10 +557,8 @@ class RunSession {
     evidence_->record(v, window_, e);
     if (o_.starvation_confidence <= 0 || on_the_fly_ || o_.purpose.kind == TestPurpose::Kind::none) return;
     if (starved_.empty()) starved_.assign(g_.num_edges(), 0);
-    const std::uint64_t visits = evidence_->visits(v);
     for (EdgeId out : g_.out_edges(v))
-      if (!starved_[out.index()] && evidence_->count(v, out) == 0 &&
-          visits >= starvation_visits(g_.probability(out), o_.starvation_confidence)) {
+      if (!starved_[out.index()] && is_starved(g_, *evidence_, v, out, o_.starvation_confidence, r_.edge_visits)) {
         starved_[out.index()] = 1;
         any_starved_ = starvation_check_due_ = true;
       }

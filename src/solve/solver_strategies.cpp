@@ -53,9 +53,11 @@ PreparedStrategy prepare_expected(const StrategyContext& c) {
     if (!c.allow_uncertified)
       return PreparedStrategy::refuse(
           "strategy",
-          "the expected-cost strategy could not be certified optimal on this model (playtest solve --objective "
-          "expected says why), so playing it would not test what it claims",
-          {"--allow-uncertified plays it anyway"});
+          "the expected-cost strategy could not be certified optimal on this model" +
+              (r.not_certified.empty() ? std::string() : " (" + r.not_certified + ")") +
+              ", so playing it would not test what it claims",
+          {"playtest solve --objective expected shows the values and their bounds",
+           "--allow-uncertified plays it anyway"});
     notes.push_back("the expected-cost strategy is not certified optimal (played because of --allow-uncertified)");
   }
   auto strategy = std::make_shared<const std::vector<EdgeId>>(std::move(r.strategy));

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <limits>
 
+#include "playtest/graph/test_graph.hpp"
+
 namespace playtest {
 
 std::uint64_t starvation_visits(double p, double confidence) {
@@ -15,9 +17,30 @@ std::uint64_t starvation_visits(double p, double confidence) {
   return k == 0 ? 1 : k;
 }
 
-bool is_starved(const GameGraph& g, const Evidence& evidence, VertexId v, EdgeId e, double confidence) {
+bool every_stimulus_tried(const GameGraph& g, const Evidence& evidence, VertexId v,
+                          std::span<const std::uint32_t> edge_visits) {
+  const TestGraph* t = g.explored();
+  if (t == nullptr || evidence.max_context() == 0) return true;
+  auto reached = [&](VertexId u) {
+    if (u == t->initial()) return true;
+    for (EdgeId f : t->in_edges(u))
+      if (f.index() < edge_visits.size() && edge_visits[f.index()] > 0) return true;
+    return false;
+  };
+  for (EdgeId f : t->in_edges(v)) {
+    const VertexId u = t->source(f);
+    if (!t->is_active(u) || !reached(u)) continue;
+    const EdgeId context[1] = {f};
+    if (evidence.visits(v, context) == 0) return false;
+  }
+  return true;
+}
+
+bool is_starved(const GameGraph& g, const Evidence& evidence, VertexId v, EdgeId e, double confidence,
+                std::span<const std::uint32_t> edge_visits) {
   if (evidence.count(v, e) != 0) return false;
-  return evidence.visits(v) >= starvation_visits(g.probability(e), confidence);
+  if (evidence.visits(v) < starvation_visits(g.probability(e), confidence)) return false;
+  return edge_visits.empty() || every_stimulus_tried(g, evidence, v, edge_visits);
 }
 
 std::vector<StarvedOutcome> starved_outcomes(const GameGraph& g, const Evidence& evidence, VertexId v,

@@ -43,7 +43,7 @@ struct AdaptStats {
 struct AdaptOptions {
   LearningOptions learning;
   // The longest history a plan distinguishes at a vertex whose outcomes it learns per history.
-  std::uint32_t max_context = 3;
+  std::uint32_t max_context = 2;
   // The work a re-plan may cost per step taken since the last one (see above).
   std::uint64_t work_per_step = 20000;
   // Past this many product vertices a plan keeps shorter histories (then none).

@@ -21,7 +21,7 @@ struct LearningOptions {
   // An outcome never seen is "withheld" once its declared probability would have shown it with
   // this probability (the adaptive strategies then look for a history in which it comes), and
   // starved at starvation_confidence (strategy/starvation.hpp).
-  double withheld_confidence = 0.99;
+  double withheld_confidence = 0.9;
   double starvation_confidence = 0.999;
   // The family-wise level of the goodness-of-fit tests (G-test, Bonferroni over the vertices).
   double departure_level = 1e-3;

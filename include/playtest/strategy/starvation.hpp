@@ -28,8 +28,18 @@ struct StarvedOutcome {
 // (1 - p)^n <= 1 - confidence (UINT64_MAX for p <= 0).
 std::uint64_t starvation_visits(double p, double confidence = 0.999);
 
-// Whether outcome e of passive vertex v is starved given `evidence`.
-bool is_starved(const GameGraph& g, const Evidence& evidence, VertexId v, EdgeId e, double confidence = 0.999);
+// Whether every stimulus that leads into passive vertex v from a vertex the run has reached (the
+// initial vertex, or one with a taken in-edge by `edge_visits`) has led there at least once: the
+// histories a tester can offer v directly have all been offered (a system whose choice depends on
+// the last stimulus has been asked in each). On a graph explored on the fly: true.
+bool every_stimulus_tried(const GameGraph& g, const Evidence& evidence, VertexId v,
+                          std::span<const std::uint32_t> edge_visits);
+
+// Whether outcome e of passive vertex v is starved given `evidence`: never seen in as many visits
+// as starvation_visits says, over every history every_stimulus_tried asks for (when `edge_visits`
+// is given).
+bool is_starved(const GameGraph& g, const Evidence& evidence, VertexId v, EdgeId e, double confidence = 0.999,
+                std::span<const std::uint32_t> edge_visits = {});
 
 // Every starved outcome at v (in out-edge order).
 std::vector<StarvedOutcome> starved_outcomes(const GameGraph& g, const Evidence& evidence, VertexId v,

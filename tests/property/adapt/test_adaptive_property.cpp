@@ -17,12 +17,40 @@
 
 #include "playtest/catalog/strategy_table.hpp"
 #include "playtest/graph/generate.hpp"
+#include "playtest/graph/graph_builder.hpp"
 #include "playtest/io/graph_json.hpp"
 #include "playtest/run/simulated_sut.hpp"
 #include "playtest/run/simulation.hpp"
 
 namespace playtest {
 namespace {
+
+// The incoming-edge system's choice at passive vertex v entered by `last` (SimulatedSut's rule).
+EdgeId system_choice(const TestGraph& g, VertexId v, EdgeId last) {
+  const auto out = g.out_edges(v);
+  std::uint64_t h = (std::uint64_t{last.value} + 1) * 0x9e3779b97f4a7c15ull ^ v.value;
+  h ^= h >> 29;
+  return out[static_cast<std::uint32_t>(h % out.size())];
+}
+
+// Whether the system can keep a run among passive vertices forever (a cycle of its own choices):
+// a run that enters it never gives the tester a move again, before any learning could help.
+bool has_passive_trap(const TestGraph& g) {
+  for (VertexId v : g.vertices()) {
+    if (!g.is_passive(v) || g.out_degree(v) == 0) continue;
+    for (EdgeId in : g.in_edges(v)) {
+      std::set<std::pair<std::uint32_t, std::uint32_t>> seen;
+      VertexId u = v;
+      EdgeId last = in;
+      while (g.is_passive(u) && g.out_degree(u) > 0) {
+        if (!seen.insert({u.value, last.value}).second) return true;
+        last = system_choice(g, u, last);
+        u = g.target(last);
+      }
+    }
+  }
+  return false;
+}
 
 // The edges a tester can make the incoming-edge system take: states are (vertex, edge that led
 // there), the system's choice at a passive vertex is what SimulatedSut computes, the tester may
@@ -39,9 +67,7 @@ std::vector<std::uint8_t> takeable_edges(const TestGraph& g) {
     if (out.empty()) continue;
     std::vector<EdgeId> moves;
     if (g.is_passive(v)) {
-      std::uint64_t h = (std::uint64_t{last.value} + 1) * 0x9e3779b97f4a7c15ull ^ v.value;
-      h ^= h >> 29;
-      moves.push_back(out[static_cast<std::uint32_t>(h % out.size())]);
+      moves.push_back(system_choice(g, v, last));
     } else {
       moves.assign(out.begin(), out.end());
     }
@@ -81,17 +107,29 @@ Outcome play(const TestGraph& g, const std::string& strategy, Adaptation adapt, 
   return o;
 }
 
+// A random test graph whose system can be reset (cost 1), so that one run can reach every part.
 TestGraph random_model(std::uint64_t seed) {
-  return generate_random_graph(
+  const TestGraph g = generate_random_graph(
       {.vertices = 14, .passive_fraction = 0.35, .out_degree = 2, .goals = 1, .strongly_connected = true, .seed = seed});
+  GraphBuilder b;
+  for (VertexId v : g.vertices()) b.add_vertex(g.name(v), g.kind(v), g.is_goal(v));
+  b.set_initial(g.initial());
+  b.set_reset_cost(1.0);
+  for (EdgeId e : g.edges()) {
+    EdgeSpec spec{.from = g.source(e), .to = g.target(e), .label = g.label(e), .cost = g.cost(e), .name = g.name(e)};
+    if (g.is_passive(g.source(e))) spec.prob = g.probability(e);
+    b.add_edge(spec);
+  }
+  return b.build();
 }
 
 TEST(AdaptiveProperty, AgainstHistoryCoverTakesEveryEdgeTheSystemCanTake) {
   for (const char* strategy : {"cover", "planner"}) {
     SCOPED_TRACE(strategy);
     std::uint32_t complete_adaptive = 0, complete_declared = 0, starved_stops = 0, graphs = 0;
-    for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+    for (std::uint64_t seed = 1; graphs < 40; ++seed) {
       const TestGraph g = random_model(seed);
+      if (has_passive_trap(g)) continue;  // no strategy can avoid what it has not seen yet
       const Outcome a = play(g, strategy, Adaptation::on, seed, 20000);
       const Outcome d = play(g, strategy, Adaptation::off, seed, 20000);
       ++graphs;

@@ -61,8 +61,9 @@ TEST(ContextProduct, WindowsAreTheLastEdgesWhereTheyAreLearned) {
       x = pg.target(f);
       // At a learning vertex the window is the last keep[v] edges exactly (the learned function
       // is asked with them).
-      if (keep[v.index()] > 0 && history.size() >= keep[v.index()])
+      if (keep[v.index()] > 0 && history.size() >= keep[v.index()]) {
         EXPECT_GE(p->slack(v), keep[v.index()]);
+      }
     }
   }
 }
@@ -107,10 +108,16 @@ TEST(ContextProduct, EdgesToTheTargetAndGoals) {
   const TestGraph& pg = p->graph();
   ASSERT_FALSE(p->target().is_none());
   EXPECT_TRUE(pg.is_goal(p->target()));
-  for (EdgeId f : pg.edges())
-    if (!p->is_reset(f)) EXPECT_EQ(pg.target(f) == p->target(), p->model_edge(f) == EdgeId{3});
-  for (VertexId x : pg.vertices())
-    if (x != p->target()) EXPECT_EQ(pg.is_goal(x), g.is_goal(p->model_vertex(x)));
+  for (EdgeId f : pg.edges()) {
+    if (!p->is_reset(f)) {
+      EXPECT_EQ(pg.target(f) == p->target(), p->model_edge(f) == EdgeId{3});
+    }
+  }
+  for (VertexId x : pg.vertices()) {
+    if (x != p->target()) {
+      EXPECT_EQ(pg.is_goal(x), g.is_goal(p->model_vertex(x)));
+    }
+  }
 }
 
 }  // namespace

@@ -79,7 +79,7 @@ TEST(Starvation, VisitsFollowTheConfidence) {
 }
 
 // a -go-> p; p: x (0.5) back to a, y (0.5) to b; b -back-> a; a -stop-> c (c: dead end, active).
-constexpr const char* fork_graph = R"({"format": "graph/1", "initial": "a",
+constexpr const char* fork_graph = R"({"playtest": "graph/1", "initial": "a",
   "vertices": [{"id": "a"}, {"id": "p", "kind": "passive"}, {"id": "b"}, {"id": "c"}],
   "edges": [{"id": "go", "from": "a", "to": "p", "label": "go"},
             {"id": "x", "from": "p", "to": "a", "label": "?x", "prob": 0.5},
