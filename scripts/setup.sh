@@ -7,7 +7,7 @@ packages=(
   g++ cmake ninja-build pkg-config make
   nlohmann-json3-dev rapidjson-dev libcli11-dev libfmt-dev
   libgtest-dev libgmock-dev googletest libbenchmark-dev
-  liblemon-dev coinor-libclp-dev libeigen3-dev libexpat1-dev
+  liblemon-dev coinor-libclp-dev libeigen3-dev libexpat1-dev libgmp-dev
   clang libclang-rt-14-dev python3
   redis-server
   graphviz libkainjow-mustache-dev chromium
