@@ -60,9 +60,11 @@ struct PropertyOptions {
   bool exact = false;  // rational arithmetic throughout (and exact values in the result)
   // double: the size up to which the final strategy is checked in rational arithmetic.
   std::uint32_t exact_check_vertices = 20000;
-  // Wall-clock budget in seconds for rational arithmetic (a check, or the exact solve); when it
-  // runs out, exact solving throws UsageError("exact") and a check leaves the answer uncertified.
+  // Wall-clock budget in seconds for the exact solve (exact = true); when it runs out,
+  // solve_property throws UsageError("exact_seconds").
   double exact_seconds = 120;
+  // ... and for the exact check of a double answer; when it runs out the answer is not certified.
+  double check_seconds = 10;
   double improvement_tolerance = 1e-12;   // double policy iteration: relative strict-improvement margin
   std::uint32_t max_iterations = 100000;  // policy-iteration rounds
 };

@@ -775,8 +775,10 @@ PropertyResult solve_property(const TestGraph& g, const PropertyQuery& q, const 
         n, o.exact_check_vertices);
     return r;
   }
+  const Budget check_budget{Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                               std::chrono::duration<double>(std::max(0.0, o.check_seconds)))};
   try {
-    const Solved<Rational> e = solve_query(g, numbers_rational(g), q, is_target, is_allowed, o, &budget, &s);
+    const Solved<Rational> e = solve_query(g, numbers_rational(g), q, is_target, is_allowed, o, &check_budget, &s);
     PropertyResult x = r;
     finish(e);
     r.has_exact = true;
@@ -789,7 +791,7 @@ PropertyResult solve_property(const TestGraph& g, const PropertyQuery& q, const 
     r.improvements += x.improvements;
     r.evaluations += x.evaluations;
   } catch (const BudgetExceeded&) {
-    r.not_certified = fmt::format("the exact check did not finish within {} s", o.exact_seconds);
+    r.not_certified = fmt::format("the exact check did not finish within {} s (--check-seconds)", o.check_seconds);
   }
   return r;
 }

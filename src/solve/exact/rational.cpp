@@ -93,7 +93,9 @@ std::optional<Rational> parse_number(std::string_view s) {
 Rational from_double(double x) {
   if (!std::isfinite(x)) throw std::invalid_argument("exact::from_double: not a finite number");
   char buf[64];
-  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, x);
+  // Scientific: the shortest round-trip digits. (The plain form prefers fixed notation for large
+  // integers and then writes the double's exact digits, 72244941271135392 for 722449412711354e2.)
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, x, std::chars_format::scientific);
   if (ec != std::errc()) throw std::logic_error("exact::from_double: to_chars failed");
   auto q = parse_decimal(std::string_view(buf, static_cast<std::size_t>(end - buf)));
   if (!q) throw std::logic_error("exact::from_double: to_chars wrote no decimal");

@@ -21,7 +21,11 @@ using exact::Rational;
 
 namespace {
 
-Rational q(const char* s) { return Rational(s); }
+Rational q(const char* s) {
+  Rational x(s);
+  x.canonicalize();
+  return x;
+}
 
 TEST(ExactRational, DecimalLiteralsAreExact) {
   EXPECT_EQ(*exact::parse_decimal("0.1"), q("1/10"));
