@@ -147,7 +147,7 @@ def main():
                     orig = [orig]
                 prism_files = [o for o in orig if o.endswith((".prism", ".nm", ".pm"))]
                 props_files = [o for o in orig if o.endswith(".props") or o.endswith(".pctl")]
-                if not prism_files or not props_files:
+                if not prism_files or not props_files or not os.path.exists(os.path.join(base, model, prism_files[0])):
                     continue
                 props = {}
                 for pf in props_files:

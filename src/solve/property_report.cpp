@@ -103,7 +103,7 @@ PropertyReport solve_property_report(const TestGraph& g, const PropertyRequest& 
   r.not_certified = x.not_certified;
   const bool exact = x.has_exact;
   const double inf = std::numeric_limits<double>::infinity();
-  auto is_inf = [&](VertexId v) { return !std::isfinite(x.value[v.index()]); };
+  auto is_inf = [&](VertexId v) { return x.infinite[v.index()] != 0; };
   // The filter's value (none with one state: that state's value; none with several: max, and the
   // summary lists the range).
   PropertyFilter f = q.filter;
@@ -186,8 +186,10 @@ void write_property_text(std::ostream& out, const TestGraph& g, const PropertyRe
       break;
     }
     ++shown;
-    std::string val = fmt_value(x.value[v.index()]);
-    if (x.has_exact && std::isfinite(x.value[v.index()])) {
+    std::string val = x.infinite[v.index()] || std::isfinite(x.value[v.index()])
+                          ? fmt_value(x.value[v.index()])
+                          : exact::scientific_string(x.exact[v.index()]);  // beyond double
+    if (x.has_exact && !x.infinite[v.index()]) {
       const std::string e = exact::short_string(x.exact[v.index()]);
       if (e != val) val += " = " + e;
     }
@@ -213,7 +215,8 @@ void write_property_text(std::ostream& out, const TestGraph& g, const PropertyRe
           ? fmt::format("at {}", states)
           : fmt::format("{} over {}",
                         q.filter == PropertyFilter::none ? std::string_view("max") : filter_name(q.filter), states);
-  std::string value = fmt_value(r.value);
+  std::string value =
+      r.value_exact && !std::isfinite(r.value) ? exact::scientific_string(*r.value_exact) : fmt_value(r.value);
   if (r.value_exact && exact::short_string(*r.value_exact) != value)
     value += fmt::format(" = {}", exact::short_string(*r.value_exact));
   out << fmt::format("value {}: {}\n", over, value);
@@ -235,10 +238,14 @@ void write_property_text(std::ostream& out, const TestGraph& g, const PropertyRe
   }
   if (x.num_infinite > 0)
     out << fmt::format("vertices with an infinite value: {} of {}\n", x.num_infinite, g.num_vertices());
-  std::string how = fmt::format("{} strategy evaluations, {} improvements", x.evaluations, x.improvements);
+  std::string how = q.query.step_bound
+                        ? fmt::format("value iteration over {} moves", *q.query.step_bound)
+                        : fmt::format("{} strategy evaluations, {} improvements", x.evaluations, x.improvements);
   if (x.levels > 0) how += fmt::format(", {} reward levels", x.levels);
-  if (x.has_exact)
+  if (x.has_exact && x.max_bits > 0)
     out << fmt::format("exact (rational arithmetic, numbers up to {} bits); {}\n", x.max_bits, how);
+  else if (x.has_exact)
+    out << fmt::format("exact (rational arithmetic); {}\n", how);
   else if (r.certified)
     out << fmt::format("certified: error bound {:.3g}; {}\n", x.error_bound, how);
   else
@@ -258,7 +265,7 @@ void write_property_json(std::ostream& out, const TestGraph& g, const PropertyRe
   nlohmann::json s;
   s["value"] = number(r.value);
   s["value_exact"] = r.value_exact ? nlohmann::json(exact::fraction_string(*r.value_exact)) : nlohmann::json(nullptr);
-  s["infinite"] = !std::isfinite(r.value);
+  s["infinite"] = !std::isfinite(r.value) && !r.value_exact;
   nlohmann::json st = nlohmann::json::array();
   for (VertexId v : q.states) st.push_back(std::string(g.name(v)));
   s["states"] = st;
@@ -284,8 +291,8 @@ void write_property_json(std::ostream& out, const TestGraph& g, const PropertyRe
     o["id"] = std::string(g.name(v));
     o["value"] = number(x.value[v.index()]);
     if (x.has_exact)
-      o["value_exact"] = std::isfinite(x.value[v.index()]) ? nlohmann::json(exact::fraction_string(x.exact[v.index()]))
-                                                           : nlohmann::json(nullptr);
+      o["value_exact"] =
+          x.infinite[v.index()] ? nlohmann::json(nullptr) : nlohmann::json(exact::fraction_string(x.exact[v.index()]));
     const EdgeId e = x.strategy.empty() ? EdgeId::none() : x.strategy[v.index()];
     o["edge"] = e.is_none() ? nlohmann::json(nullptr) : nlohmann::json(std::string(g.name(e)));
     vs.push_back(std::move(o));

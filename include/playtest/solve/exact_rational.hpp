@@ -37,7 +37,12 @@ std::string fraction_string(const Rational& q);
 // Lowest terms, "num" alone when the denominator is 1: the text rendering.
 std::string short_string(const Rational& q);
 
-// The double nearest to q (correctly rounded, unlike mpq_get_d, which truncates).
+// The double nearest to q (correctly rounded, unlike mpq_get_d, which truncates); +-infinity
+// beyond the range of double.
 double to_double(const Rational& q);
+
+// q in scientific notation with `digits` significant digits ("1.772e+602"), also beyond the range
+// of double.
+std::string scientific_string(const Rational& q, int digits = 10);
 
 }  // namespace playtest::exact

@@ -72,7 +72,10 @@ struct PropertyOptions {
 struct PropertyResult {
   // Per vertex: the probability, or the expected cost (+infinity where infinite).
   std::vector<double> value;
-  // Per vertex, when has_exact: the exact value (meaningless where value is +infinity).
+  // Per vertex: 1 where the value is infinite (R only). A finite exact value too large for a double
+  // has value +infinity but infinite 0.
+  std::vector<std::uint8_t> infinite;
+  // Per vertex, when has_exact: the exact value (0 where infinite).
   bool has_exact = false;
   std::vector<exact::Rational> exact;
   // Per vertex: an optimal choice (unbounded: a memoryless optimal strategy; bounded: the choice

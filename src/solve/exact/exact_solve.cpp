@@ -227,7 +227,7 @@ ExactOptimum solve_expected_cost_exact(const TestGraph& g, std::span<const Verte
   ExactOptimum o;
   o.value.resize(g.num_vertices());
   for (std::uint32_t v = 0; v < g.num_vertices(); ++v)
-    if (std::isfinite(r.value[v])) o.value[v] = r.exact[v];
+    if (!r.infinite[v]) o.value[v] = r.exact[v];
   o.strategy = r.strategy;
   o.improvements = r.improvements;
   o.evaluations = r.evaluations;

@@ -732,9 +732,11 @@ PropertyResult solve_property(const TestGraph& g, const PropertyQuery& q, const 
     r.levels = s.levels;
     r.max_bits = std::max(r.max_bits, s.st.max_bits);
     r.num_infinite = 0;
+    r.infinite.assign(n, 0);
     for (std::uint32_t v = 0; v < n; ++v) {
       if (s.state[v] == State::infinite) {
         r.value[v] = std::numeric_limits<double>::infinity();
+        r.infinite[v] = 1;
         ++r.num_infinite;
       } else {
         r.value[v] = Arith<std::decay_t<decltype(s.x[0])>>::to_d(s.x[v]);

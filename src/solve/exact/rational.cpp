@@ -145,4 +145,18 @@ double to_double(const Rational& q) {
   return negative ? -x : x;
 }
 
+std::string scientific_string(const Rational& q, int digits) {
+  if (q == 0) return "0";
+  mpf_class f(q, 256);
+  mp_exp_t exp = 0;
+  std::string m = f.get_str(exp, 10, static_cast<std::size_t>(digits));
+  const bool negative = !m.empty() && m[0] == '-';
+  if (negative) m.erase(0, 1);
+  std::string out = negative ? "-" : "";
+  out += m.substr(0, 1);
+  if (m.size() > 1) out += "." + m.substr(1);
+  out += "e" + std::string(exp - 1 >= 0 ? "+" : "") + std::to_string(static_cast<long>(exp) - 1);
+  return out;
+}
+
 }  // namespace playtest::exact

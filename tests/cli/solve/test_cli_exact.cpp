@@ -49,6 +49,32 @@ TEST(CliExact, IllConditionedChainExactly) {
   EXPECT_NE(t.out.find("1.000000001e+18 = 1000000001000000001"), std::string::npos) << t.out;
 }
 
+TEST(CliExact, ValuesBeyondTheRangeOfDoubleStayExact) {
+  // A 600-step chain moving forward with probability 1/4 (else back to the start): the expected
+  // cost is about 2.3e361, finite but beyond double. Its exact value is printed, not "inf".
+  std::string v = R"({"id":"a","kind":"active"},{"id":"g","kind":"active","goal":true})",
+              e = R"({"from":"a","to":"p0","label":"go","cost":1})";
+  for (int i = 0; i < 600; ++i) {
+    v += R"(,{"id":"p)" + std::to_string(i) + R"(","kind":"passive"})";
+    const std::string next = i == 599 ? "g" : "p" + std::to_string(i + 1);
+    e += R"(,{"from":"p)" + std::to_string(i) + R"(","to":")" + next + R"(","label":"f","cost":1,"prob":0.25})";
+    e += R"(,{"from":"p)" + std::to_string(i) + R"(","to":"p0","label":"b","cost":1,"prob":0.75})";
+  }
+  ScratchDir dir("cli_exact_big");
+  const std::string f =
+      dir.write("big.json", R"({"playtest":"graph/1","initial":"a","vertices":[)" + v + R"(],"edges":[)" + e + "]}");
+  const CliResult r = run_playtest("solve " + f + " --exact --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto doc = nlohmann::json::parse(r.out);
+  EXPECT_TRUE(doc["summary"]["value"].is_null());  // not a double
+  EXPECT_EQ(doc["summary"]["infinite"], false);
+  const std::string x = doc["summary"]["value_exact"];
+  EXPECT_GT(x.size(), 360u);
+  EXPECT_EQ(x.substr(x.size() - 2), "/1");
+  const CliResult t = run_playtest("solve " + f + " --exact --limit 0");
+  EXPECT_NE(t.out.find("value at a: 2.295797261e+361 = 2295797"), std::string::npos) << t.out.substr(0, 400);
+}
+
 TEST(CliExact, DefaultPathFallsBackToTheExactAnswerOnSmallModels) {
   // The floating-point solver cannot get this chain right (it printed a negative "certified"
   // value); on a 4-vertex model the exact check refutes or the fallback replaces it.
