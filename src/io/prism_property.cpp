@@ -219,6 +219,12 @@ class Parser {
   LabelFormula unary() {
     skip();
     const std::size_t b = pos_;
+    // Nesting is bounded so that "!!!!..." or "((((..." cannot exhaust the stack.
+    if (++depth_ > max_depth) fail(fmt::format("the formula nests deeper than {} levels", max_depth));
+    struct Leave {
+      int& d;
+      ~Leave() { --d; }
+    } leave{depth_};
     LabelFormula f;
     if (accept("!")) {
       f.kind = LabelFormula::Kind::negation;
@@ -247,8 +253,10 @@ class Parser {
     return std::string(t);
   }
 
+  static constexpr int max_depth = 200;
   std::string_view s_;
   std::size_t pos_ = 0;
+  int depth_ = 0;
 };
 
 }  // namespace

@@ -172,6 +172,10 @@ TEST(CliProperty, DtmcProbabilityRewardsAndSeveralInitialStates) {
   r = run_playtest("solve " + d.file("d.tra") + " --property 'P=? [ F \"nope\" ]'");
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("no label \"nope\""), std::string::npos) << r.err;
+  // Nesting without end is refused, not a stack overflow.
+  r = run_playtest("solve " + d.file("d.tra") + " --property 'P=? [ F " + std::string(100000, '!') + "\"done\" ]'");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("nests deeper"), std::string::npos) << r.err;
   r = run_playtest("solve " + d.file("d.tra") + " --property 'P=? [ F s=3 ]'");
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("property:1:"), std::string::npos) << r.err;
