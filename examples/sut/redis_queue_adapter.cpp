@@ -341,9 +341,7 @@ struct Options {
 
 class Adapter {
  public:
-  explicit Adapter(Options o) : o_(std::move(o)) { connect(); }
-
-  Events& events() { return events_; }
+  Adapter(Options o, Events& events) : o_(std::move(o)), events_(events) { connect(); }
 
   // The next line from playtest; replies that arrive meanwhile are printed as outputs.
   std::string next_command() {
@@ -413,7 +411,9 @@ class Adapter {
     if (!parse_label(label, name, args)) return "cannot parse the label '" + label + "'";
     if ((name == "Pop" || name == "Done") && args.size() == 1) {
       const int w = worker_index(args[0]);
-      if (w < 0) return "no worker '" + args[0] + "' (there are " + std::to_string(o_.workers) + ", --nw)";
+      if (w < 0)
+        return "no worker '" + args[0] + "': the adapter has " + std::to_string(o_.workers) +
+               " (--nw; give it the model's NW)";
       Worker& worker = *workers_[static_cast<std::size_t>(w)];
       if (!worker.pending.empty())
         return "worker " + args[0] + " is still waiting for its BLPOP: its connection cannot send " + name;
@@ -504,7 +504,7 @@ class Adapter {
   }
 
   Options o_;
-  Events events_;
+  Events& events_;
   std::deque<std::string> commands_;  // lines from playtest not yet carried out
   std::unique_ptr<Connection> producer_;
   std::vector<std::unique_ptr<Worker>> workers_;
@@ -568,11 +568,14 @@ int main(int argc, char** argv) {
   // Commands from playtest and replies from Redis share one queue of events, so the adapter waits
   // for both at once and prints a delivery as soon as it comes.
   try {
-    Adapter adapter(o);
+    // The queue outlives everything: the stdin thread is never joined and may still be pushing when
+    // the adapter ends (so the process ends by _Exit, which destroys nothing).
+    static Events events;
+    Adapter adapter(o, events);
     say("# redis_queue_adapter: " + std::to_string(o.workers) + " workers on list '" + o.key + "' at " + o.host + ":" +
         std::to_string(o.port));
     say("ready");
-    start_stdin_reader(adapter.events());
+    start_stdin_reader(events);
     for (;;) {
       const std::string line = adapter.next_command();
       if (line == "end") break;
