@@ -22,7 +22,7 @@
 // connection blocked (or its reply has come): a later Pop on another connection cannot overtake it.
 // Outputs that arrive while a stimulus is being applied are held back and printed after its ack.
 //
-// Usage: redis_queue_adapter --port P [--host 127.0.0.1] [--nw 2] [--key K]
+// Usage: redis_queue_adapter --port P [--host 127.0.0.1] [--nw 2] [--key K]   (Redis 6.2 or later)
 //   --nw     the number of worker connections (the model's NW)
 //   --key    the list; KEY:done holds the results. Default playtest:queue:$PLAYTEST_JOB (playtest
 //            sets PLAYTEST_JOB per job of `run --jobs`, so parallel jobs use different lists; "{job}"
