@@ -259,9 +259,18 @@ TEST_F(RedisQueue, TheServerServesTheWorkerThatWaitedLongest) {
   // printf's format in single quotes: \\n is its newline.
   const std::string lines = "stimulus Pop(1)\\nstimulus Pop(0)\\nstimulus Push(\"a\")\\n";
   const std::string again = "reset\\nstimulus Pop(0)\\nstimulus Pop(1)\\nstimulus Push(\"b\")\\n";
+  // Each delivery comes after Push's ack: the feeder waits (10 s at most) until the adapter has
+  // written the N-th ?Got before it goes on.
+  const std::string out_file = dir_.file("adapter.out");
+  auto wait_for = [&](int n) {
+    return "for i in $(seq 200); do [ $(grep -c Got " + out_file + ") -ge " + std::to_string(n) +
+           " ] && break; sleep 0.05; done; ";
+  };
   int status = 0;
-  const std::string out = shell_output(
-      "{ printf '" + lines + "'; sleep 0.5; printf '" + again + "'; sleep 0.5; echo end; } | " + adapter(), status);
+  shell_output("{ printf '" + lines + "'; " + wait_for(1) + "printf '" + again + "'; " + wait_for(2) +
+                   "echo end; } | " + adapter() + " > " + out_file,
+               status);
+  const std::string out = read_file(out_file);
   EXPECT_EQ(status, 0) << out;
   const std::string expected =
       "ready\nack\nack\nack\noutput ?Got(1, \"a\")\nready\nack\nack\nack\noutput ?Got(0, \"b\")\n";
