@@ -85,8 +85,10 @@ fi
 if [ "${PLAYTEST_SKIP_FUZZ:-0}" != 1 ]; then
   if command -v clang++ >/dev/null; then
     stage "libFuzzer targets"
-    # Only the fuzzers and the libraries they link are built (target playtest_fuzzers).
+    # Only the fuzzers and the libraries they link are built (target playtest_fuzzers); -g1 (line
+    # tables) is what a crash's stack trace prints.
     CXX=clang++ cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPLAYTEST_FUZZ=ON \
+      "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG" \
       -DPLAYTEST_WERROR=OFF -DPLAYTEST_TESTS=OFF -DPLAYTEST_BENCH=OFF >/dev/null
     cmake --build build/fuzz -j "$jobs" --target playtest_fuzzers
     step build
