@@ -12,11 +12,21 @@ cd "$(dirname "$0")/.."
 jobs=$(nproc)
 
 # Stage timing: `stage NAME` opens a stage, `step WHAT` closes the previous step of the open stage;
-# `stage_end` prints the stage's steps and total.
+# `stage_end` prints the stage's steps and total, in wall seconds and in CPU seconds (user + system
+# of everything the stage ran: comparable between runs on a machine that others share).
+times_file=$(mktemp)
+trap 'rm -f "$times_file"' EXIT
+cpu=0
+cpu_now() { # sets cpu; `times` runs in this shell (a subshell does not see this shell's children)
+  times >"$times_file"
+  cpu=$(awk 'NR == 2 { n = 0; for (i = 1; i <= 2; i++) { split($i, t, "m"); n += t[1] * 60 + t[2] }
+                       printf "%d", n }' "$times_file")
+}
 summary=()
-stage_name="" stage_start=0 step_start=0 steps=""
+stage_name="" stage_start=0 stage_cpu=0 step_start=0 steps=""
 stage() {
-  stage_name=$1 stage_start=$(date +%s) step_start=$stage_start steps=""
+  cpu_now
+  stage_name=$1 stage_start=$(date +%s) stage_cpu=$cpu step_start=$stage_start steps=""
   echo "== $stage_name"
 }
 step() {
@@ -27,7 +37,8 @@ step() {
 }
 stage_end() {
   local line
-  line="$stage_name: $(($(date +%s) - stage_start)) s${steps:+ ($steps)}"
+  cpu_now
+  line="$stage_name: $(($(date +%s) - stage_start)) s${steps:+ ($steps)}, CPU $((cpu - stage_cpu)) s"
   echo "== stage time: $line"
   summary+=("$line")
 }
@@ -142,5 +153,6 @@ if [ "${PLAYTEST_SKIP_FUZZ:-0}" != 1 ]; then
 fi
 echo "== stage times"
 for line in "${summary[@]}"; do echo "   $line"; done
-echo "   all: $(($(date +%s) - total_start)) s"
+cpu_now
+echo "   all: $(($(date +%s) - total_start)) s, CPU $cpu s"
 echo "== all test stages passed"
