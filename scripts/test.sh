@@ -48,6 +48,17 @@ stage "setup"
 ./scripts/setup.sh
 stage_end
 
+# A compiler cache where the machine keeps one: CI runs on the machine of the session that submits,
+# which keeps ccache's cache of its earlier runs and of the developers' builds. Paths are taken
+# relative to this checkout (CCACHE_BASEDIR) so that a clone in another folder hits; the
+# precompiled headers need the two sloppiness settings (ccache's manual, "Precompiled headers"). A
+# cold cache costs little; PLAYTEST_CCACHE=0 builds without it.
+cache=(-DCMAKE_CXX_COMPILER_LAUNCHER=)
+if [ "${PLAYTEST_CCACHE:-1}" != 0 ] && command -v ccache >/dev/null; then
+  export CCACHE_BASEDIR=$PWD CCACHE_SLOPPINESS=pch_defines,time_macros
+  cache=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+fi
+
 # The sanitizer builds keep -O1 for the library and the property tests (the code the tests run
 # hard) and compile the tool's and the unit and CLI tests' own code at -O0 (PLAYTEST_LIGHT_CODE_OPTIONS:
 # it runs little, and compiles in half the time; the sanitizers check unoptimized code as well as
@@ -55,13 +66,13 @@ stage_end
 # sanitizers' stack traces print (file:line per frame), without the full debug information. They
 # build neither the benchmarks (not run in CI) nor the header check (a header that compiles on its
 # own does so under any sanitizer: the Release stage checks it).
-sanitizer_flags=(-DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-g1 -O1" -DPLAYTEST_LIGHT_CODE_OPTIONS=-O0
+sanitizer_flags=("${cache[@]}" -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-g1 -O1" -DPLAYTEST_LIGHT_CODE_OPTIONS=-O0
                  -DPLAYTEST_BENCH=OFF -DPLAYTEST_HEADER_CHECK=OFF)
 
 stage "Release build and tests"
 # The benchmarks are built here (not run): so that a change of the library's interface that breaks
 # them fails CI rather than the next performance measurement.
-cmake -S . -B build/test -G Ninja -DCMAKE_BUILD_TYPE=Release -DPLAYTEST_WERROR=ON >/dev/null
+cmake -S . -B build/test -G Ninja "${cache[@]}" -DCMAKE_BUILD_TYPE=Release -DPLAYTEST_WERROR=ON >/dev/null
 cmake --build build/test -j "$jobs"
 step build
 ctest --test-dir build/test --output-on-failure -j "$jobs" --timeout 600
@@ -98,7 +109,7 @@ if [ "${PLAYTEST_SKIP_FUZZ:-0}" != 1 ]; then
     stage "libFuzzer targets"
     # Only the fuzzers and the libraries they link are built (target playtest_fuzzers); -g1 (line
     # tables) is what a crash's stack trace prints.
-    CXX=clang++ cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPLAYTEST_FUZZ=ON \
+    CXX=clang++ cmake -S . -B build/fuzz -G Ninja "${cache[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPLAYTEST_FUZZ=ON \
       "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG" \
       -DPLAYTEST_WERROR=OFF -DPLAYTEST_TESTS=OFF -DPLAYTEST_BENCH=OFF >/dev/null
     cmake --build build/fuzz -j "$jobs" --target playtest_fuzzers
