@@ -67,7 +67,7 @@ fi
 # build neither the benchmarks (not run in CI) nor the header check (a header that compiles on its
 # own does so under any sanitizer: the Release stage checks it).
 sanitizer_flags=("${cache[@]}" -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-g1 -O1" -DPLAYTEST_LIGHT_CODE_OPTIONS=-O0
-                 -DPLAYTEST_BENCH=OFF -DPLAYTEST_HEADER_CHECK=OFF)
+                 -DPLAYTEST_PCH=ON -DPLAYTEST_BENCH=OFF -DPLAYTEST_HEADER_CHECK=OFF)
 
 stage "Release build and tests"
 # The benchmarks are built here (not run): so that a change of the library's interface that breaks
@@ -109,7 +109,7 @@ if [ "${PLAYTEST_SKIP_FUZZ:-0}" != 1 ]; then
     stage "libFuzzer targets"
     # Only the fuzzers and the libraries they link are built (target playtest_fuzzers); -g1 (line
     # tables) is what a crash's stack trace prints.
-    CXX=clang++ cmake -S . -B build/fuzz -G Ninja "${cache[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPLAYTEST_FUZZ=ON \
+    CXX=clang++ cmake -S . -B build/fuzz -G Ninja "${cache[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPLAYTEST_FUZZ=ON -DPLAYTEST_PCH=ON \
       "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG" \
       -DPLAYTEST_WERROR=OFF -DPLAYTEST_TESTS=OFF -DPLAYTEST_BENCH=OFF >/dev/null
     cmake --build build/fuzz -j "$jobs" --target playtest_fuzzers
