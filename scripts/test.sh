@@ -15,14 +15,27 @@ jobs=$(nproc)
 # `stage_end` prints the stage's steps and total, in wall seconds and in CPU seconds (user + system
 # of everything the stage ran: comparable between runs on a machine that others share).
 times_file=$(mktemp)
-trap 'rm -f "$times_file"' EXIT
+summary=()
+print_summary() {
+  local line
+  for line in "${summary[@]}"; do echo "   $line"; done
+}
+# A stage that fails still leaves the times of the stages before it in the log.
+on_exit() {
+  local status=$?
+  if [ "$status" -ne 0 ] && [ ${#summary[@]} -gt 0 ]; then
+    echo "== stage times (stopped with exit code $status${stage_name:+ in: $stage_name})"
+    print_summary
+  fi
+  rm -f "$times_file"
+}
+trap on_exit EXIT
 cpu=0
 cpu_now() { # sets cpu; `times` runs in this shell (a subshell does not see this shell's children)
   times >"$times_file"
   cpu=$(awk 'NR == 2 { n = 0; for (i = 1; i <= 2; i++) { split($i, t, "m"); n += t[1] * 60 + t[2] }
                        printf "%d", n }' "$times_file")
 }
-summary=()
 stage_name="" stage_start=0 stage_cpu=0 step_start=0 steps=""
 stage() {
   cpu_now
@@ -41,6 +54,7 @@ stage_end() {
   line="$stage_name: $(($(date +%s) - stage_start)) s${steps:+ ($steps)}, CPU $((cpu - stage_cpu)) s"
   echo "== stage time: $line"
   summary+=("$line")
+  stage_name=""
 }
 total_start=$(date +%s)
 
@@ -71,7 +85,9 @@ sanitizer_flags=("${cache[@]}" -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG
 
 stage "Release build and tests"
 # The benchmarks are built here (not run): so that a change of the library's interface that breaks
-# them fails CI rather than the next performance measurement.
+# them fails CI rather than the next performance measurement. The configuration is the developers'
+# Release build (build/rel, -DPLAYTEST_WERROR=ON, the same depth of folder), so that their compiles
+# are in ccache for CI's.
 cmake -S . -B build/test -G Ninja "${cache[@]}" -DCMAKE_BUILD_TYPE=Release -DPLAYTEST_WERROR=ON >/dev/null
 cmake --build build/test -j "$jobs"
 step build
@@ -163,7 +179,7 @@ if [ "${PLAYTEST_SKIP_FUZZ:-0}" != 1 ]; then
   fi
 fi
 echo "== stage times"
-for line in "${summary[@]}"; do echo "   $line"; done
+print_summary
 cpu_now
 echo "   all: $(($(date +%s) - total_start)) s, CPU $cpu s"
 echo "== all test stages passed"
