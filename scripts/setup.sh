@@ -4,10 +4,10 @@
 set -euo pipefail
 
 packages=(
-  g++ cmake ninja-build pkg-config make
+  g++ cmake ninja-build pkg-config make ccache
   nlohmann-json3-dev rapidjson-dev libcli11-dev libfmt-dev
   libgtest-dev libgmock-dev googletest libbenchmark-dev
-  liblemon-dev coinor-libclp-dev libeigen3-dev libexpat1-dev
+  liblemon-dev coinor-libclp-dev libeigen3-dev libexpat1-dev libgmp-dev
   clang libclang-rt-14-dev python3
   redis-server
   graphviz libkainjow-mustache-dev chromium

@@ -506,13 +506,19 @@ void read_trew(LineReader& r, const Transitions& m, Costs& costs) {
 struct Labels {
   std::vector<std::uint8_t> goal;
   std::uint32_t initial = 0;
+  // Every label (filled when asked for: PrismLabels).
+  std::vector<std::string> names;
+  std::vector<std::int64_t> index;  // the index each name was declared with
+  std::vector<std::vector<VertexId>> states;
+  std::vector<VertexId> initial_states;
 };
 
-Labels read_lab(LineReader& r, std::uint32_t n, const PrismImportOptions& o) {
+Labels read_lab(LineReader& r, std::uint32_t n, const PrismImportOptions& o, bool all = false) {
   if (!r.next())
     r.fail_at(r.line() == 0 ? 1 : r.line(), 0, "the file is empty; expected label declarations like 0=\"init\"");
   std::int64_t goal_index = -1, init_index = -1;
   std::string names;
+  Labels l;
   for (std::size_t i = 0; i < r.count(); ++i) {
     const std::string_view d = r[i].text;
     const auto eq = d.find('=');
@@ -523,15 +529,19 @@ Labels read_lab(LineReader& r, std::uint32_t n, const PrismImportOptions& o) {
     if (ec != std::errc() || p != d.data() + eq)
       r.fail(r[i], fmt::format("expected a label index before '=', got '{}'", d));
     const std::string_view name = d.substr(eq + 2, d.size() - eq - 3);
-    if (name == o.goal_label) goal_index = idx;
+    if (!o.goal_label.empty() && name == o.goal_label) goal_index = idx;
     if (name == o.init_label) init_index = idx;
     names += fmt::format("{}\"{}\"", names.empty() ? "" : ", ", name);
+    if (all) {
+      l.names.emplace_back(name);
+      l.index.push_back(idx);
+    }
   }
-  if (goal_index < 0)
+  if (goal_index < 0 && !o.goal_label.empty())
     throw UsageError("goal_label",
                      fmt::format("{} declares no label \"{}\" (its labels: {})", r.file(), o.goal_label, names));
-  Labels l;
   l.goal.assign(n, 0);
+  l.states.resize(l.names.size());
   std::int64_t initial = -1;
   while (r.next()) {
     std::string_view head = r[0].text;
@@ -548,7 +558,16 @@ Labels read_lab(LineReader& r, std::uint32_t n, const PrismImportOptions& o) {
       if (e2 != std::errc() || q != text.data() + text.size())
         r.fail(column, fmt::format("expected a label index (a non-negative integer), got '{}'", text));
       if (idx == goal_index) l.goal[s] = 1;
+      for (std::size_t k = 0; k < l.index.size(); ++k)
+        if (l.index[k] == idx && (l.states[k].empty() || l.states[k].back() != VertexId{s}))
+          l.states[k].push_back(VertexId{s});
       if (idx == init_index) {
+        if (o.several_initial) {
+          if (initial < 0) initial = s;
+          if (l.initial_states.empty() || l.initial_states.back() != VertexId{s})
+            l.initial_states.push_back(VertexId{s});
+          return;
+        }
         if (initial >= 0 && initial != s)
           r.fail(column, fmt::format("states {} and {} are both labelled \"{}\"; playtest needs one initial state",
                                      initial, s, o.init_label));
@@ -559,6 +578,7 @@ Labels read_lab(LineReader& r, std::uint32_t n, const PrismImportOptions& o) {
     for (std::size_t i = 1; i < r.count(); ++i) label(r[i].text, r[i].column);
   }
   l.initial = initial < 0 ? 0 : static_cast<std::uint32_t>(initial);
+  if (l.initial_states.empty()) l.initial_states.push_back(VertexId{l.initial});
   return l;
 }
 
@@ -1033,9 +1053,24 @@ const RewardFiles* choose_reward(const std::vector<RewardFiles>& all, const std:
 
 }  // namespace
 
+namespace {
+TestGraph load_prism_with(const std::string& base, const PrismImportOptions& o, PrismLabels& out, bool all_labels);
+}
+
 TestGraph load_prism(const std::string& base, const PrismImportOptions& o) {
-  const std::vector<RewardFiles> rewards = find_reward_files(base);
-  const RewardFiles* chosen = choose_reward(rewards, base, o.reward);
+  PrismLabels ignored;
+  return load_prism_with(base, o, ignored, false);
+}
+
+TestGraph load_prism(const std::string& base, const PrismImportOptions& o, PrismLabels& out) {
+  return load_prism_with(base, o, out, true);
+}
+
+namespace {
+
+TestGraph load_prism_with(const std::string& base, const PrismImportOptions& o, PrismLabels& out, bool all_labels) {
+  const std::vector<RewardFiles> rewards = o.no_rewards ? std::vector<RewardFiles>{} : find_reward_files(base);
+  const RewardFiles* chosen = o.no_rewards ? nullptr : choose_reward(rewards, base, o.reward);
   // The transition rewards are tokenized on a second thread while the .tra file is read (only
   // worth it for large files; an error is always found and reported by read_trew below).
   const std::string trew = chosen != nullptr ? chosen->trew : std::string();
@@ -1076,8 +1111,14 @@ TestGraph load_prism(const std::string& base, const PrismImportOptions& o) {
     rows = TrewRows{};
   }
   LineReader lab(base + ".lab");
-  const Labels labels = read_lab(lab, m.n, o);
+  Labels labels = read_lab(lab, m.n, o, all_labels);
+  out.dtmc = m.dtmc;
+  out.names = std::move(labels.names);
+  out.vertices = std::move(labels.states);
+  out.initial = labels.initial_states;
   return build_graph(m, costs, labels, base + ".tra");
 }
+
+}  // namespace
 
 }  // namespace playtest

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <tuple>
+#include <unordered_map>
 
 #include "playtest/error.hpp"
 #include "playtest/source_text.hpp"
@@ -141,7 +142,9 @@ class AutParser {
           fail_at<ParseError>(header_line, 1,
                               fmt::format("the initial state {} is out of range: the header declares {} states (0..{})",
                                           initial, n_states, n_states - 1));
-        transitions.reserve(std::min<std::uint32_t>(n_trans, 1u << 24));
+        // Reserve only what the text can hold (a transition line takes at least 8 bytes): a
+        // hostile header's counts cost nothing until transitions appear.
+        transitions.reserve(std::min<std::size_t>({n_trans, std::size_t{1} << 24, text_.size() / 8 + 1}));
         continue;
       }
       expect('(', "'(' starting a transition '(from, \"label\", to)'");
@@ -169,11 +172,34 @@ class AutParser {
       fail_at<ParseError>(
           header_line, 1,
           fmt::format("the header declares {} transitions but the file has {}", n_trans, transitions.size()));
+    // A header may declare far more states than its transitions touch (2e8 in a 30-byte file). Only
+    // the initial state and the states a transition names can matter (the others are unreachable
+    // and have no moves), so when the declared count is large and most of it cannot appear, the
+    // states that do appear are numbered densely and keep their numbers as names: nothing is
+    // allocated for states that never appear.
+    if (n_states > compact_above && n_states / 2 > transitions.size()) {
+      std::unordered_map<std::uint32_t, std::uint32_t> dense;
+      std::vector<std::string> names;
+      auto id = [&](std::uint32_t s) {
+        auto [it, fresh] = dense.try_emplace(s, static_cast<std::uint32_t>(names.size()));
+        if (fresh) names.push_back(std::to_string(s));
+        return it->second;
+      };
+      initial = id(initial);
+      for (Transition& t : transitions) {
+        t.from = id(t.from);
+        t.to = id(t.to);
+      }
+      lts_.set_structure(static_cast<std::uint32_t>(names.size()), initial, std::move(transitions));
+      lts_.set_state_names(std::move(names));
+      return std::move(lts_);
+    }
     lts_.set_structure(n_states, initial, std::move(transitions));
     return std::move(lts_);
   }
 
  private:
+  static constexpr std::uint32_t compact_above = 1u << 16;
   std::uint32_t col() const { return static_cast<std::uint32_t>(i_ + 1); }
   void skip_ws() {
     while (i_ < line_.size() && (line_[i_] == ' ' || line_[i_] == '\t')) ++i_;

@@ -493,7 +493,8 @@ StrategyComparison merge_simulations(const std::vector<const CampaignPart*>& par
   c.implementation = first.value("implementation", std::string());
   if (first.contains("mutants") && first["mutants"].is_array())
     for (const auto& m : first["mutants"])
-      c.mutants.push_back({m.value("kind", std::string()), m.value("description", std::string())});
+      c.mutants.push_back(
+          {m.value("kind", std::string()), m.value("description", std::string()), mutant_analysis_from_json(m)});
   for (const CampaignPart* p : parts) {
     const nlohmann::json& d = p->document;
     for (const char* key : {"steps", "mutant_runs", "mutants", "model", "implementation"})
@@ -540,6 +541,16 @@ StrategyComparison merge_simulations(const std::vector<const CampaignPart*>& par
         s.mutant_runs_failed += m["runs_failed"].get<std::uint32_t>();
         s.steps_to_detect_sum += m["steps_to_detect_sum"].get<std::uint64_t>();
         for (const auto& k : m["detected_mutants"]) s.mutant_detected[k.get<std::size_t>() - 1] = 1;
+        // The fewest steps of a failing run per mutant: the least over the shards that saw one.
+        if (m.contains("fail_steps") && m["fail_steps"].is_array() && m["fail_steps"].size() == s.mutants) {
+          s.mutant_fail_steps.resize(s.mutants, 0);
+          for (std::size_t k = 0; k < s.mutants; ++k) {
+            const auto& x = m["fail_steps"][k];
+            const std::uint64_t steps = x.is_number_unsigned() ? x.get<std::uint64_t>() : 0;
+            if (steps > 0 && (s.mutant_fail_steps[k] == 0 || steps < s.mutant_fail_steps[k]))
+              s.mutant_fail_steps[k] = steps;
+          }
+        }
       }
     }
     for (std::uint8_t d : s.mutant_detected) s.mutants_detected += d;

@@ -103,12 +103,15 @@ SimulationStats simulate_with(std::vector<Player> players, const SimulationOptio
   // Added up in run order, whatever the thread that played each run.
   s.mutants = static_cast<std::uint32_t>(mutants.size());
   s.mutant_detected.assign(mutants.size(), 0);
+  s.mutant_fail_steps.assign(mutants.size(), 0);
   for (std::size_t t = 0; t < tasks.size(); ++t) {
     const SimOutcome& r = outcomes[t];
     if (tasks[t].mutant >= 0) {
       ++s.mutant_runs;
       if (r.verdict == Verdict::fail) {
         s.mutant_detected[static_cast<std::size_t>(tasks[t].mutant)] = 1;
+        std::uint64_t& fewest = s.mutant_fail_steps[static_cast<std::size_t>(tasks[t].mutant)];
+        if (fewest == 0 || r.steps < fewest) fewest = std::max<std::uint64_t>(1, r.steps);
         ++s.mutant_runs_failed;
         s.steps_to_detect_sum += r.steps;
       }
@@ -254,13 +257,30 @@ void write_comparison_text(std::ostream& out, const StrategyComparison& c) {
   out << "mutants (x: detected by the strategy in that column)\n";
   std::string head = fmt::format("  {:>3}", "#");
   for (const auto& row : c.rows) head += fmt::format(" {:>11}", row.strategy);
-  out << head << "  mutation\n";
+  const std::vector<MutantVerdict> verdicts = mutant_verdicts(c);
+  out << head << (verdicts.empty() ? "" : "  class     ") << "  mutation\n";
   for (std::size_t m = 0; m < c.mutants.size(); ++m) {
     std::string line = fmt::format("  {:>3}", m + 1);
     for (const auto& row : c.rows)
       line += fmt::format(" {:>11}", m < row.stats.mutant_detected.size() && row.stats.mutant_detected[m] ? "x" : "-");
+    if (!verdicts.empty()) line += fmt::format("  {:<10}", to_string(verdicts[m].cls));
     out << line << "  " << c.mutants[m].description << '\n';
+    if (!verdicts.empty()) write_mutant_verdict_text(out, verdicts[m]);
   }
+  if (!verdicts.empty()) write_mutation_score_text(out, verdicts);
+}
+
+std::vector<MutantVerdict> mutant_verdicts(const StrategyComparison& c) {
+  std::vector<MutantVerdict> out;
+  for (std::size_t m = 0; m < c.mutants.size(); ++m) {
+    if (!c.mutants[m].analysis) return {};
+    std::vector<MutantKill> kills;
+    for (const auto& row : c.rows)
+      if (m < row.stats.mutant_detected.size() && row.stats.mutant_detected[m])
+        kills.push_back({row.strategy, m < row.stats.mutant_fail_steps.size() ? row.stats.mutant_fail_steps[m] : 0});
+    out.push_back(classify_mutant(*c.mutants[m].analysis, std::move(kills)));
+  }
+  return out;
 }
 
 nlohmann::json comparison_json(const StrategyComparison& c) {
@@ -292,7 +312,8 @@ nlohmann::json comparison_json(const StrategyComparison& c) {
                       {"runs", s.mutant_runs},
                       {"runs_failed", s.mutant_runs_failed},
                       {"mean_steps_to_detect", s.mean_steps_to_detect},
-                      {"steps_to_detect_sum", s.steps_to_detect_sum}};
+                      {"steps_to_detect_sum", s.steps_to_detect_sum},
+                      {"fail_steps", s.mutant_fail_steps}};
     }
     rows.push_back(std::move(j));
   }
@@ -305,10 +326,19 @@ nlohmann::json comparison_json(const StrategyComparison& c) {
   if (!c.model.empty()) j["model"] = c.model;
   if (!c.implementation.empty()) j["implementation"] = c.implementation;
   if (!c.mutants.empty()) {
+    // A shard's kills are part of the whole campaign's: only the whole comparison is classified
+    // (and shards stay equal in "mutants", which `playtest merge` checks).
+    const std::vector<MutantVerdict> verdicts = c.shard.is_whole() ? mutant_verdicts(c) : std::vector<MutantVerdict>{};
     j["mutants"] = nlohmann::json::array();
-    for (std::size_t m = 0; m < c.mutants.size(); ++m)
-      j["mutants"].push_back(
-          {{"index", m + 1}, {"kind", c.mutants[m].kind}, {"description", c.mutants[m].description}});
+    for (std::size_t m = 0; m < c.mutants.size(); ++m) {
+      nlohmann::json x = {{"index", m + 1}, {"kind", c.mutants[m].kind}, {"description", c.mutants[m].description}};
+      if (!verdicts.empty())
+        x.update(mutant_verdict_json(verdicts[m]));
+      else if (c.mutants[m].analysis)
+        x.update(mutant_analysis_json(*c.mutants[m].analysis));
+      j["mutants"].push_back(std::move(x));
+    }
+    if (!verdicts.empty()) j["mutation_score"] = mutation_score_json(verdicts);
   }
   return j;
 }

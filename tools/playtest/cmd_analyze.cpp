@@ -10,6 +10,7 @@
 #include "common.hpp"
 #include "playtest/diagnose/analyze.hpp"
 #include "playtest/diagnose/render.hpp"
+#include "playtest/solve/bound_limits.hpp"
 
 namespace playtest::cli {
 namespace {
@@ -24,6 +25,12 @@ struct Options {
 
 int run(const Options& o) {
   const TestGraph g = load_input(o.input);
+  // Each purpose keeps its values at every k <= bound (one recorded vertex, and its probability).
+  if (o.bound > 0) {
+    const std::uint64_t purposes = std::max<std::uint64_t>(
+        1, o.goals.empty() && o.edges.empty() ? g.num_goals() : o.goals.size() + o.edges.size());
+    check_reach_bound(g, o.bound, purposes, 8 * purposes);
+  }
   const Analysis a = analyze(g, o.goals, o.edges,
                              {.bound = o.bound, .coverage = !o.no_coverage, .coverage_target = o.coverage_target});
   if (o.json)

@@ -33,10 +33,14 @@ std::string format_of(const Options& o) {
 int run(const Options& o) {
   TestGraph g = load_input(o.input);
   const std::string to = format_of(o);
+  // Every --goal names a vertex of the graph (an unknown one is an input error, exit 2), and only
+  // the PRISM export has a goal label to put them in.
+  std::vector<VertexId> goals;
+  for (const auto& name : o.goals) goals.push_back(vertex_named(g, name, "a goal"));
+  if (!goals.empty() && to != "prism")
+    throw UsageError("goal", fmt::format("applies to --to prism only (the {} output keeps the file's goals)", to));
   if (to == "prism") {
     if (o.out == "-") throw Error("convert --to prism needs -o BASE (it writes BASE.tra, BASE.lab, BASE.trew)");
-    std::vector<VertexId> goals;
-    for (const auto& name : o.goals) goals.push_back(vertex_named(g, name, "a goal"));
     if (goals.empty()) goals = g.goals();
     Output tra(o.out + ".tra"), lab(o.out + ".lab"), trew(o.out + ".trew");
     write_prism_tra(g, goals, tra.stream());
@@ -57,28 +61,31 @@ int run(const Options& o) {
   return exit_ok;
 }
 
-const Registration reg{"convert", 35, [](CLI::App& app) {
-  auto o = std::make_shared<Options>();
-  auto* sub = app.add_subcommand("convert", "Write a test graph as graph/1 JSON, DOT, or a PRISM explicit MDP");
-  add_input_options(sub, o->input);
-  sub->add_option("--to", o->to,
-                  "Output format: graph (graph/1 JSON), dot, prism (BASE.tra/.lab/.trew); default: from the -o "
-                  "extension (.json graph, .dot dot; standard output: graph)")
-      ->check(CLI::IsMember({"graph", "dot", "prism"}));
-  sub->add_option("-o,--output", o->out, "Output file, or BASE for prism (- for standard output)")->default_val("-");
-  sub->add_option("--goal", o->goals, "prism: a goal vertex id for the \"goal\" label (default: the file's goals)");
-  sub->footer(
-      "PRISM explicit models (docs/formats.md). Export: prism -importmodel BASE.tra,lab,trew -mdp, then\n"
-      "  'Rmin=? [ F \"goal\" ]' equals solve --objective expected; 'Pmax=? [ F<=n \"goal\" ]' equals\n"
-      "  solve --objective reach --bound n (one MDP step per edge of the graph).\n"
-      "Import: inputs ending in .tra are PRISM exports (MDP or DTMC) with BASE.lab and the reward files\n"
-      "  BASE.srew/.trew (several structures: BASE1.*, BASE2.*; pick one with --reward N|NAME). Goal: the\n"
-      "  states labelled --goal-label (default goal). State rewards are added to every move out of the\n"
-      "  state. Each MDP step is TWO moves (s -> s.c -> t), a DTMC step one, so for an imported MDP\n"
-      "  solve --objective expected      = R{\"r\"}min=? [ F \"goal\" ]   (DTMC: R{\"r\"}=? [ F \"goal\" ])\n"
-      "  solve --objective reach --bound 2n = Pmax=? [ F<=n \"goal\" ]   (DTMC: --bound n = P=? [ F<=n \"goal\" ])");
-  return [o] { return run(*o); };
-}};
+const Registration reg{
+    "convert", 35, [](CLI::App& app) {
+      auto o = std::make_shared<Options>();
+      auto* sub = app.add_subcommand("convert", "Write a test graph as graph/1 JSON, DOT, or a PRISM explicit MDP");
+      add_input_options(sub, o->input);
+      sub->add_option("--to", o->to,
+                      "Output format: graph (graph/1 JSON), dot, prism (BASE.tra/.lab/.trew); default: from the -o "
+                      "extension (.json graph, .dot dot; standard output: graph)")
+          ->check(CLI::IsMember({"graph", "dot", "prism"}));
+      sub->add_option("-o,--output", o->out, "Output file, or BASE for prism (- for standard output)")
+          ->default_val("-");
+      sub->add_option("--goal", o->goals, "prism: a goal vertex id for the \"goal\" label (default: the file's goals)");
+      sub->footer(
+          "PRISM explicit models (docs/formats.md). Export: prism -importmodel BASE.tra,lab,trew -mdp, then\n"
+          "  'Rmin=? [ F \"goal\" ]' equals solve --objective expected; 'Pmax=? [ F<=n \"goal\" ]' equals\n"
+          "  solve --objective reach --bound n (one MDP step per edge of the graph).\n"
+          "Import: inputs ending in .tra are PRISM exports (MDP or DTMC) with BASE.lab and the reward files\n"
+          "  BASE.srew/.trew (several structures: BASE1.*, BASE2.*; pick one with --reward N|NAME). Goal: the\n"
+          "  states labelled --goal-label (default goal). State rewards are added to every move out of the\n"
+          "  state. Each MDP step is TWO moves (s -> s.c -> t), a DTMC step one, so for an imported MDP\n"
+          "  solve --objective expected      = R{\"r\"}min=? [ F \"goal\" ]   (DTMC: R{\"r\"}=? [ F \"goal\" ])\n"
+          "  solve --objective reach --bound 2n = Pmax=? [ F<=n \"goal\" ]   (DTMC: --bound n = P=? [ F<=n \"goal\" "
+          "])");
+      return [o] { return run(*o); };
+    }};
 
 }  // namespace
 }  // namespace playtest::cli

@@ -75,7 +75,12 @@ int compare(const Options& o, const GameGraph& g, const ModelGraph* on_the_fly, 
     if (!o.system.empty()) impl = system_graph(*g.explored(), load_input(o.input.with_path(o.system)), o.system);
     if (o.mutants) mutants = make_mutants(*g.explored(), o.mutant_count, o.seed);
   }
-  for (const Mutant& m : mutants) c.mutants.push_back({std::string(to_string(m.kind)), m.description});
+  // Each mutant classified by the product game of model and mutant (mutant_classification.hpp).
+  for (const Mutant& m : mutants) {
+    std::optional<MutantAnalysis> analysis;
+    if constexpr (!on_the_fly) analysis = analyze_mutant(g, m.graph);
+    c.mutants.push_back({std::string(to_string(m.kind)), m.description, std::move(analysis)});
+  }
   for (const std::string& name : o.strategy.strategies) {
     const StrategySpec spec = strategy_spec(o.strategy, name);
     SimulationOptions so{

@@ -117,6 +117,10 @@ InputFormat input_format(const InputOptions& opts, std::optional<std::string>& t
 }
 
 TestGraph load_input(const InputOptions& opts, InputFormat* format_out) {
+  return load_input(opts, format_out, nullptr);
+}
+
+TestGraph load_input(const InputOptions& opts, InputFormat* format_out, PrismLabels* labels) {
   std::optional<std::string> text;
   const InputFormat format = input_format(opts, text);
   if (format_out) *format_out = format;
@@ -161,8 +165,15 @@ TestGraph load_input(const InputOptions& opts, InputFormat* format_out) {
                                     {"give the path of the .tra file"}});
       PrismImportOptions prism;
       prism.reward = opts.reward;
+      if (opts.prism_property) {
+        prism.goal_label = "";
+        prism.several_initial = true;
+      }
+      prism.no_rewards = opts.prism_no_rewards;
       if (!opts.goal_label.empty()) prism.goal_label = opts.goal_label;
-      return load_prism(opts.path.substr(0, opts.path.size() - 4), prism);
+      const std::string base = opts.path.substr(0, opts.path.size() - 4);
+      if (labels != nullptr) return load_prism(base, prism, *labels);
+      return load_prism(base, prism);
     }
     case InputFormat::aut:
     case InputFormat::lts: {

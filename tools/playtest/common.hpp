@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "playtest/graph/test_graph.hpp"
+#include "playtest/io/prism_import.hpp"
 #include "playtest/lang/model_program.hpp"
 #include "playtest/run/runner.hpp"
 
@@ -21,12 +22,16 @@ namespace playtest::cli {
 // other kinds (.aut labelled transition systems, model programs) register their loaders here.
 struct InputOptions {
   std::string path;
-  std::vector<std::string> inputs;        // .aut: labels that are inputs (stimuli)
-  std::vector<std::string> outputs;       // .aut: labels that are outputs (observations)
-  std::vector<std::string> params;        // model programs: NAME=VALUE
-  std::string reward;                     // PRISM .tra: the reward structure (number or name)
-  std::string goal_label;                 // PRISM .tra: the label of the goal states ("" = "goal")
-  std::string format = "auto";            // graph, model, aut, lts, prism; auto: extension, else content
+  std::vector<std::string> inputs;   // .aut: labels that are inputs (stimuli)
+  std::vector<std::string> outputs;  // .aut: labels that are outputs (observations)
+  std::vector<std::string> params;   // model programs: NAME=VALUE
+  std::string reward;                // PRISM .tra: the reward structure (number or name)
+  std::string goal_label;            // PRISM .tra: the label of the goal states ("" = "goal")
+  std::string format = "auto";       // graph, model, aut, lts, prism; auto: extension, else content
+  // PRISM .tra, for solve --property (docs/formats.md): read no reward files (a probability query),
+  // no goal label unless --goal-label, several initial states allowed.
+  bool prism_no_rewards = false;
+  bool prism_property = false;
   std::uint64_t max_states = 10'000'000;  // model programs: the exploration's limit
   // Model programs: what asked for the whole graph in run and simulate ("strategy 'reach'",
   // "--mutants"), named when the exploration hits max_states; "" for commands that always explore.
@@ -56,6 +61,8 @@ std::vector<ModelParam> model_params(const InputOptions& opts);
 // Loads the test graph described by `opts` (and says which format it was); throws playtest::Error on
 // bad input: a located message, an empty input, a directory.
 TestGraph load_input(const InputOptions& opts, InputFormat* format = nullptr);
+// The same; for a PRISM export `labels` receives every label of its .lab file.
+TestGraph load_input(const InputOptions& opts, InputFormat* format, PrismLabels* labels);
 
 // The compiled model program of `opts` (docs/testing.md "Models too big to explore": run and
 // simulate play it on the fly, exploring as the runs go), or nullptr when the input is of another

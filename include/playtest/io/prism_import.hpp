@@ -7,6 +7,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "playtest/graph/test_graph.hpp"
 
@@ -14,13 +15,29 @@ namespace playtest {
 
 struct PrismImportOptions {
   std::string goal_label = "goal";  // states with this label become goal vertices; a UsageError
-                                    // ("goal_label") when the .lab file does not declare it
+                                    // ("goal_label") when the .lab file does not declare it; "":
+                                    // no goal vertices (solve --property names its own targets)
   std::string init_label = "init";  // the state with this label is the initial vertex (state 0
                                     // when no state has it; more than one is an error)
   // Which reward structure load_prism reads when the export has several (BASE1.*, BASE2.*, ...):
   // its number (1-based, as in the file names) or its name (from the files' "# Reward structure
   // "NAME"" header). Empty: the only one; several without a choice is a UsageError ("reward").
   std::string reward;
+  // Read no reward files (every cost 0): a probability query needs none, so an export with
+  // several reward structures needs no choice then.
+  bool no_rewards = false;
+  // Accept several states labelled init_label (PRISM models with several initial states, like
+  // herman's); the first is the initial vertex. Otherwise two are an error.
+  bool several_initial = false;
+};
+
+// Every label of BASE.lab with its states as vertices (state s is vertex s in both kinds of model),
+// for `solve --property`, whose formulas name labels.
+struct PrismLabels {
+  bool dtmc = false;  // the .tra file was a DTMC's (one step = one move; an MDP step is two)
+  std::vector<std::string> names;
+  std::vector<std::vector<VertexId>> vertices;  // per name
+  std::vector<VertexId> initial;                // the states labelled init_label (state 0 when none)
 };
 
 // The texts of one export; empty srew / trew mean "no such file".
@@ -51,5 +68,7 @@ TestGraph parse_prism(std::string_view tra, std::string_view lab, std::string_vi
 // never held whole). A header that declares more states, choices or transitions than the file
 // can hold is refused before anything is allocated for them.
 TestGraph load_prism(const std::string& base, const PrismImportOptions& options = {});
+// The same, with every label's states.
+TestGraph load_prism(const std::string& base, const PrismImportOptions& options, PrismLabels& labels);
 
 }  // namespace playtest

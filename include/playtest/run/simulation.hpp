@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "playtest/run/mutant_classification.hpp"
 #include "playtest/run/mutation.hpp"
 #include "playtest/run/runner.hpp"
 #include "playtest/run/shard.hpp"
@@ -60,6 +61,8 @@ struct SimulationStats {
   std::vector<std::uint64_t> steps_to_purpose;
   // Per mutant (same order as given): 1 if one of its runs FAILed.
   std::vector<std::uint8_t> mutant_detected;
+  // Per mutant: the fewest steps of its FAILing runs (0: none failed).
+  std::vector<std::uint64_t> mutant_fail_steps;
 };
 
 // The means and standard deviation of `s` from its sums (finish_stats after adding shards up).
@@ -76,6 +79,9 @@ struct StrategyComparison {
   struct MutantInfo {
     std::string kind;  // to_string(MutationKind)
     std::string description;
+    // The product game's verdict (mutant_classification.hpp): equivalent, or distinguishable with
+    // a witness; with the rows' kills it classifies the mutant. nullopt: not analysed.
+    std::optional<MutantAnalysis> analysis;
   };
   std::vector<Row> rows;
   std::vector<MutantInfo> mutants;
@@ -94,6 +100,9 @@ std::string describe_purpose(const GameGraph& g, const TestPurpose& p);
 // The JSON also holds the exact sums (SimulationStats) and the shard, so that `playtest merge` can add
 // shards up to the whole comparison.
 void write_comparison_text(std::ostream& out, const StrategyComparison& c);
+// Each mutant's class (killed by the rows' strategies that FAILed it, equivalent, missed) when it
+// was analysed; empty otherwise.
+std::vector<MutantVerdict> mutant_verdicts(const StrategyComparison& c);
 nlohmann::json comparison_json(const StrategyComparison& c);
 
 // Seeds are derived from options.seed and the run index only, so every strategy meets the same

@@ -1,0 +1,99 @@
+// The property kinds PRISM and Storm check on MDPs and DTMCs, as `solve` objectives for
+// cross-checking and for asking "how bad can the system make it" (issue 23, item 3):
+// Pmax / Pmin (and a DTMC's P) of reaching a target, unbounded, within a number of moves, or within
+// a reward budget, optionally until (only through "allowed" vertices: PRISM's `a U b`); Rmin / Rmax
+// (and a DTMC's R) of the expected total cost (the reward) until a target is reached.
+//
+// On a test graph the tester's active vertices are the nondeterministic choices (the scheduler's:
+// max or min) and passive vertices are random (a DTMC export has only passive vertices). Semantics
+// follow PRISM and Storm:
+// - P: the probability, under the best (max) or worst (min) scheduler, of reaching a target along
+//   allowed vertices; vertices that are neither allowed nor targets, and dead ends, count as lost.
+// - R: the expected cost until a target; +infinity for a scheduler that misses the targets with a
+//   positive probability. So Rmin is infinite where no scheduler reaches a target almost surely,
+//   Rmax where some scheduler misses with positive probability.
+//
+// Algorithms (exact in rational arithmetic with PropertyOptions::exact, else in double):
+// qualitative graph precomputations (the vertices with probability 0, the almost-sure regions),
+// then policy iteration from a strategy that reaches the absorbing vertices almost surely, switching
+// only on strict improvement (which keeps it doing so, and its fixed point is optimal), each strategy
+// evaluated by solving its linear system: exact rational Gaussian elimination (exact_linear.hpp) or
+// Eigen's sparse LU. Step-bounded: value iteration over the bound. Reward-bounded: one unbounded
+// problem per budget level 0..B (integer costs), zero-cost edges staying on the level.
+//
+// Certification of a double answer: the final strategy is solved again in rational arithmetic
+// (policy iteration warm-started from it, usually one evaluation and one improvement check) when
+// the graph has at most exact_check_vertices vertices and the budget allows; the answer is then
+// exact and certified. Step-bounded double answers are certified with a proved rounding bound.
+// Otherwise the answer is not certified.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "playtest/graph/test_graph.hpp"
+#include "playtest/solve/exact_rational.hpp"
+
+namespace playtest {
+
+enum class PropertyKind : std::uint8_t { probability, reward };
+enum class PropertyDirection : std::uint8_t { max, min };
+
+struct PropertyQuery {
+  PropertyKind kind = PropertyKind::probability;
+  PropertyDirection direction = PropertyDirection::max;
+  std::vector<VertexId> targets;  // at least one (an empty set is allowed: every value is 0 / inf)
+  // Until: the vertices a path may pass through before a target (PRISM's left side of U);
+  // nullopt: every vertex (F).
+  std::optional<std::vector<VertexId>> allowed;
+  // P only: a target must be reached within this many moves (a PRISM MDP step is two moves of
+  // the imported test graph, a DTMC step one).
+  std::optional<std::uint64_t> step_bound;
+  // P only: ... with at most this much cost (reward) accumulated before the target. Needs
+  // integer edge costs.
+  std::optional<std::uint64_t> reward_bound;
+};
+
+struct PropertyOptions {
+  bool exact = false;  // rational arithmetic throughout (and exact values in the result)
+  // double: the size up to which the final strategy is checked in rational arithmetic.
+  std::uint32_t exact_check_vertices = 20000;
+  // Wall-clock budget in seconds for the exact solve (exact = true); when it runs out,
+  // solve_property throws UsageError("exact_seconds").
+  double exact_seconds = 120;
+  // ... and for the exact check of a double answer; when it runs out the answer is not certified.
+  double check_seconds = 10;
+  double improvement_tolerance = 1e-12;   // double policy iteration: relative strict-improvement margin
+  std::uint32_t max_iterations = 100000;  // policy-iteration rounds
+};
+
+struct PropertyResult {
+  // Per vertex: the probability, or the expected cost (+infinity where infinite).
+  std::vector<double> value;
+  // Per vertex: 1 where the value is infinite (R only). A finite exact value too large for a double
+  // has value +infinity but infinite 0.
+  std::vector<std::uint8_t> infinite;
+  // Per vertex, when has_exact: the exact value (0 where infinite).
+  bool has_exact = false;
+  std::vector<exact::Rational> exact;
+  // Per vertex: an optimal choice (unbounded: a memoryless optimal strategy; bounded: the choice
+  // with the whole bound left); none at passive vertices, targets, lost and infinite vertices.
+  std::vector<EdgeId> strategy;
+  bool certified = false;
+  std::string not_certified;  // why, when not
+  // A proved bound on |value - exact value| (0 when has_exact); -1 when not certified.
+  double error_bound = -1;
+  std::uint32_t improvements = 0;  // policy-iteration rounds that changed the strategy
+  std::uint32_t evaluations = 0;   // strategies solved
+  std::uint32_t num_infinite = 0;  // R: vertices with an infinite value
+  std::uint32_t levels = 0;        // reward-bounded: budget levels solved
+  std::uint64_t max_bits = 0;      // exact: the largest numerator or denominator met, in bits
+};
+
+// Throws UsageError for vertex ids out of range, a bound on an R query, a reward bound with
+// non-integer costs, and an exact solve that runs out of its budget.
+PropertyResult solve_property(const TestGraph& g, const PropertyQuery& q, const PropertyOptions& o = {});
+
+}  // namespace playtest

@@ -1,0 +1,801 @@
+#include "playtest/solve/property.hpp"
+
+#include <fmt/format.h>
+
+#include <Eigen/Sparse>
+#include <Eigen/SparseLU>
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <deque>
+#include <limits>
+
+#include "playtest/error.hpp"
+#include "playtest/solve/exact_linear.hpp"
+#include "playtest/solve/exact_solve.hpp"
+
+namespace playtest {
+
+namespace {
+
+using exact::Rational;
+using Clock = std::chrono::steady_clock;
+constexpr std::uint32_t no_target = std::numeric_limits<std::uint32_t>::max();
+
+// Thrown inside when the exact budget runs out; turned into UsageError or "not certified".
+struct BudgetExceeded {};
+
+struct Budget {
+  Clock::time_point deadline;
+  bool expired() const { return Clock::now() > deadline; }
+  void check() const {
+    if (expired()) throw BudgetExceeded{};
+  }
+};
+
+// Arithmetic that differs between double and Rational.
+template <class T>
+struct Arith;
+
+template <>
+struct Arith<double> {
+  static bool better(bool max, double a, double b, double tol) {
+    const double margin = tol * std::max(1.0, std::abs(b));
+    return max ? a > b + margin : a < b - margin;
+  }
+  static bool positive(double x) { return x > 0; }
+  static double to_d(double x) { return x; }
+};
+
+template <>
+struct Arith<Rational> {
+  static bool better(bool max, const Rational& a, const Rational& b, double) { return max ? a > b : a < b; }
+  static bool positive(const Rational& x) { return sgn(x) > 0; }
+  static double to_d(const Rational& x) { return exact::to_double(x); }
+};
+
+// The game in "choice form": every vertex has choices (an active vertex one per out-edge, a
+// passive vertex one), each with a reward and successors; a successor is a vertex or a constant
+// (a value known in advance: the lower budget levels of a reward bound).
+enum class State : std::uint8_t { free, fixed, infinite };
+
+template <class T>
+struct Form {
+  std::uint32_t n = 0;
+  std::vector<State> state;
+  std::vector<T> fixed;  // the value of fixed vertices
+  std::vector<std::uint8_t> target;
+  std::vector<std::uint32_t> cbeg;  // n + 1
+  std::vector<EdgeId> cedge;        // per choice: the edge of an active vertex's choice
+  std::vector<T> creward;
+  std::vector<std::uint32_t> sbeg;  // choices + 1
+  std::vector<std::uint32_t> starget;
+  std::vector<T> sprob, sconst;
+  std::vector<std::uint8_t> active;
+
+  std::uint32_t choices(std::uint32_t v) const { return cbeg[v + 1] - cbeg[v]; }
+};
+
+// Numbers of the graph in T: per edge probability (normalized per passive vertex) and cost.
+template <class T>
+struct Numbers {
+  std::vector<T> prob, cost;
+};
+
+Numbers<double> numbers_double(const TestGraph& g) {
+  Numbers<double> x;
+  x.prob.assign(g.probabilities().begin(), g.probabilities().end());
+  x.cost.assign(g.costs().begin(), g.costs().end());
+  return x;
+}
+
+Numbers<Rational> numbers_rational(const TestGraph& g) {
+  Numbers<Rational> x;
+  exact::ExactNumbers e = exact::exact_numbers(g);
+  x.prob = std::move(e.prob);
+  x.cost = std::move(e.cost);
+  return x;
+}
+
+// The level-b form of a query: edges with cost c > 0 lead to the constant lower[b - c](t) when a
+// reward bound is given (lower == nullptr: every successor is internal).
+template <class T>
+Form<T> build_form(const TestGraph& g, const Numbers<T>& num, const PropertyQuery& q,
+                   const std::vector<std::uint8_t>& is_target, const std::vector<std::uint8_t>& is_allowed,
+                   const std::vector<std::vector<T>>* levels, std::uint64_t b) {
+  Form<T> f;
+  const std::uint32_t n = g.num_vertices();
+  f.n = n;
+  f.state.assign(n, State::free);
+  f.fixed.assign(n, T(0));
+  f.target = is_target;
+  f.active.assign(n, 0);
+  f.cbeg.assign(1, 0);
+  f.sbeg.assign(1, 0);
+  const bool reward = q.kind == PropertyKind::reward;
+  auto add_succ = [&](VertexId t, const T& p, const T& cost) {
+    if (levels != nullptr && cost != 0) {
+      // A reward bound: this edge spends `cost` of the budget b.
+      const T zero(0);
+      const double c = Arith<T>::to_d(cost);
+      f.starget.push_back(no_target);
+      f.sprob.push_back(p);
+      if (c > static_cast<double>(b))
+        f.sconst.push_back(zero);
+      else
+        f.sconst.push_back((*levels)[b - static_cast<std::uint64_t>(c)][t.index()]);
+      return;
+    }
+    f.starget.push_back(t.value);
+    f.sprob.push_back(p);
+    f.sconst.push_back(T(0));
+  };
+  for (VertexId v : g.vertices()) {
+    if (is_target[v.index()]) {
+      f.state[v.index()] = State::fixed;
+      f.fixed[v.index()] = reward ? T(0) : T(1);
+    } else if (!is_allowed[v.index()]) {
+      f.state[v.index()] = State::fixed;  // until: a vertex off the left side is lost
+      f.fixed[v.index()] = T(0);
+    }
+    if (f.state[v.index()] == State::free) {
+      if (g.is_active(v)) {
+        f.active[v.index()] = 1;
+        for (EdgeId e : g.out_edges(v)) {
+          f.cedge.push_back(e);
+          f.creward.push_back(reward ? num.cost[e.index()] : T(0));
+          add_succ(g.target(e), T(1), num.cost[e.index()]);
+          f.sbeg.push_back(static_cast<std::uint32_t>(f.starget.size()));
+        }
+      } else {
+        T r(0);
+        for (EdgeId e : g.out_edges(v)) {
+          if (reward) r += num.prob[e.index()] * num.cost[e.index()];
+          add_succ(g.target(e), num.prob[e.index()], num.cost[e.index()]);
+        }
+        f.cedge.push_back(EdgeId::none());
+        f.creward.push_back(r);
+        f.sbeg.push_back(static_cast<std::uint32_t>(f.starget.size()));
+      }
+    }
+    f.cbeg.push_back(static_cast<std::uint32_t>(f.cedge.size()));
+  }
+  return f;
+}
+
+// Predecessors: for every vertex, the (vertex, choice) pairs with it as a successor.
+template <class T>
+struct Preds {
+  std::vector<std::uint32_t> beg;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> list;
+  explicit Preds(const Form<T>& f) {
+    beg.assign(f.n + 1, 0);
+    for (std::uint32_t v = 0; v < f.n; ++v)
+      for (std::uint32_t c = f.cbeg[v]; c < f.cbeg[v + 1]; ++c)
+        for (std::uint32_t s = f.sbeg[c]; s < f.sbeg[c + 1]; ++s)
+          if (f.starget[s] != no_target) ++beg[f.starget[s] + 1];
+    for (std::uint32_t v = 0; v < f.n; ++v) beg[v + 1] += beg[v];
+    list.resize(beg[f.n]);
+    std::vector<std::uint32_t> pos(beg.begin(), beg.end() - 1);
+    for (std::uint32_t v = 0; v < f.n; ++v)
+      for (std::uint32_t c = f.cbeg[v]; c < f.cbeg[v + 1]; ++c)
+        for (std::uint32_t s = f.sbeg[c]; s < f.sbeg[c + 1]; ++s)
+          if (f.starget[s] != no_target) list[pos[f.starget[s]]++] = {v, c};
+  }
+};
+
+// Free vertices from which some scheduler reaches a "good" successor (a positive fixed value or
+// constant) with positive probability (the complement of PRISM's prob0E for max, used for Pmax);
+// dist: the backward distance, for the attractor strategy.
+template <class T>
+std::vector<std::uint8_t> can_reach_positive(const Form<T>& f, const Preds<T>& pr, std::vector<std::uint32_t>& dist) {
+  std::vector<std::uint8_t> good(f.n, 0);
+  dist.assign(f.n, no_target);
+  std::deque<std::uint32_t> queue;
+  for (std::uint32_t v = 0; v < f.n; ++v) {
+    if (f.state[v] != State::free) continue;
+    for (std::uint32_t c = f.cbeg[v]; c < f.cbeg[v + 1] && !good[v]; ++c)
+      for (std::uint32_t s = f.sbeg[c]; s < f.sbeg[c + 1]; ++s) {
+        const std::uint32_t t = f.starget[s];
+        const bool positive = t == no_target ? Arith<T>::positive(f.sconst[s])
+                                             : f.state[t] == State::fixed && Arith<T>::positive(f.fixed[t]);
+        if (positive) {
+          good[v] = 1;
+          break;
+        }
+      }
+    if (good[v]) {
+      dist[v] = 0;
+      queue.push_back(v);
+    }
+  }
+  while (!queue.empty()) {
+    const std::uint32_t v = queue.front();
+    queue.pop_front();
+    for (std::uint32_t i = pr.beg[v]; i < pr.beg[v + 1]; ++i) {
+      const std::uint32_t u = pr.list[i].first;
+      if (f.state[u] != State::free || good[u]) continue;
+      good[u] = 1;
+      dist[u] = dist[v] + 1;
+      queue.push_back(u);
+    }
+  }
+  return good;
+}
+
+// Free vertices from which some scheduler avoids every "good" successor forever (PRISM's prob0A:
+// Pmin = 0), as the greatest fixed point: a vertex stays while one of its choices (a passive
+// vertex: its only one) leads only to staying vertices, fixed zeros and zero constants.
+// `good_fixed(t)`: whether reaching fixed vertex t counts as reaching the target.
+template <class T, class GoodFixed>
+std::vector<std::uint8_t> can_avoid(const Form<T>& f, const Preds<T>& pr, GoodFixed good_fixed,
+                                    std::vector<std::uint32_t>* safe_choice = nullptr) {
+  std::vector<std::uint8_t> stay(f.n, 0);
+  const std::uint32_t num_choices = f.cbeg[f.n];
+  std::vector<std::uint32_t> unsafe(num_choices, 0), safe_choices(f.n, 0);
+  std::vector<std::uint32_t> removed;
+  for (std::uint32_t v = 0; v < f.n; ++v)
+    if (f.state[v] == State::free) stay[v] = 1;
+  for (std::uint32_t v = 0; v < f.n; ++v) {
+    if (!stay[v]) continue;
+    for (std::uint32_t c = f.cbeg[v]; c < f.cbeg[v + 1]; ++c) {
+      for (std::uint32_t s = f.sbeg[c]; s < f.sbeg[c + 1]; ++s) {
+        const std::uint32_t t = f.starget[s];
+        const bool bad = t == no_target ? Arith<T>::positive(f.sconst[s])
+                                        : (f.state[t] == State::fixed ? good_fixed(t) : f.state[t] != State::free);
+        unsafe[c] += bad;
+      }
+      safe_choices[v] += unsafe[c] == 0;
+    }
+    if (f.choices(v) > 0 && safe_choices[v] == 0) {
+      stay[v] = 0;
+      removed.push_back(v);
+    }
+  }
+  while (!removed.empty()) {
+    const std::uint32_t v = removed.back();
+    removed.pop_back();
+    for (std::uint32_t i = pr.beg[v]; i < pr.beg[v + 1]; ++i) {
+      const auto [u, c] = pr.list[i];
+      if (!stay[u]) continue;
+      if (unsafe[c]++ == 0 && --safe_choices[u] == 0) {
+        stay[u] = 0;
+        removed.push_back(u);
+      }
+    }
+  }
+  if (safe_choice != nullptr)
+    for (std::uint32_t v = 0; v < f.n; ++v)
+      if (stay[v])
+        for (std::uint32_t c = f.cbeg[v]; c < f.cbeg[v + 1]; ++c)
+          if (unsafe[c] == 0) {
+            (*safe_choice)[v] = c;  // a choice that keeps avoiding
+            break;
+          }
+  return stay;
+}
+
+// Rmin's region: free vertices from which some scheduler reaches a target almost surely (prob1E),
+// with an attractor choice for each (every choice stays in the region, and the chosen one moves
+// closer to a target).
+template <class T>
+std::vector<std::uint8_t> almost_sure(const Form<T>& f, const Preds<T>& pr, std::vector<std::uint32_t>& attractor) {
+  std::vector<std::uint8_t> region(f.n, 0);
+  for (std::uint32_t v = 0; v < f.n; ++v) region[v] = f.state[v] == State::free;
+  const std::uint32_t num_choices = f.cbeg[f.n];
+  attractor.assign(f.n, no_target);
+  for (;;) {
+    // Choices that stay in the region or end at a target.
+    std::vector<std::uint8_t> ok(num_choices, 1);
+    for (std::uint32_t v = 0; v < f.n; ++v) {
+      if (!region[v]) continue;
+      for (std::uint32_t c = f.cbeg[v]; c < f.cbeg[v + 1]; ++c)
+        for (std::uint32_t s = f.sbeg[c]; s < f.sbeg[c + 1]; ++s) {
+          const std::uint32_t t = f.starget[s];
+          if (t == no_target || !(f.target[t] || region[t])) ok[c] = 0;
+        }
+    }
+    // Least fixed point: vertices with an ok choice that hits a target or a vertex already in.
+    std::vector<std::uint8_t> in(f.n, 0);
+    std::deque<std::uint32_t> queue;
+    auto try_add = [&](std::uint32_t u, std::uint32_t c) {
+      if (!region[u] || in[u] || !ok[c]) return;
+      in[u] = 1;
+      attractor[u] = c;
+      queue.push_back(u);
+    };
+    for (std::uint32_t v = 0; v < f.n; ++v) {
+      if (!region[v]) continue;
+      for (std::uint32_t c = f.cbeg[v]; c < f.cbeg[v + 1] && !in[v]; ++c)
+        for (std::uint32_t s = f.sbeg[c]; s < f.sbeg[c + 1]; ++s)
+          if (f.starget[s] != no_target && f.target[f.starget[s]]) {
+            try_add(v, c);
+            break;
+          }
+    }
+    while (!queue.empty()) {
+      const std::uint32_t v = queue.front();
+      queue.pop_front();
+      for (std::uint32_t i = pr.beg[v]; i < pr.beg[v + 1]; ++i) try_add(pr.list[i].first, pr.list[i].second);
+    }
+    bool same = true;
+    for (std::uint32_t v = 0; v < f.n; ++v)
+      if (region[v] && !in[v]) {
+        region[v] = 0;
+        same = false;
+      }
+    if (same) return region;
+  }
+}
+
+// Free vertices from which some path (any choices, positive probabilities) reaches a vertex of
+// `from` without passing a target: where Rmax is infinite, given from = prob0A.
+template <class T>
+std::vector<std::uint8_t> backward_reach(const Form<T>& f, const Preds<T>& pr, const std::vector<std::uint8_t>& from) {
+  std::vector<std::uint8_t> seen(from);
+  std::vector<std::uint32_t> stack;
+  for (std::uint32_t v = 0; v < f.n; ++v)
+    if (seen[v]) stack.push_back(v);
+  while (!stack.empty()) {
+    const std::uint32_t v = stack.back();
+    stack.pop_back();
+    for (std::uint32_t i = pr.beg[v]; i < pr.beg[v + 1]; ++i) {
+      const std::uint32_t u = pr.list[i].first;
+      if (f.state[u] != State::free || seen[u]) continue;
+      seen[u] = 1;
+      stack.push_back(u);
+    }
+  }
+  return seen;
+}
+
+// Solves the strategy's system on the free vertices: x_v = r_c + sum p * (x_t | fixed | const).
+// Returns false when the budget ran out (rational) or the system was singular.
+bool evaluate(const Form<double>& f, const std::vector<std::uint32_t>& strategy, std::vector<double>& x,
+              const Budget&) {
+  std::vector<std::int32_t> index(f.n, -1);
+  std::int32_t m = 0;
+  for (std::uint32_t v = 0; v < f.n; ++v)
+    if (f.state[v] == State::free) index[v] = m++;
+  using SpMat = Eigen::SparseMatrix<double>;
+  std::vector<Eigen::Triplet<double>> trip;
+  Eigen::VectorXd b = Eigen::VectorXd::Zero(m);
+  for (std::uint32_t v = 0; v < f.n; ++v) {
+    if (index[v] < 0) continue;
+    const std::int32_t i = index[v];
+    trip.emplace_back(i, i, 1.0);
+    const std::uint32_t c = strategy[v];
+    b[i] += f.creward[c];
+    for (std::uint32_t s = f.sbeg[c]; s < f.sbeg[c + 1]; ++s) {
+      const std::uint32_t t = f.starget[s];
+      if (t == no_target)
+        b[i] += f.sprob[s] * f.sconst[s];
+      else if (index[t] >= 0)
+        trip.emplace_back(i, index[t], -f.sprob[s]);
+      else
+        b[i] += f.sprob[s] * f.fixed[t];
+    }
+  }
+  if (m > 0) {
+    SpMat a(m, m);
+    a.setFromTriplets(trip.begin(), trip.end());
+    Eigen::SparseLU<SpMat, Eigen::COLAMDOrdering<int>> lu;
+    lu.compute(a);
+    if (lu.info() != Eigen::Success) return false;
+    const Eigen::VectorXd y = lu.solve(b);
+    if (lu.info() != Eigen::Success) return false;
+    for (std::uint32_t v = 0; v < f.n; ++v)
+      if (index[v] >= 0) x[v] = y[index[v]];
+  }
+  for (std::uint32_t v = 0; v < f.n; ++v)
+    if (f.state[v] == State::fixed) x[v] = f.fixed[v];
+  return true;
+}
+
+bool evaluate(const Form<Rational>& f, const std::vector<std::uint32_t>& strategy, std::vector<Rational>& x,
+              const Budget& budget, std::uint64_t* max_bits) {
+  std::vector<std::uint32_t> index(f.n, no_target);
+  std::uint32_t m = 0;
+  for (std::uint32_t v = 0; v < f.n; ++v)
+    if (f.state[v] == State::free) index[v] = m++;
+  exact::SparseSystem sys(m);
+  for (std::uint32_t v = 0; v < f.n; ++v) {
+    if (index[v] == no_target) continue;
+    const std::uint32_t i = index[v];
+    sys.add(i, i, Rational(1));
+    const std::uint32_t c = strategy[v];
+    Rational b = f.creward[c];
+    for (std::uint32_t s = f.sbeg[c]; s < f.sbeg[c + 1]; ++s) {
+      const std::uint32_t t = f.starget[s];
+      if (t == no_target)
+        b += f.sprob[s] * f.sconst[s];
+      else if (index[t] != no_target)
+        sys.add(i, index[t], -f.sprob[s]);
+      else
+        b += f.sprob[s] * f.fixed[t];
+    }
+    sys.add_rhs(i, b);
+  }
+  exact::LinearSolution sol = exact::solve(std::move(sys), [&] { return budget.expired(); });
+  if (sol.status == exact::LinearSolution::Status::cancelled) throw BudgetExceeded{};
+  if (sol.status != exact::LinearSolution::Status::solved) return false;
+  if (max_bits) *max_bits = std::max(*max_bits, sol.stats.max_bits);
+  for (std::uint32_t v = 0; v < f.n; ++v) {
+    if (index[v] != no_target)
+      x[v] = std::move(sol.x[index[v]]);
+    else if (f.state[v] == State::fixed)
+      x[v] = f.fixed[v];
+  }
+  return true;
+}
+
+template <class T>
+T choice_value(const Form<T>& f, std::uint32_t c, const std::vector<T>& x) {
+  T q = f.creward[c];
+  for (std::uint32_t s = f.sbeg[c]; s < f.sbeg[c + 1]; ++s) {
+    const std::uint32_t t = f.starget[s];
+    q += f.sprob[s] * (t == no_target ? f.sconst[s] : x[t]);
+  }
+  return q;
+}
+
+struct PiStats {
+  std::uint32_t improvements = 0, evaluations = 0;
+  std::uint64_t max_bits = 0;
+};
+
+// Policy iteration on the free vertices from `strategy` (a choice index per free vertex with
+// choices, one that reaches the fixed vertices almost surely). `usable[c]`: the choices that may
+// be taken (Rmin: those that stay finite). Leaves the optimal values in x.
+template <class T>
+bool policy_iteration(const Form<T>& f, bool max, const std::vector<std::uint8_t>& usable,
+                      std::vector<std::uint32_t>& strategy, std::vector<T>& x, const PropertyOptions& o,
+                      const Budget* budget, PiStats& st) {
+  x.assign(f.n, T(0));
+  const Budget no_budget{Clock::time_point::max()};
+  const Budget& bud = budget ? *budget : no_budget;
+  for (std::uint32_t round = 0;; ++round) {
+    bool ok;
+    if constexpr (std::is_same_v<T, Rational>)
+      ok = evaluate(f, strategy, x, bud, &st.max_bits);
+    else
+      ok = evaluate(f, strategy, x, bud);
+    ++st.evaluations;
+    if (!ok) return false;  // the strategy does not reach the fixed vertices almost surely
+    bool changed = false;
+    for (std::uint32_t v = 0; v < f.n; ++v) {
+      if (f.state[v] != State::free || !f.active[v] || f.choices(v) < 2) continue;
+      std::uint32_t best = strategy[v];
+      T best_q = choice_value(f, best, x);
+      for (std::uint32_t c = f.cbeg[v]; c < f.cbeg[v + 1]; ++c) {
+        if (c == best || !usable[c]) continue;
+        T q = choice_value(f, c, x);
+        if (Arith<T>::better(max, q, best_q, o.improvement_tolerance)) {
+          best = c;
+          best_q = std::move(q);
+        }
+      }
+      if (best != strategy[v]) {
+        strategy[v] = best;
+        changed = true;
+      }
+    }
+    if (!changed) return true;
+    ++st.improvements;
+    if (budget) budget->check();
+    if (round + 1 >= o.max_iterations)
+      throw InternalError("solve_property: policy iteration did not converge within max_iterations");
+  }
+}
+
+// One unbounded problem (a level of a reward bound, or the whole query): qualitative
+// precomputation, then policy iteration. `warm`: a strategy to start from (choice per vertex, or
+// empty). Returns the values (+infinity marked by State::infinite in f) and the strategy.
+template <class T>
+void solve_unbounded(Form<T>& f, const PropertyQuery& q, const PropertyOptions& o, const Budget* budget,
+                     const std::vector<std::uint32_t>* warm, std::vector<T>& x, std::vector<std::uint32_t>& strategy,
+                     PiStats& st) {
+  const bool max = q.direction == PropertyDirection::max;
+  const Preds<T> pr(f);
+  const std::uint32_t num_choices = f.cbeg[f.n];
+  std::vector<std::uint8_t> usable(num_choices, 1);
+  strategy.assign(f.n, no_target);
+  if (q.kind == PropertyKind::probability) {
+    std::vector<std::uint32_t> dist;
+    if (max) {
+      const auto good = can_reach_positive(f, pr, dist);
+      for (std::uint32_t v = 0; v < f.n; ++v)
+        if (f.state[v] == State::free && !good[v]) f.state[v] = State::fixed, f.fixed[v] = T(0);
+      // The attractor: a choice with a successor closer to a positive value.
+      for (std::uint32_t v = 0; v < f.n; ++v) {
+        if (f.state[v] != State::free) continue;
+        std::uint32_t best = f.cbeg[v], best_d = no_target;
+        for (std::uint32_t c = f.cbeg[v]; c < f.cbeg[v + 1]; ++c) {
+          std::uint32_t d = no_target;
+          for (std::uint32_t s = f.sbeg[c]; s < f.sbeg[c + 1]; ++s) {
+            const std::uint32_t t = f.starget[s];
+            if (t == no_target ? Arith<T>::positive(f.sconst[s])
+                               : f.state[t] == State::fixed && Arith<T>::positive(f.fixed[t]))
+              d = 0;
+            else if (t != no_target && f.state[t] == State::free)
+              d = std::min(d, dist[t] + 1);
+          }
+          if (d < best_d) best_d = d, best = c;
+        }
+        strategy[v] = best;
+      }
+    } else {
+      // Where the scheduler can avoid the target forever, its strategy is a choice that does.
+      const auto stay = can_avoid(
+          f, pr, [&](std::uint32_t t) { return Arith<T>::positive(f.fixed[t]); }, &strategy);
+      for (std::uint32_t v = 0; v < f.n; ++v) {
+        if (f.state[v] != State::free) continue;
+        if (stay[v])
+          f.state[v] = State::fixed, f.fixed[v] = T(0);
+        else
+          strategy[v] = f.cbeg[v];
+      }
+    }
+  } else if (max) {
+    const auto zero = can_avoid(f, pr, [&](std::uint32_t t) { return f.target[t] != 0; });
+    const auto inf = backward_reach(f, pr, zero);
+    for (std::uint32_t v = 0; v < f.n; ++v) {
+      if (f.state[v] != State::free) continue;
+      if (inf[v])
+        f.state[v] = State::infinite;
+      else
+        strategy[v] = f.cbeg[v];
+    }
+  } else {
+    std::vector<std::uint32_t> attractor;
+    const auto region = almost_sure(f, pr, attractor);
+    for (std::uint32_t v = 0; v < f.n; ++v) {
+      if (f.state[v] != State::free) continue;
+      if (!region[v]) {
+        f.state[v] = State::infinite;
+      } else {
+        strategy[v] = attractor[v];
+      }
+    }
+    for (std::uint32_t v = 0; v < f.n; ++v)
+      for (std::uint32_t c = f.cbeg[v]; c < f.cbeg[v + 1]; ++c)
+        for (std::uint32_t s = f.sbeg[c]; s < f.sbeg[c + 1]; ++s) {
+          const std::uint32_t t = f.starget[s];
+          if (t == no_target || f.state[t] == State::infinite) usable[c] = 0;
+        }
+  }
+  // A warm start replaces the initial strategy where it is usable; strict improvement from it is
+  // then sound only when it, too, reaches the fixed vertices almost surely. A double-derived
+  // strategy is such a one when it came out of the same precomputation and policy iteration
+  // (which preserves that property); the qualitative sets are the same in both arithmetics.
+  // A warm start whose system is singular (it does not reach them in this arithmetic: a value that
+  // underflowed in double) is dropped for the cold start.
+  if (warm != nullptr) {
+    std::vector<std::uint32_t> from_warm = strategy;
+    for (std::uint32_t v = 0; v < f.n; ++v)
+      if (f.state[v] == State::free && (*warm)[v] != no_target && (*warm)[v] >= f.cbeg[v] &&
+          (*warm)[v] < f.cbeg[v + 1] && usable[(*warm)[v]])
+        from_warm[v] = (*warm)[v];
+    if (policy_iteration(f, max, usable, from_warm, x, o, budget, st)) {
+      strategy = std::move(from_warm);
+      return;
+    }
+  }
+  if (!policy_iteration(f, max, usable, strategy, x, o, budget, st))
+    throw InternalError("solve_property: the initial strategy's linear system is singular");
+}
+
+template <class T>
+struct Solved {
+  std::vector<T> x;
+  std::vector<State> state;
+  std::vector<EdgeId> strategy;                              // per vertex
+  std::vector<std::vector<std::uint32_t>> level_strategies;  // reward-bounded: per level (choice indices)
+  std::vector<std::uint32_t> choice_strategy;                // unbounded: choice indices
+  PiStats st;
+  std::uint32_t levels = 0;
+};
+
+template <class T>
+std::vector<EdgeId> to_edges(const Form<T>& f, const std::vector<std::uint32_t>& strategy) {
+  std::vector<EdgeId> e(f.n, EdgeId::none());
+  for (std::uint32_t v = 0; v < f.n; ++v)
+    if (f.active[v] && strategy[v] != no_target) e[v] = f.cedge[strategy[v]];
+  return e;
+}
+
+template <class T>
+Solved<T> solve_query(const TestGraph& g, const Numbers<T>& num, const PropertyQuery& q,
+                      const std::vector<std::uint8_t>& is_target, const std::vector<std::uint8_t>& is_allowed,
+                      const PropertyOptions& o, const Budget* budget, const Solved<double>* warm) {
+  Solved<T> out;
+  const bool max = q.direction == PropertyDirection::max;
+  if (q.step_bound) {
+    Form<T> f =
+        build_form(g, num, q, is_target, is_allowed, static_cast<const std::vector<std::vector<T>>*>(nullptr), 0);
+    std::vector<T> x(f.n, T(0)), y(f.n, T(0));
+    for (std::uint32_t v = 0; v < f.n; ++v)
+      if (f.state[v] == State::fixed) x[v] = f.fixed[v];
+    std::vector<std::uint32_t> strategy(f.n, no_target);
+    for (std::uint64_t k = 0; k < *q.step_bound; ++k) {
+      if (budget && (k & 15) == 15) budget->check();
+      const bool last = k + 1 == *q.step_bound;
+      for (std::uint32_t v = 0; v < f.n; ++v) {
+        if (f.state[v] != State::free) {
+          y[v] = x[v];
+          continue;
+        }
+        if (f.choices(v) == 0) {
+          y[v] = T(0);
+          continue;
+        }
+        std::uint32_t best = f.cbeg[v];
+        T best_q = choice_value(f, best, x);
+        for (std::uint32_t c = f.cbeg[v] + 1; c < f.cbeg[v + 1]; ++c) {
+          T qv = choice_value(f, c, x);
+          if (Arith<T>::better(max, qv, best_q, 0.0)) best = c, best_q = std::move(qv);
+        }
+        y[v] = std::move(best_q);
+        if (last) strategy[v] = best;
+      }
+      x.swap(y);
+    }
+    out.x = std::move(x);
+    out.state = f.state;
+    out.strategy = to_edges(f, strategy);
+    return out;
+  }
+  if (q.reward_bound) {
+    const std::uint64_t bound = *q.reward_bound;
+    std::vector<std::vector<T>> levels;
+    std::vector<std::uint32_t> strategy;
+    for (std::uint64_t b = 0; b <= bound; ++b) {
+      Form<T> f = build_form(g, num, q, is_target, is_allowed, &levels, b);
+      std::vector<T> x;
+      const std::vector<std::uint32_t>* w =
+          warm != nullptr && b < warm->level_strategies.size() ? &warm->level_strategies[b] : nullptr;
+      solve_unbounded(f, q, o, budget, w, x, strategy, out.st);
+      if constexpr (std::is_same_v<T, double>) out.level_strategies.push_back(strategy);
+      levels.push_back(std::move(x));
+      if (b == bound) {
+        out.state = f.state;
+        out.strategy = to_edges(f, strategy);
+      }
+      ++out.levels;
+    }
+    out.x = std::move(levels.back());
+    return out;
+  }
+  Form<T> f = build_form(g, num, q, is_target, is_allowed, static_cast<const std::vector<std::vector<T>>*>(nullptr), 0);
+  std::vector<std::uint32_t> strategy;
+  solve_unbounded(f, q, o, budget, warm != nullptr ? &warm->choice_strategy : nullptr, out.x, strategy, out.st);
+  out.state = f.state;
+  out.strategy = to_edges(f, strategy);
+  out.choice_strategy = std::move(strategy);
+  return out;
+}
+
+// A proved bound on the rounding error of step-bounded value iteration in double against the
+// exact model (exact_numbers): per step, each passive sum of d products of numbers in [0, 1] is
+// off by at most d * 2^-53 (relative, with the input's rounding to double and the normalization of
+// probabilities whose sum is not exactly 1: delta), errors add up over the steps.
+double rounding_bound(const TestGraph& g, std::uint64_t steps) {
+  double worst = 0;
+  for (VertexId v : g.vertices()) {
+    if (!g.is_passive(v)) continue;
+    double sum = 0;
+    for (EdgeId e : g.out_edges(v)) sum += g.probability(e);
+    const double d = g.out_degree(v);
+    worst = std::max(worst, std::abs(1.0 - sum) + (3 * d + 2) * 0x1p-53);
+  }
+  return static_cast<double>(steps) * worst * (1 + 1e-10) + 0x1p-60;
+}
+
+}  // namespace
+
+PropertyResult solve_property(const TestGraph& g, const PropertyQuery& q, const PropertyOptions& o) {
+  const std::uint32_t n = g.num_vertices();
+  std::vector<std::uint8_t> is_target(n, 0), is_allowed(n, 1);
+  for (VertexId v : q.targets) {
+    if (v.index() >= n) throw UsageError("targets", "solve_property: target vertex id out of range");
+    is_target[v.index()] = 1;
+  }
+  if (q.allowed) {
+    std::fill(is_allowed.begin(), is_allowed.end(), 0);
+    for (VertexId v : *q.allowed) {
+      if (v.index() >= n) throw UsageError("allowed", "solve_property: vertex id out of range");
+      is_allowed[v.index()] = 1;
+    }
+  }
+  if (q.kind == PropertyKind::reward && (q.step_bound || q.reward_bound || q.allowed))
+    throw UsageError("property", "a reward (R) property takes neither a bound nor an until (R [ F target ] only)");
+  if (q.step_bound && q.reward_bound)
+    throw UsageError("property", "a step bound and a reward bound together are not supported");
+  if (q.reward_bound) {
+    for (EdgeId e : g.edges()) {
+      const double c = g.cost(e);
+      if (c != std::floor(c) || c > 0x1p53)
+        throw UsageError("property",
+                         fmt::format("a reward bound needs integer rewards; edge '{}' costs {}", g.name(e), c));
+    }
+    if ((*q.reward_bound + 1) * std::uint64_t{std::max<std::uint32_t>(n, 1)} > 200'000'000)
+      throw UsageError("property",
+                       fmt::format("the reward bound {} times {} vertices is too large to unfold", *q.reward_bound, n));
+  }
+
+  PropertyResult r;
+  auto finish = [&](const auto& s) {
+    r.value.assign(n, 0.0);
+    r.strategy = s.strategy;
+    r.improvements = s.st.improvements;
+    r.evaluations = s.st.evaluations;
+    r.levels = s.levels;
+    r.max_bits = std::max(r.max_bits, s.st.max_bits);
+    r.num_infinite = 0;
+    r.infinite.assign(n, 0);
+    for (std::uint32_t v = 0; v < n; ++v) {
+      if (s.state[v] == State::infinite) {
+        r.value[v] = std::numeric_limits<double>::infinity();
+        r.infinite[v] = 1;
+        ++r.num_infinite;
+      } else {
+        r.value[v] = Arith<std::decay_t<decltype(s.x[0])>>::to_d(s.x[v]);
+      }
+    }
+  };
+  const Budget budget{Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                         std::chrono::duration<double>(std::max(0.0, o.exact_seconds)))};
+  if (o.exact) {
+    try {
+      const Solved<Rational> s = solve_query(g, numbers_rational(g), q, is_target, is_allowed, o, &budget, nullptr);
+      finish(s);
+      r.has_exact = true;
+      r.exact = s.x;
+      for (std::uint32_t v = 0; v < n; ++v)
+        if (s.state[v] == State::infinite) r.exact[v] = 0;
+    } catch (const BudgetExceeded&) {
+      throw UsageError("exact_seconds",
+                       fmt::format("exact solving did not finish within {} s ({} vertices); raise the budget or "
+                                   "drop the exact request",
+                                   o.exact_seconds, n));
+    }
+    r.certified = true;
+    r.error_bound = 0;
+    return r;
+  }
+  const Solved<double> s = solve_query(g, numbers_double(g), q, is_target, is_allowed, o, nullptr, nullptr);
+  finish(s);
+  if (q.step_bound) {
+    r.certified = true;
+    r.error_bound = rounding_bound(g, *q.step_bound);
+    return r;
+  }
+  if (n > o.exact_check_vertices) {
+    r.not_certified = fmt::format(
+        "{} vertices, above the exact check's limit of {}; the double answer has no proved "
+        "bound",
+        n, o.exact_check_vertices);
+    return r;
+  }
+  const Budget check_budget{Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                               std::chrono::duration<double>(std::max(0.0, o.check_seconds)))};
+  try {
+    const Solved<Rational> e = solve_query(g, numbers_rational(g), q, is_target, is_allowed, o, &check_budget, &s);
+    PropertyResult x = r;
+    finish(e);
+    r.has_exact = true;
+    r.exact = e.x;
+    for (std::uint32_t v = 0; v < n; ++v)
+      if (e.state[v] == State::infinite) r.exact[v] = 0;
+    r.certified = true;
+    r.error_bound = 0;
+    // Report what the double solver needed, with the exact check's extra work added.
+    r.improvements += x.improvements;
+    r.evaluations += x.evaluations;
+  } catch (const BudgetExceeded&) {
+    r.not_certified = fmt::format("the exact check did not finish within {} s (--check-seconds)", o.check_seconds);
+  }
+  return r;
+}
+
+}  // namespace playtest

@@ -1,0 +1,304 @@
+#include "playtest/solve/property_report.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+#include "playtest/error.hpp"
+#include "playtest/graph/names.hpp"
+
+namespace playtest {
+
+namespace {
+
+std::string fmt_value(double x) { return std::isfinite(x) ? fmt::format("{:.10g}", x) : std::string("inf"); }
+
+std::string_view filter_name(PropertyFilter f) {
+  switch (f) {
+    case PropertyFilter::max:
+      return "max";
+    case PropertyFilter::min:
+      return "min";
+    case PropertyFilter::avg:
+      return "avg";
+    case PropertyFilter::sum:
+      return "sum";
+    case PropertyFilter::forall:
+      return "forall";
+    case PropertyFilter::exists:
+      return "exists";
+    case PropertyFilter::first:
+      return "first";
+    case PropertyFilter::none:
+      break;
+  }
+  return "";
+}
+
+bool compare(PropertyComparison c, const exact::Rational& x, const exact::Rational& t) {
+  switch (c) {
+    case PropertyComparison::ge:
+      return x >= t;
+    case PropertyComparison::gt:
+      return x > t;
+    case PropertyComparison::le:
+      return x <= t;
+    case PropertyComparison::lt:
+      return x < t;
+    case PropertyComparison::query:
+      break;
+  }
+  return true;
+}
+
+bool compare(PropertyComparison c, double x, double t) {
+  switch (c) {
+    case PropertyComparison::ge:
+      return x >= t;
+    case PropertyComparison::gt:
+      return x > t;
+    case PropertyComparison::le:
+      return x <= t;
+    case PropertyComparison::lt:
+      return x < t;
+    case PropertyComparison::query:
+      break;
+  }
+  return true;
+}
+
+std::string_view comparison_text(PropertyComparison c) {
+  switch (c) {
+    case PropertyComparison::ge:
+      return ">=";
+    case PropertyComparison::gt:
+      return ">";
+    case PropertyComparison::le:
+      return "<=";
+    case PropertyComparison::lt:
+      return "<";
+    case PropertyComparison::query:
+      break;
+  }
+  return "=?";
+}
+
+}  // namespace
+
+PropertyReport solve_property_report(const TestGraph& g, const PropertyRequest& q) {
+  if (q.states.empty()) throw UsageError("states", "the property is asked of no state");
+  for (VertexId v : q.states)
+    if (v.index() >= g.num_vertices()) throw UsageError("states", "state id out of range");
+  PropertyReport r;
+  r.request = q;
+  const auto t0 = std::chrono::steady_clock::now();
+  r.result = solve_property(g, q.query, q.options);
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const PropertyResult& x = r.result;
+  r.certified = x.certified;
+  r.not_certified = x.not_certified;
+  const bool exact = x.has_exact;
+  const double inf = std::numeric_limits<double>::infinity();
+  auto is_inf = [&](VertexId v) { return x.infinite[v.index()] != 0; };
+  // The filter's value (none with one state: that state's value; none with several: max, and the
+  // summary lists the range).
+  PropertyFilter f = q.filter;
+  if (f == PropertyFilter::none) f = q.states.size() == 1 ? PropertyFilter::first : PropertyFilter::max;
+  const bool boolean = f == PropertyFilter::forall || f == PropertyFilter::exists;
+  if (boolean || q.comparison != PropertyComparison::query) {
+    // Each state's verdict, then all / some of them.
+    auto holds_at = [&](VertexId v) {
+      if (q.comparison == PropertyComparison::query) return x.value[v.index()] != 0;  // a P=? filtered by forall: > 0
+      if (is_inf(v)) return q.comparison == PropertyComparison::ge || q.comparison == PropertyComparison::gt;
+      if (exact) return compare(q.comparison, x.exact[v.index()], q.threshold);
+      return compare(q.comparison, x.value[v.index()], exact::to_double(q.threshold));
+    };
+    bool all = true, some = false;
+    for (VertexId v : q.states) {
+      const bool h = holds_at(v);
+      all = all && h;
+      some = some || h;
+    }
+    r.holds = f == PropertyFilter::exists ? some : (f == PropertyFilter::first ? holds_at(q.states.front()) : all);
+  }
+  // The value.
+  switch (f) {
+    case PropertyFilter::first:
+    case PropertyFilter::none:
+    case PropertyFilter::forall:
+    case PropertyFilter::exists: {
+      const VertexId v = q.states.front();
+      r.value = x.value[v.index()];
+      if (exact && !is_inf(v)) r.value_exact = x.exact[v.index()];
+      break;
+    }
+    case PropertyFilter::max:
+    case PropertyFilter::min: {
+      const bool max = f == PropertyFilter::max;
+      VertexId best = q.states.front();
+      for (VertexId v : q.states) {
+        const bool better =
+            exact && !is_inf(v) && !is_inf(best)
+                ? (max ? x.exact[v.index()] > x.exact[best.index()] : x.exact[v.index()] < x.exact[best.index()])
+                : (max ? x.value[v.index()] > x.value[best.index()] : x.value[v.index()] < x.value[best.index()]);
+        if (better) best = v;
+      }
+      r.value = x.value[best.index()];
+      if (exact && !is_inf(best)) r.value_exact = x.exact[best.index()];
+      break;
+    }
+    case PropertyFilter::avg:
+    case PropertyFilter::sum: {
+      bool any_inf = false;
+      exact::Rational s(0);
+      double d = 0;
+      for (VertexId v : q.states) {
+        any_inf = any_inf || is_inf(v);
+        if (exact && !is_inf(v)) s += x.exact[v.index()];
+        d += x.value[v.index()];
+      }
+      if (f == PropertyFilter::avg) {
+        s /= static_cast<long>(q.states.size());
+        d /= static_cast<double>(q.states.size());
+      }
+      r.value = any_inf ? inf : (exact ? exact::to_double(s) : d);
+      if (exact && !any_inf) r.value_exact = s;
+      // A sum of certified values is certified with the bounds added up.
+      break;
+    }
+  }
+  return r;
+}
+
+void write_property_text(std::ostream& out, const TestGraph& g, const PropertyReport& r, std::uint32_t limit) {
+  const PropertyResult& x = r.result;
+  out << fmt::format("{:<16} {:<8} {:<24} {}\n", "vertex", "kind", "value", "strategy");
+  std::vector<std::uint8_t> target(g.num_vertices(), 0);
+  for (VertexId v : r.request.query.targets) target[v.index()] = 1;
+  std::uint32_t shown = 0;
+  for (VertexId v : g.vertices()) {
+    if (shown == limit) {
+      out << fmt::format("... {} more vertices (--limit, or --json for all)\n", g.num_vertices() - shown);
+      break;
+    }
+    ++shown;
+    std::string val = x.infinite[v.index()] || std::isfinite(x.value[v.index()])
+                          ? fmt_value(x.value[v.index()])
+                          : exact::scientific_string(x.exact[v.index()]);  // beyond double
+    if (x.has_exact && !x.infinite[v.index()]) {
+      const std::string e = exact::short_string(x.exact[v.index()]);
+      if (e != val) val += " = " + e;
+    }
+    const char* kind = target[v.index()] ? "target" : g.is_passive(v) ? "passive" : "active";
+    const EdgeId e = x.strategy.empty() ? EdgeId::none() : x.strategy[v.index()];
+    std::string edge_text = "-";
+    if (!e.is_none() && generated_edge_id(g.name(e)))
+      edge_text = fmt::format("{} -> {}", g.label(e), g.name(g.target(e)));
+    else if (!e.is_none())
+      edge_text = fmt::format("{} ({} -> {})", g.name(e), g.label(e), g.name(g.target(e)));
+    out << fmt::format("{:<16} {:<8} {:<24} {}\n", g.name(v), kind, val, edge_text);
+  }
+  out << "\n";
+  const PropertyRequest& q = r.request;
+  out << fmt::format("property: {}\n", q.text);
+  if (!q.note.empty()) out << q.note << "\n";
+  std::string states;
+  for (std::size_t i = 0; i < q.states.size() && i < 8; ++i)
+    states += fmt::format("{}{}", i ? ", " : "", g.name(q.states[i]));
+  if (q.states.size() > 8) states += fmt::format(", ... ({} states)", q.states.size());
+  const std::string over =
+      q.states.size() == 1
+          ? fmt::format("at {}", states)
+          : fmt::format("{} over {}",
+                        q.filter == PropertyFilter::none ? std::string_view("max") : filter_name(q.filter), states);
+  std::string value =
+      r.value_exact && !std::isfinite(r.value) ? exact::scientific_string(*r.value_exact) : fmt_value(r.value);
+  if (r.value_exact && exact::short_string(*r.value_exact) != value)
+    value += fmt::format(" = {}", exact::short_string(*r.value_exact));
+  out << fmt::format("value {}: {}\n", over, value);
+  if (q.states.size() > 1 && q.filter == PropertyFilter::none) {
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    for (VertexId v : q.states) lo = std::min(lo, x.value[v.index()]), hi = std::max(hi, x.value[v.index()]);
+    out << fmt::format("values at the {} initial states range over [{}, {}] (filter(min|max|avg, ...) picks one)\n",
+                       q.states.size(), fmt_value(lo), fmt_value(hi));
+  }
+  if (r.holds) {
+    const std::string where = q.states.size() == 1                 ? fmt::format("at {}", states)
+                              : q.filter == PropertyFilter::exists ? fmt::format("at some state of {}", states)
+                                                                   : fmt::format("at every state of {}", states);
+    if (q.comparison != PropertyComparison::query)
+      out << fmt::format("value {} {} {}: {}\n", comparison_text(q.comparison), q.threshold_text, where,
+                         *r.holds ? "true" : "false");
+    else
+      out << fmt::format("{} (value > 0 {}): {}\n", filter_name(q.filter), where, *r.holds ? "true" : "false");
+  }
+  if (x.num_infinite > 0)
+    out << fmt::format("vertices with an infinite value: {} of {}\n", x.num_infinite, g.num_vertices());
+  std::string how = q.query.step_bound
+                        ? fmt::format("value iteration over {} moves", *q.query.step_bound)
+                        : fmt::format("{} strategy evaluations, {} improvements", x.evaluations, x.improvements);
+  if (x.levels > 0) how += fmt::format(", {} reward levels", x.levels);
+  if (x.has_exact && x.max_bits > 0)
+    out << fmt::format("exact (rational arithmetic, numbers up to {} bits); {}\n", x.max_bits, how);
+  else if (x.has_exact)
+    out << fmt::format("exact (rational arithmetic); {}\n", how);
+  else if (r.certified)
+    out << fmt::format("certified: error bound {:.3g}; {}\n", x.error_bound, how);
+  else
+    out << how << "\n";
+  out << fmt::format("solve time: {:.3f} s\n", r.seconds);
+  if (!r.certified) out << fmt::format("NOT CERTIFIED: {} (exit code 5)\n", r.not_certified);
+}
+
+void write_property_json(std::ostream& out, const TestGraph& g, const PropertyReport& r, std::string_view file) {
+  const PropertyResult& x = r.result;
+  const PropertyRequest& q = r.request;
+  auto number = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); };
+  nlohmann::json j;
+  j["file"] = std::string(file);
+  j["objective"] = q.objective;
+  j["property"] = q.text;
+  nlohmann::json s;
+  s["value"] = number(r.value);
+  s["value_exact"] = r.value_exact ? nlohmann::json(exact::fraction_string(*r.value_exact)) : nlohmann::json(nullptr);
+  s["infinite"] = !std::isfinite(r.value) && !r.value_exact;
+  nlohmann::json st = nlohmann::json::array();
+  for (VertexId v : q.states) st.push_back(std::string(g.name(v)));
+  s["states"] = st;
+  s["filter"] =
+      q.filter == PropertyFilter::none ? nlohmann::json(nullptr) : nlohmann::json(std::string(filter_name(q.filter)));
+  if (r.holds) s["holds"] = *r.holds;
+  s["certified"] = r.certified;
+  s["exact"] = x.has_exact;
+  s["not_certified"] = r.certified ? nlohmann::json(nullptr) : nlohmann::json(r.not_certified);
+  s["error_bound"] = x.error_bound < 0 ? nlohmann::json(nullptr) : nlohmann::json(x.error_bound);
+  s["evaluations"] = x.evaluations;
+  s["improvements"] = x.improvements;
+  s["levels"] = x.levels;
+  s["infinite_vertices"] = x.num_infinite;
+  s["seconds"] = r.seconds;
+  j["summary"] = s;
+  nlohmann::json tg = nlohmann::json::array();
+  for (VertexId v : q.query.targets) tg.push_back(std::string(g.name(v)));
+  j["targets"] = tg;
+  nlohmann::json vs = nlohmann::json::array();
+  for (VertexId v : g.vertices()) {
+    nlohmann::json o;
+    o["id"] = std::string(g.name(v));
+    o["value"] = number(x.value[v.index()]);
+    if (x.has_exact)
+      o["value_exact"] =
+          x.infinite[v.index()] ? nlohmann::json(nullptr) : nlohmann::json(exact::fraction_string(x.exact[v.index()]));
+    const EdgeId e = x.strategy.empty() ? EdgeId::none() : x.strategy[v.index()];
+    o["edge"] = e.is_none() ? nlohmann::json(nullptr) : nlohmann::json(std::string(g.name(e)));
+    vs.push_back(std::move(o));
+  }
+  j["vertices"] = std::move(vs);
+  out << j.dump(1) << "\n";
+}
+
+}  // namespace playtest
