@@ -144,7 +144,21 @@ Analysis analyze(const TestGraph& g, std::span<const std::string> goal_names, st
     solve_purpose(g, p.goals, a.start, o, p, a.certified);
     a.purposes.push_back(std::move(p));
   }
+  // An edge id, or a label: every edge with that label, each its own purpose (as run's --edge LABEL
+  // asks to cover every edge with it).
+  std::vector<std::string> edge_purposes;
   for (const std::string& name : edge_names) {
+    if (g.find_edge(name)) {
+      edge_purposes.push_back(name);
+      continue;
+    }
+    const std::vector<EdgeId> labelled = edges_named(g, name, "an edge to take");
+    if (labelled.size() == 1)
+      edge_purposes.push_back(name);
+    else
+      for (EdgeId e : labelled) edge_purposes.emplace_back(g.name(e));
+  }
+  for (const std::string& name : edge_purposes) {
     PurposeAnalysis p;
     p.kind = PurposeAnalysis::Kind::edges;
     p.name = name;
@@ -260,6 +274,35 @@ PurposeFeasibility purpose_feasibility(const TestGraph& g, const TestPurpose& pu
       list_some(
           f.unreachable_edges, [&](EdgeId e) { return edge_text(g, e); }, 5));
   return f;
+}
+
+std::vector<std::string> model_warnings(const TestGraph& g, bool final_declared) {
+  std::vector<std::string> out;
+  if (g.num_vertices() == 0) return out;
+  const std::vector<VertexId> goals = g.goals();
+  if (goals.empty()) {
+    if (final_declared)
+      out.push_back(
+          "no state satisfies the model's 'final' condition: it has no goal vertex, so a purpose 'reach' (and the "
+          "strategies reach, win and expected) has nothing to aim at");
+    return out;
+  }
+  const VertexId init = g.initial();
+  const std::vector<std::uint8_t> reached = reachable_from(g, std::span<const VertexId>(&init, 1));
+  std::vector<std::string> unreachable;
+  for (VertexId v : goals)
+    if (!reached[v.index()]) unreachable.emplace_back(g.name(v));
+  if (unreachable.empty()) return out;
+  std::string names;
+  for (std::size_t i = 0; i < unreachable.size() && i < 5; ++i) names += (i ? ", '" : "'") + unreachable[i] + "'";
+  if (unreachable.size() > 5) names += fmt::format(" and {} more", unreachable.size() - 5);
+  out.push_back(unreachable.size() == goals.size()
+                    ? fmt::format("no goal vertex is reachable from the initial vertex '{}' ({}): a purpose 'reach' "
+                                  "can never be met",
+                                  g.name(init), names)
+                    : fmt::format("{} of the {} goal vertices cannot be reached from the initial vertex '{}': {}",
+                                  unreachable.size(), goals.size(), g.name(init), names));
+  return out;
 }
 
 }  // namespace playtest

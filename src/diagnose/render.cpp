@@ -2,9 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <ostream>
+#include <tuple>
 
 namespace playtest {
 
@@ -92,6 +94,8 @@ std::string replay_text(const ReplayResult& r, const ReplayContext& c) {
                          a.divergence->recorded.empty() ? "(end)" : a.divergence->recorded,
                          a.divergence->replayed.empty() ? "(end)" : a.divergence->replayed);
     if (!a.stopped.empty()) out += "; " + a.stopped;
+    // An ERROR is about the adapter or its environment, not the system: say what broke.
+    if (a.result.verdict == Verdict::error && !a.result.message.empty()) out += ": " + a.result.message;
     out += "\n";
   }
   if (r.interrupted) out += "interrupted: a stop request ended the replay; the rates count the attempts before it\n";
@@ -167,7 +171,8 @@ std::string shrink_text(const ShrinkResult& r, const ShrinkContext& c) {
   out += fmt::format("  fails {}; threshold {}\n", rate_text(r.minimal_rate), percent(r.threshold));
   if (r.witness) out += fmt::format("  {}\n", failure_text(r.witness->failure));
   if (!c.output.empty()) out += fmt::format("  trace written to {}\n", c.output);
-  if (!c.replay_command.empty()) out += fmt::format("reproduce: {}\n", c.replay_command);
+  // The same form as run's replay lines: "replay: " and the command as the user can paste it.
+  if (!c.replay_command.empty()) out += fmt::format("replay: {}\n", c.replay_command);
   out += fmt::format("verdict: {}\n", r.minimal_rate.successes > 0 ? "FAIL" : "INCONCLUSIVE");
   return out;
 }
@@ -207,6 +212,29 @@ json shrink_json(const ShrinkResult& r, const ShrinkContext& c) {
 
 namespace {
 
+// The order of the table: evidence against the model first (flagged vertices, smallest p-value
+// first), then the other tested vertices by p-value, then the visited untested ones, then the
+// never-visited ones; vertices with one outcome (nothing to learn there) are left out and counted,
+// unless something unexpected happened there.
+std::vector<const VertexEstimate*> learn_rows(const LearnResult& r, std::size_t& single) {
+  std::vector<const VertexEstimate*> rows;
+  single = 0;
+  for (const VertexEstimate& v : r.vertices) {
+    if (v.outcomes.size() <= 1 && v.unexpected.empty()) {
+      ++single;
+      continue;
+    }
+    rows.push_back(&v);
+  }
+  auto rank = [](const VertexEstimate* v) {
+    const int group = v->flagged ? 0 : v->fit ? 1 : v->visits > 0 ? 2 : 3;
+    return std::make_tuple(group, v->fit ? v->fit->p_value : 1.0, -static_cast<double>(v->visits));
+  };
+  std::stable_sort(rows.begin(), rows.end(),
+                   [&](const VertexEstimate* a, const VertexEstimate* b) { return rank(a) < rank(b); });
+  return rows;
+}
+
 std::string learn_text(const TestGraph& g, const LearnResult& r, const LearnContext& c) {
   const LearnOptions& o = r.options;
   std::string out =
@@ -214,32 +242,47 @@ std::string learn_text(const TestGraph& g, const LearnResult& r, const LearnCont
                   count_of(r.runs, "run", "runs"), count_of(r.observations, "observation", "observations"),
                   o.prior == PriorCenter::model ? "the model's probabilities" : "uniform", o.prior_weight,
                   o.prior_weight == 1 ? "" : "s", o.confidence * 100);
-  out += fmt::format("{:<14} {:>7}  {:<14} {:>6} {:>7} {:>8}  {}\n", "vertex", "visits", "outcome", "count", "model",
-                     "learned", "interval");
+  std::size_t single = 0;
+  const std::vector<const VertexEstimate*> rows = learn_rows(r, single);
+  auto label_of = [&](EdgeId e) { return g.is_timeout(e) ? std::string("(timeout)") : std::string(g.label(e)); };
+  // Columns as wide as the names shown (up to a limit: a longer vertex name gets a line of its own).
+  constexpr std::size_t max_width = 40;
+  std::size_t wv = 6, wl = 7;
+  for (const VertexEstimate* v : rows) {
+    if (g.name(v->vertex).size() <= max_width) wv = std::max(wv, g.name(v->vertex).size());
+    for (const OutcomeEstimate& e : v->outcomes) wl = std::min(max_width, std::max(wl, label_of(e.edge).size()));
+  }
+  out += fmt::format("{:<{}} {:>7}  {:<{}} {:>6} {:>7} {:>8}  {}\n", "vertex", wv, "visits", "outcome", wl, "count",
+                     "model", "learned", "interval");
   std::string unseen, flagged;
-  for (const VertexEstimate& v : r.vertices) {
+  for (const VertexEstimate* vp : rows) {
+    const VertexEstimate& v = *vp;
+    const std::string name(g.name(v.vertex));
+    const bool own_line = name.size() > wv;
+    if (own_line) out += name + "\n";
     bool first = true;
     for (const OutcomeEstimate& e : v.outcomes) {
-      const std::string label = g.is_timeout(e.edge) ? "(timeout)" : std::string(g.label(e.edge));
-      out += fmt::format("{:<14} {:>7}  {:<14} {:>6} {:>7.3f} {:>8.3f}  [{:.3f}, {:.3f}]\n",
-                         first ? std::string(g.name(v.vertex)) : "", first ? fmt::format("{}", v.visits) : "", label,
+      const std::string label = label_of(e.edge);
+      out += fmt::format("{:<{}} {:>7}  {:<{}} {:>6} {:>7.3f} {:>8.3f}  [{:.3f}, {:.3f}]\n",
+                         first && !own_line ? name : "", wv, first ? fmt::format("{}", v.visits) : "", label, wl,
                          e.count, e.declared, e.estimate, e.low, e.high);
       first = false;
       if (v.visits > 0 && e.count == 0)
-        unseen +=
-            fmt::format("  '{}' at '{}': the model says {:g}; never in {} visits has probability {:.3g} under it\n",
-                        label, g.name(v.vertex), e.declared, v.visits, e.chance_unseen);
+        unseen += fmt::format("  '{}' at '{}': the model says {:g}; never in {} visits has probability {:.3g} under it\n",
+                              label, name, e.declared, v.visits, e.chance_unseen);
     }
     if (v.fit)
-      out += fmt::format("{:<14} {:>7}  fit: {} test, {} = {:.4g}, p = {:.4g}{}\n", "", "", to_string(v.fit->method),
-                         v.fit->method == FitMethod::g_test ? "G" : "X2", v.fit->statistic, v.fit->p_value,
-                         v.flagged ? "  << contradicts the model" : "");
-    if (v.flagged)
-      flagged += fmt::format("  '{}': p = {:.3g} after {} visits\n", g.name(v.vertex), v.fit->p_value, v.visits);
+      out += fmt::format("{:<{}} {:>7}  fit: {} test, {} = {:.4g}, p = {:.4g}{}\n", "", wv, "",
+                         to_string(v.fit->method), v.fit->method == FitMethod::g_test ? "G" : "X2", v.fit->statistic,
+                         v.fit->p_value, v.flagged ? "  << contradicts the model" : "");
+    if (v.flagged) flagged += fmt::format("  '{}': p = {:.3g} after {} visits\n", name, v.fit->p_value, v.visits);
     for (const auto& u : v.unexpected)
-      out += fmt::format("{:<14} {:>7}  unexpected {} {} time{} (failures, not counted)\n", "", "",
+      out += fmt::format("{:<{}} {:>7}  unexpected {} {} time{} (failures, not counted)\n", "", wv, "",
                          u.label.empty() ? "silence" : "'" + u.label + "'", u.count, u.count == 1 ? "" : "s");
   }
+  if (single > 0)
+    out += fmt::format("({} passive vert{} with a single outcome not shown: nothing to learn there)\n", single,
+                       single == 1 ? "ex" : "ices");
   if (!unseen.empty()) out += "allowed but never observed:\n" + unseen;
   out += fmt::format("goodness of fit at significance {:g}: {} of {} tested vertices contradict the model{}\n",
                      o.significance, r.flagged, r.tested, flagged.empty() ? "" : ":");

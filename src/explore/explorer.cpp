@@ -125,6 +125,18 @@ Frozen freeze(StateSpace& space, const std::vector<NodeId>& order, const std::ve
         if (traps[k] < ntraps) trap_insertions[traps[k]].push_back(ins);
     }
   }
+  // The model's traps as the graph's declared traps (meta.traps, strategy/traps.hpp), so that
+  // `--traps model` selects them on the explored graph and `explore -o` keeps them. An edge is named
+  // e<insertion index> by the builder, so the names are known before the graph is built.
+  if (ntraps > 0) {
+    std::vector<std::uint32_t> hit;
+    for (const auto& t : trap_insertions) hit.insert(hit.end(), t.begin(), t.end());
+    std::sort(hit.begin(), hit.end());
+    hit.erase(std::unique(hit.begin(), hit.end()), hit.end());
+    std::string meta = "{\"traps\":[";
+    for (std::size_t i = 0; i < hit.size(); ++i) meta += fmt::format("{}\"id:e{}\"", i ? "," : "", hit[i]);
+    b.set_meta_json(meta + "]}");
+  }
   std::vector<EdgeId> edge_of_insertion;
   f.graph = b.build({}, &edge_of_insertion);
   f.trap_names.reserve(ntraps);

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <charconv>
 #include <unordered_map>
+#include <utility>
 
 #include "lang/detail/runtime.hpp"
 
@@ -110,6 +111,12 @@ class Checker {
     }
     // Final, timeout, reset, abstraction: expressions over the state.
     if (p_.final_) state_expr(*p_.final_, bool_, "the final condition");
+    // Goal conditions from outside the file: their errors are located in their own text.
+    for (auto& c : p_.goal_conditions) {
+      const std::string file = std::exchange(p_.file, p_.goal_origin);
+      state_expr(*c, bool_, "a goal condition");
+      p_.file = file;
+    }
     if (p_.timeout_cost) state_expr(*p_.timeout_cost, int_, "the timeout cost");
     if (p_.timeout_weight) state_expr(*p_.timeout_weight, int_, "the timeout weight");
     if (p_.timeout_when) state_expr(*p_.timeout_when, bool_, "the timeout condition");

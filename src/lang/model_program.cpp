@@ -146,13 +146,22 @@ class ProgramModel final : public Model {
     }
   }
 
-  bool may_have_final_states() const override { return p_.final_ != nullptr; }
+  bool may_have_final_states() const override { return p_.final_ != nullptr || !p_.goal_conditions.empty(); }
 
   bool is_final(std::span<const std::byte> state) const override {
-    if (!p_.final_) return false;
     const Lease scratch(*this);
     Interp in = state_interp(state, scratch->frame);
-    return in.scalar(*p_.final_) != 0;
+    if (p_.goal_conditions.empty()) return p_.final_ && in.scalar(*p_.final_) != 0;
+    // Goal conditions (--goal 'EXPR') take the place of `final`; an error in one is located in it.
+    try {
+      for (auto& c : p_.goal_conditions)
+        if (in.scalar(*c) != 0) return true;
+      return false;
+    } catch (const ModelError& e) {
+      Diagnostic d = e.diagnostic();
+      d.where.file = p_.goal_origin;
+      throw ModelError(std::move(d));
+    }
   }
 
   std::optional<TimeoutSpec> timeout(std::span<const std::byte> state) const override {
@@ -318,6 +327,8 @@ class ProgramModel final : public Model {
 }  // namespace
 }  // namespace lang
 
+bool is_state_condition(std::string_view text) { return lang::parses_as_expression(text); }
+
 ModelParam parse_model_param(std::string_view text) {
   const auto eq = text.find('=');
   if (eq == std::string_view::npos || eq == 0)
@@ -327,7 +338,14 @@ ModelParam parse_model_param(std::string_view text) {
 
 std::unique_ptr<Model> compile_model(std::string_view text, const std::string& file,
                                      const std::vector<ModelParam>& params) {
+  return compile_model(text, file, params, {});
+}
+
+std::unique_ptr<Model> compile_model(std::string_view text, const std::string& file,
+                                     const std::vector<ModelParam>& params, const GoalConditions& goals) {
   lang::Program p = lang::parse(text, file);
+  p.goal_origin = goals.origin;
+  for (const std::string& c : goals.conditions) p.goal_conditions.push_back(lang::parse_condition(p, c, goals.origin));
   std::vector<std::pair<std::string, std::string>> kv;
   for (auto& m : params) kv.emplace_back(m.name, m.value);
   std::vector<lang::Word> initial = lang::check_program(p, kv);

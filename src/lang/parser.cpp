@@ -3,6 +3,7 @@
 
 #include <cctype>
 #include <limits>
+#include <utility>
 
 #include "lang/detail/ast.hpp"
 #include "playtest/source_text.hpp"
@@ -307,6 +308,13 @@ class Parser {
 
   void program() {
     while (!at(Tok::end)) decl();
+  }
+
+  // One expression and nothing after it (a goal condition).
+  ExprP condition() {
+    ExprP e = expr();
+    if (!at(Tok::end)) expected("the end of the condition", "after the expression");
+    return e;
   }
 
  private:
@@ -910,6 +918,28 @@ class Parser {
 };
 
 }  // namespace
+
+ExprP parse_condition(Program& p, std::string_view text, const std::string& origin) {
+  require_utf8(text, origin);
+  // Errors name the condition's origin, not the model file; the program keeps its own name.
+  struct Restore {
+    Program& p;
+    std::string file;
+    ~Restore() { p.file = std::move(file); }
+  } restore{p, std::exchange(p.file, origin)};
+  Parser parser(lex(text, origin), p);
+  return parser.condition();
+}
+
+bool parses_as_expression(std::string_view text) {
+  try {
+    Program p;
+    (void)parse_condition(p, text, "-");
+    return true;
+  } catch (const Error&) {
+    return false;
+  }
+}
 
 Program parse(std::string_view text, const std::string& file) {
   require_utf8(text, file);  // strings of the model become vertex names and labels in graph/1

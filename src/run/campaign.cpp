@@ -100,8 +100,9 @@ class Campaign {
   // Passes one run's steps on to the campaign (the runner calls it in the worker's thread).
   class Forward final : public RunObserver {
    public:
-    Forward(Campaign& c, std::size_t pos) : c_(c), pos_(pos) {}
+    Forward(Campaign& c, std::size_t pos, RunObserver* live) : c_(c), pos_(pos), live_(live) {}
     void on_step(const GameGraph& g, const TraceStep& step) override {
+      if (live_) live_->on_step(g, step);
       const std::lock_guard lock(c_.m_);
       Slot& s = c_.slots_[pos_];
       if (s.live)
@@ -113,6 +114,7 @@ class Campaign {
    private:
     Campaign& c_;
     std::size_t pos_;
+    RunObserver* live_;  // CampaignObserver::on_live_run's
   };
 
   bool globally_stopped() const { return global_stop_ != nullptr && global_stop_->requested(); }
@@ -135,7 +137,9 @@ class Campaign {
     if (next_ >= order_.size() || error_) return none;
     // The first run is always played, so that a campaign stopped before it began still has a run
     // (interrupted: ERROR) and never reads as a PASS.
-    if (next_ > 0 && (failed_fast_ != 0 || model_failed_ != 0 || w.stop.requested() || globally_stopped())) return none;
+    if (next_ > 0 && (failed_fast_ != 0 || model_failed_ != 0 || stopped_by_errors_ != 0 || w.stop.requested() ||
+                      globally_stopped()))
+      return none;
     const std::size_t pos = next_++;
     w.current = pos;
     slots_[pos].state = Slot::State::running;
@@ -165,10 +169,13 @@ class Campaign {
     try {
       for (std::size_t pos; (pos = take_run(w)) != none;) {
         const std::uint32_t run = order_[pos];
-        Forward forward(*this, pos);
+        const std::uint64_t seed = campaign_seed(options_.seed, run);
+        RunObserver* live = observer_ ? observer_->on_live_run(run, seed) : nullptr;
+        Forward forward(*this, pos, live);
         const std::shared_ptr<const Evidence> prior = prior_of(w, pos);
-        RunResult r = w.runner->run(*w.policy, *w.adapter, observer_ ? &forward : nullptr,
-                                    campaign_seed(options_.seed, run), prior.get());
+        RunResult r = w.runner->run(*w.policy, *w.adapter, observer_ ? &forward : nullptr, seed, prior.get());
+        r.run = run;
+        if (live) live->on_end(g_, r);
         finish_run(w, pos, std::move(r));
       }
     } catch (...) {
@@ -190,6 +197,9 @@ class Campaign {
           "system under test",
           r.steps, r.steps == 1 ? "" : "s", failed_fast_);
     if (r.model_error && (model_failed_ == 0 || r.run < model_failed_)) model_failed_ = r.run;
+    if (r.verdict == Verdict::error && !r.interrupted && options_.max_errors != 0 && stopped_by_errors_ == 0 &&
+        ++errors_ >= options_.max_errors)
+      stopped_by_errors_ = r.run;
     if (r.verdict == Verdict::fail && options_.fail_fast) {
       if (failed_fast_ == 0 || r.run < failed_fast_) failed_fast_ = r.run;
       // Stop the runs after this one; those before it are played to the end.
@@ -231,6 +241,8 @@ class Campaign {
     c.shard = options_.shard;
     c.failed_fast = failed_fast_;
     c.model_failed = model_failed_;
+    c.model_play = options_.model_play;
+    c.stopped_by_errors = stopped_by_errors_;
     c.edge_visits.assign(g_.num_edges(), 0);
     for (Slot& s : slots_) {
       if (!s.result) continue;
@@ -266,6 +278,8 @@ class Campaign {
   std::size_t running_ = 0;  // workers still working
   std::uint32_t failed_fast_ = 0;
   std::uint32_t model_failed_ = 0;  // the first run whose model failed (no run starts after it)
+  std::uint32_t errors_ = 0;             // runs ended ERROR, not interrupted (max_errors)
+  std::uint32_t stopped_by_errors_ = 0;  // the run that reached max_errors (no run starts after it)
   std::exception_ptr error_;
 };
 

@@ -77,6 +77,8 @@ JunitSuite campaign_suite_of(const GameGraph& g, const CampaignResult& c, const 
   suite.properties.emplace_back("runs", std::to_string(c.runs_requested));
   if (!c.shard.is_whole()) suite.properties.emplace_back("shard", to_string(c.shard));
   if (!g.is_explored()) suite.properties.emplace_back("on_the_fly", "true");
+  if (!g.is_explored() && !c.model_play.on_the_fly_reason.empty())
+    suite.properties.emplace_back("on_the_fly_reason", c.model_play.on_the_fly_reason);
   return suite;
 }
 

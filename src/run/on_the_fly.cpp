@@ -3,10 +3,34 @@
 #include <fmt/format.h>
 
 #include "playtest/error.hpp"
+#include "playtest/explore/explorer.hpp"
 #include "playtest/explore/model_graph.hpp"
 #include "playtest/strategy/strategy_row.hpp"
 
 namespace playtest {
+
+ExploreFirst explore_first(const Model& model, const ExploreFirstOptions& o) {
+  ExploreFirst out;
+  if (o.on_the_fly) {
+    out.on_the_fly_reason = "on-the-fly play was asked for";
+    return out;
+  }
+  ExploreResult r = explore(model, {.max_states = o.max_states, .max_seconds = o.max_seconds, .partial_graph = false});
+  switch (r.status) {
+    case ExploreStatus::complete:
+      out.graph = std::move(r.graph);
+      break;
+    case ExploreStatus::state_limit:
+      out.on_the_fly_reason = fmt::format("it has more than {} vertices (the state limit)", o.max_states);
+      break;
+    case ExploreStatus::time_limit:
+    case ExploreStatus::depth_limit:
+      out.on_the_fly_reason =
+          fmt::format("exploring it did not end within {:g} s ({} states found)", o.max_seconds, r.states);
+      break;
+  }
+  return out;
+}
 
 bool can_play_on_the_fly(const StrategySpec& spec) {
   return (spec.strategy == nullptr || spec.strategy->on_the_fly) && spec.goals.empty() && spec.edges.empty() &&

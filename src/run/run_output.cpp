@@ -20,12 +20,28 @@ std::vector<EdgeId> edges_left(const Runner& runner, const RunResult& r) {
     // The edges discovered by the end of the run (its counts end there).
     for (std::uint32_t i = 0; i < r.edge_visits.size(); ++i)
       if (r.edge_visits[i] == 0 && g.is_coverable(EdgeId{i})) left.push_back(EdgeId{i});
+  } else if (runner.options().purpose.by_label) {
+    // The purpose edges whose label the run never took (by any edge).
+    std::vector<std::uint8_t> taken(g.num_labels(), 0);
+    for (EdgeId e : g.edges())
+      if (r.edge_visits[e.index()] != 0) taken[g.label_id(e).index()] = 1;
+    const auto purpose = runner.purpose_edges();
+    for (EdgeId e : g.edges())
+      if ((purpose.empty() || purpose[e.index()]) && !taken[g.label_id(e).index()]) left.push_back(e);
   } else {
     const auto purpose = runner.purpose_edges();
     for (EdgeId e : g.edges())
       if ((purpose.empty() || purpose[e.index()]) && r.edge_visits[e.index()] == 0) left.push_back(e);
   }
   return left;
+}
+
+// The labels of `edges`, each once, in the order they first appear.
+std::vector<std::string> labels_of(const GameGraph& g, const std::vector<EdgeId>& edges) {
+  std::vector<std::string> out;
+  for (EdgeId e : edges)
+    if (std::find(out.begin(), out.end(), g.label(e)) == out.end()) out.emplace_back(g.label(e));
+  return out;
 }
 
 nlohmann::json coverage_json(const Coverage& c) {
@@ -64,14 +80,25 @@ void run_text(std::ostream& out, const Runner& runner, const RunResult& r, std::
                        r.observed.empty() ? "silence" : "'" + r.observed + "'");
   if (r.verdict == Verdict::inconclusive) {
     const std::vector<EdgeId> left = edges_left(runner, r);
-    if (!left.empty()) {
+    if (!left.empty() && runner.options().purpose.by_label) {
+      const std::vector<std::string> labels = labels_of(g, left);
+      out << fmt::format("purpose labels left uncovered: {} of {}{}\n", labels.size(), runner.purpose_label_count(),
+                         runner.purpose_needed() < runner.purpose_label_count()
+                             ? fmt::format(" (the purpose needed {} covered)", runner.purpose_needed())
+                             : "");
+      for (std::size_t i = 0; i < labels.size() && i < o.purpose_listed; ++i) out << "  " << labels[i] << '\n';
+      if (labels.size() > o.purpose_listed) out << fmt::format("  ... and {} more\n", labels.size() - o.purpose_listed);
+    } else if (!left.empty()) {
       if (!runner.graph().is_explored())
         out << fmt::format(
             "edges left uncovered: {} of the {} discovered by then (explored on the fly: the model's total is "
             "unknown)\n",
             left.size(), r.coverage.edges_total);
       else
-        out << fmt::format("purpose edges left uncovered: {} of {}\n", left.size(), runner.purpose_edge_count());
+        out << fmt::format("purpose edges left uncovered: {} of {}{}\n", left.size(), runner.purpose_edge_count(),
+                           runner.purpose_needed() < runner.purpose_edge_count()
+                               ? fmt::format(" (the purpose needed {} covered)", runner.purpose_needed())
+                               : "");
       for (std::size_t i = 0; i < left.size() && i < o.purpose_listed; ++i)
         out << "  "
             << fmt::format("{} --{}--> {}", g.vertex_name(g.source(left[i])), g.label(left[i]), g.vertex_name(g.target(left[i])))
@@ -98,6 +125,9 @@ void campaign_text(std::ostream& out, const Runner& runner, const CampaignResult
     out << fmt::format("failed runs: {} of {}\n", failed.size(), c.runs.size());
     for (const RunResult* r : failed) {
       out << fmt::format("  run {} (seed {}): {}", r->run, r->seed, to_string(r->verdict));
+      // An ERROR says nothing about the system under test: why it happened (the adapter died, the
+      // server was down) is what the reader needs, with --quiet too.
+      if (r->verdict == Verdict::error) out << " (" << r->message << ")";
       const std::string replay = replay_command(o, *r);
       out << (replay.empty() ? "" : ": " + replay) << '\n';
     }
@@ -105,6 +135,8 @@ void campaign_text(std::ostream& out, const Runner& runner, const CampaignResult
   if (!c.shard.is_whole())
     out << fmt::format("shard {}: {} of the campaign's {} runs\n", to_string(c.shard), c.runs_in_shard,
                        c.runs_requested);
+  if (!runner.graph().is_explored() && !c.model_play.on_the_fly_reason.empty())
+    out << fmt::format("the model was played on the fly: {}\n", c.model_play.on_the_fly_reason);
   std::string note;
   if (!runner.graph().is_explored())
     note = fmt::format(
@@ -113,9 +145,32 @@ void campaign_text(std::ostream& out, const Runner& runner, const CampaignResult
         runner.graph().num_expanded());
   out << fmt::format("coverage: {}/{} edges, {}/{} labels{}\n", c.coverage.edges_covered, c.coverage.edges_total,
                      c.coverage.labels_covered, c.coverage.labels_total, note);
-  if (c.interrupted)
-    out << fmt::format("interrupted by {} after {} of {} runs\n",
-                       c.signal != 0 ? signal_name(c.signal) : "a stop request", c.runs.size(), c.runs_in_shard);
+  if (!o.default_purpose.empty() &&
+      std::any_of(c.runs.begin(), c.runs.end(), [](const RunResult& r) { return r.verdict == Verdict::inconclusive; }))
+    out << fmt::format(
+        "note: INCONCLUSIVE means the default purpose ({}) was not met within the budget, not a failure; "
+        "--purpose none is the smoke test (run the budget, PASS without a failure); --purpose cover:80% or labels "
+        "ask for less\n",
+        o.default_purpose);
+  if (c.interrupted) {
+    // Only the runs that ended count as done: a run the signal cut short has no verdict.
+    const std::uint32_t cut = c.runs_not_completed();
+    const auto finished = static_cast<std::uint32_t>(c.runs.size()) - cut;
+    out << fmt::format("interrupted by {} after {} of {} runs", c.signal != 0 ? signal_name(c.signal) : "a stop request",
+                       finished, c.runs_in_shard);
+    if (cut != 0 || c.runs_not_started() != 0)
+      out << fmt::format(" ({} stopped before {} ended, {} not started)", cut, cut == 1 ? "it" : "they",
+                         c.runs_not_started());
+    out << '\n';
+  }
+  if (c.stopped_by_errors != 0) {
+    const auto errors = std::count_if(c.runs.begin(), c.runs.end(),
+                                      [](const RunResult& r) { return r.verdict == Verdict::error && !r.interrupted; });
+    out << fmt::format(
+        "stopped at run {}: {} run{} ended ERROR, the limit (max-errors); {} run{} not started: is the system "
+        "under test up?\n",
+        c.stopped_by_errors, errors, errors == 1 ? "" : "s", c.runs_not_started(), c.runs_not_started() == 1 ? "" : "s");
+  }
   if (c.failed_fast != 0)
     out << fmt::format("stopped at the first FAIL (run {}, fail-fast): {} run{} not completed, {} not started\n",
                        c.failed_fast, c.runs_not_completed(), c.runs_not_completed() == 1 ? "" : "s",
@@ -136,6 +191,11 @@ nlohmann::json campaign_json_of(const Runner& runner, const CampaignResult& c, s
     j["on_the_fly"] = true;
     j["vertices_expanded"] = g.num_expanded();
   }
+  if (c.model_play.model_program) {
+    j["exploration"] = runner.graph().is_explored() ? "whole" : "on_the_fly";
+    if (!runner.graph().is_explored()) j["on_the_fly_reason"] = c.model_play.on_the_fly_reason;
+  }
+  if (c.stopped_by_errors != 0) j["stopped_by_errors"] = c.stopped_by_errors;
   nlohmann::json visits = nlohmann::json::object();
   std::vector<std::string> labels;
   for (EdgeId e : g.edges()) {

@@ -148,6 +148,10 @@ Runner::Runner(const GameGraph& g, RunOptions options) : g_(g), options_(std::mo
       throw UsageError("edges", "a model explored on the fly has no edge ids yet: its cover purpose is every edge");
     if (!options_.vertex_timeouts.empty())
       throw UsageError("vertex_timeout", "a model explored on the fly has no vertex ids yet");
+    if (p.by_label || p.threshold < 1)
+      throw UsageError("purpose",
+                       "a share of the edges or the labels needs the model's totals, and a model explored on the fly "
+                       "has none");
     return;
   } else {
     if (g_.num_vertices() == 0) throw GraphError("the graph has no vertices");
@@ -172,6 +176,16 @@ Runner::Runner(const GameGraph& g, RunOptions options) : g_(g), options_(std::mo
         purpose_edge_count_ = static_cast<std::uint32_t>(std::count(purpose_edges_.begin(), purpose_edges_.end(), 1));
       } else {
         purpose_edge_count_ = g_.num_edges();
+      }
+      if (!(p.threshold > 0 && p.threshold <= 1))
+        throw UsageError("purpose", fmt::format("the cover threshold must be above 0 and at most 1, got {}", p.threshold));
+      purpose_needed_ = purpose_needed(p.threshold, purpose_edge_count_);
+      if (p.by_label) {
+        purpose_labels_.assign(g_.num_labels(), 0);
+        for (EdgeId e : g_.edges())
+          if (purpose_edges_.empty() || purpose_edges_[e.index()]) purpose_labels_[g_.label_id(e).index()] = 1;
+        purpose_label_count_ = static_cast<std::uint32_t>(std::count(purpose_labels_.begin(), purpose_labels_.end(), 1));
+        purpose_needed_ = purpose_needed(p.threshold, purpose_label_count_);
       }
     }
   }
@@ -209,7 +223,8 @@ class RunSession {
   RunSession(const Runner& runner, const std::vector<std::uint8_t>& purpose_edges,
              const std::vector<std::uint8_t>& is_goal, std::uint32_t purpose_edge_count, Policy& policy,
              Adapter& adapter, RunObserver* observer, std::uint64_t seed, const Evidence* prior)
-      : g_(runner.graph()),
+      : runner_(runner),
+        g_(runner.graph()),
         on_the_fly_(!g_.is_explored()),
         o_(runner.options()),
         purpose_edges_(purpose_edges),
@@ -225,6 +240,7 @@ class RunSession {
         evidence_(std::make_shared<Evidence>(std::min(o_.evidence_context, Evidence::max_context_limit), prior)) {
     r_.seed = seed;
     r_.edge_visits.assign(g_.num_edges(), 0);
+    if (o_.purpose.by_label) labels_seen_.assign(g_.num_labels(), 0);
     arrived();
   }
 
@@ -289,9 +305,23 @@ class RunSession {
       if (o_.purpose.kind == TestPurpose::Kind::cover) return covered_ == g_.num_coverable_edges();
     } else {
       if (o_.purpose.kind == TestPurpose::Kind::reach) return is_goal_[v_.index()] != 0;
-      if (o_.purpose.kind == TestPurpose::Kind::cover) return purpose_left_ == 0;
+      if (o_.purpose.kind == TestPurpose::Kind::cover)
+        return o_.purpose.by_label ? labels_covered_ >= runner_.purpose_needed()
+                                   : runner_.purpose_edge_count() - purpose_left_ >= runner_.purpose_needed();
     }
     return false;
+  }
+  // What a met cover purpose was, for the run's message.
+  std::string covered_what() const {
+    const TestPurpose& p = o_.purpose;
+    if (p.by_label)
+      return p.threshold < 1 ? fmt::format("{} of the purpose's {} labels ({:g}% asked for)", labels_covered_,
+                                           runner_.purpose_label_count(), p.threshold * 100)
+                             : "every label of the purpose";
+    return p.threshold < 1 ? fmt::format("{} of the purpose's {} edges ({:g}% asked for)",
+                                         runner_.purpose_edge_count() - purpose_left_, runner_.purpose_edge_count(),
+                                         p.threshold * 100)
+                           : "the purpose's edges";
   }
   bool stop_requested() const { return o_.stop != nullptr && o_.stop->requested(); }
   // Stopped from outside: ERROR, because the test did not finish and nothing can be said about the
@@ -317,7 +347,7 @@ class RunSession {
       r_.purpose_met = true;
       r_.message = o_.purpose.kind == TestPurpose::Kind::reach
                        ? fmt::format("reached goal '{}' in {} steps", g_.vertex_name(v_), r_.steps)
-                       : fmt::format("covered the purpose's edges in {} steps", r_.steps);
+                       : fmt::format("covered {} in {} steps", covered_what(), r_.steps);
       return true;
     }
     if (starvation_check_due_ && only_starved_left()) return true;
@@ -378,6 +408,10 @@ class RunSession {
       if (r_.edge_visits[e.index()]++ == 0 && o_.purpose.kind == TestPurpose::Kind::cover &&
           (purpose_edges_.empty() || purpose_edges_[e.index()])) {
         --purpose_left_;
+        if (o_.purpose.by_label && labels_seen_[g_.label_id(e).index()] == 0) {
+          labels_seen_[g_.label_id(e).index()] = 1;
+          ++labels_covered_;
+        }
         if (any_starved_) starvation_check_due_ = true;  // what is left changed
       }
       record(kind, from, e, v_, label);
@@ -599,6 +633,7 @@ class RunSession {
     return true;
   }
 
+  const Runner& runner_;
   const GameGraph& g_;
   const bool on_the_fly_;
   const RunOptions& o_;
@@ -613,6 +648,8 @@ class RunSession {
   VertexId v_;
   std::uint32_t purpose_left_;
   std::uint32_t covered_ = 0;  // on the fly: edges taken at least once
+  std::vector<std::uint8_t> labels_seen_;  // by label: per LabelId, taken at least once
+  std::uint32_t labels_covered_ = 0;
   std::shared_ptr<Evidence> evidence_;
   std::vector<EdgeId> window_;        // the last edges (RunOptions::evidence_context of them)
   std::vector<std::uint8_t> starved_;  // per edge: a starved outcome

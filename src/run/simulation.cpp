@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <exception>
@@ -232,6 +233,21 @@ std::string describe_purpose(const GameGraph& game, const TestPurpose& p) {
       return fmt::format("reach one of {} goals", goals.size());
     }
     case TestPurpose::Kind::cover:
+      if (p.by_label) {
+        std::vector<std::uint8_t> seen(g.num_labels(), 0);
+        for (EdgeId e : g.edges())
+          if (p.edges.empty() || std::find(p.edges.begin(), p.edges.end(), e) != p.edges.end())
+            seen[g.label_id(e).index()] = 1;
+        const auto labels = static_cast<std::uint32_t>(std::count(seen.begin(), seen.end(), 1));
+        return p.threshold < 1 ? fmt::format("cover {} of {} labels ({:g}%)", purpose_needed(p.threshold, labels),
+                                             labels, p.threshold * 100)
+                               : fmt::format("cover all {} labels", labels);
+      }
+      if (p.threshold < 1) {
+        const auto total = p.edges.empty() ? g.num_edges() : static_cast<std::uint32_t>(p.edges.size());
+        return fmt::format("cover {} of {} edges ({:g}%)", purpose_needed(p.threshold, total), total,
+                           p.threshold * 100);
+      }
       if (p.edges.empty()) return fmt::format("cover all {} edges", g.num_edges());
       if (p.edges.size() == 1) return fmt::format("cover {}", describe_edge(g, p.edges.front()));
       return fmt::format("cover {} of {} edges", p.edges.size(), g.num_edges());
@@ -246,12 +262,16 @@ void write_comparison_text(std::ostream& out, const StrategyComparison& c) {
                      "purpose");
   for (const auto& row : c.rows) {
     const SimulationStats& s = row.stats;
-    const std::string m = mutants ? fmt::format("   {:>3}/{:<3} {:>6.1f}%   {:>10.1f}", s.mutants_detected, s.mutants,
-                                                100.0 * s.detected_fraction(), s.mean_steps_to_detect)
-                                  : "";
-    out << fmt::format("{:<11} {:>6} {:>8.1f}% {:>10.2f} {:>9.2f} {:>5} {:>5} {:>5} {:>5}{}  {}\n", row.strategy,
-                       s.runs, 100.0 * s.success_rate, s.mean_steps, s.sd_steps, s.passed, s.failed, s.inconclusive,
-                       s.errors, m, row.purpose_description);
+    // A mean over no run and a deviation over fewer than two are undefined: "-", not 0.
+    const std::string m =
+        mutants ? fmt::format("   {:>3}/{:<3} {:>6.1f}%   {:>10}", s.mutants_detected, s.mutants,
+                              100.0 * s.detected_fraction(),
+                              s.mutant_runs_failed ? fmt::format("{:.1f}", s.mean_steps_to_detect) : "-")
+                : "";
+    out << fmt::format("{:<11} {:>6} {:>8.1f}% {:>10} {:>9} {:>5} {:>5} {:>5} {:>5}{}  {}\n", row.strategy, s.runs,
+                       100.0 * s.success_rate, s.purpose_met ? fmt::format("{:.2f}", s.mean_steps) : "-",
+                       s.purpose_met > 1 ? fmt::format("{:.2f}", s.sd_steps) : "-", s.passed, s.failed,
+                       s.inconclusive, s.errors, m, row.purpose_description);
   }
   if (!mutants) return;
   out << "mutants (x: detected by the strategy in that column)\n";

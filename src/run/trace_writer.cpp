@@ -24,6 +24,11 @@ void JsonlTraceWriter::write_campaign(std::optional<Coverage> totals, const Camp
                       {"edges", totals ? nlohmann::json(totals->edges_total) : nlohmann::json(nullptr)},
                       {"labels", totals ? nlohmann::json(totals->labels_total) : nlohmann::json(nullptr)}};
   if (!totals) j["on_the_fly"] = true;
+  // A model program says how it was played: explored whole, or on the fly and why.
+  if (o.model_play.model_program) {
+    j["exploration"] = totals ? "whole" : "on_the_fly";
+    if (!totals) j["on_the_fly_reason"] = o.model_play.on_the_fly_reason;
+  }
   if (!o.shard.is_whole()) j["shard"] = to_string(o.shard);
   out_ << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
   out_.flush();
@@ -95,31 +100,53 @@ void JsonlTraceDirWriter::on_campaign_begin(const GameGraph& g, const CampaignOp
   options_ = options;
 }
 
-void JsonlTraceDirWriter::on_run_begin(std::uint32_t run, std::uint64_t seed) {
+// One run's file, written as the run is played.
+class JsonlTraceDirWriter::RunFile final : public RunObserver {
+ public:
+  RunFile(JsonlTraceDirWriter& owner, std::uint32_t run, std::string path)
+      : owner_(owner), run_(run), path_(std::move(path)), file_(path_, std::ios::binary), writer_(file_, owner.strategy_) {}
+  JsonlTraceWriter& writer() { return writer_; }
+  bool ok() const { return static_cast<bool>(file_); }
+  void on_step(const GameGraph& g, const TraceStep& step) override { writer_.on_step(g, step); }
+  void on_end(const GameGraph& g, const RunResult& result) override {
+    writer_.on_end(g, result);
+    file_.close();
+    owner_.run_done(run_, path_, static_cast<bool>(file_));  // destroys this: the last thing it does
+  }
+
+ private:
+  JsonlTraceDirWriter& owner_;
+  std::uint32_t run_;
+  std::string path_;
+  std::ofstream file_;
+  JsonlTraceWriter writer_;
+};
+
+RunObserver* JsonlTraceDirWriter::on_live_run(std::uint32_t run, std::uint64_t seed) {
   const int width = static_cast<int>(std::to_string(options_.runs).size());
-  path_ = (std::filesystem::path(dir_) / fmt::format("run-{:0{}}.jsonl", run, width)).string();
-  file_ = std::make_unique<std::ofstream>(path_, std::ios::binary);
-  if (!*file_ && failed_.empty()) failed_ = path_;
-  writer_.emplace(*file_, strategy_);
-  if (replay_ || !model_.empty()) writer_->set_context(model_, replay_, params_);
-  writer_->write_campaign(totals_, options_);
-  writer_->on_run_begin(run, seed);
+  std::string path = (std::filesystem::path(dir_) / fmt::format("run-{:0{}}.jsonl", run, width)).string();
+  auto file = std::make_unique<RunFile>(*this, run, path);
+  RunFile* f = file.get();
+  {
+    const std::lock_guard lock(m_);
+    if (!f->ok() && failed_.empty()) failed_ = path;
+    open_[run] = std::move(file);
+  }
+  if (replay_ || !model_.empty()) f->writer().set_context(model_, replay_, params_);
+  f->writer().write_campaign(totals_, options_);
+  f->writer().on_run_begin(run, seed);
+  return f;
 }
 
-void JsonlTraceDirWriter::on_step(const GameGraph& g, const TraceStep& step) {
-  if (writer_) writer_->on_step(g, step);
-}
-
-void JsonlTraceDirWriter::on_end(const GameGraph& g, const RunResult& result) {
-  if (!writer_) return;
-  writer_->on_end(g, result);
-  writer_.reset();
-  file_->close();
-  if (!*file_ && failed_.empty()) failed_ = path_;
-  file_.reset();
+void JsonlTraceDirWriter::run_done(std::uint32_t run, const std::string& path, bool ok) {
+  const std::lock_guard lock(m_);
+  if (!ok && failed_.empty()) failed_ = path;
+  open_.erase(run);
 }
 
 void JsonlTraceDirWriter::close() {
+  const std::lock_guard lock(m_);
+  open_.clear();  // runs cut short (a stop): their files end where the run stopped
   if (!failed_.empty()) throw Error(Diagnostic{{failed_, 0, 0, ""}, "write error", {}});
 }
 

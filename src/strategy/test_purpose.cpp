@@ -3,8 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
+#include <cmath>
 
 #include "playtest/error.hpp"
+#include "playtest/graph/did_you_mean.hpp"
 #include "playtest/graph/names.hpp"
 #include "playtest/strategy/strategy_row.hpp"
 #include "playtest/strategy/traps.hpp"
@@ -20,12 +23,49 @@ std::string_view to_string(TestPurpose::Kind k) {
   throw InternalError("to_string(TestPurpose::Kind): unknown kind");
 }
 
+std::uint32_t purpose_needed(double threshold, std::uint32_t total) {
+  if (total == 0) return 0;
+  // A hair below the product: 80% of 5 edges is 4, not 5 by a rounding error.
+  const double need = std::ceil(threshold * double(total) - 1e-9);
+  return static_cast<std::uint32_t>(std::clamp(need, 1.0, double(total)));
+}
+
 PurposeChoice parse_purpose_choice(std::string_view name) {
   if (name == "auto") return PurposeChoice::automatic;
   if (name == "reach") return PurposeChoice::reach;
   if (name == "cover") return PurposeChoice::cover;
+  if (name == "labels") return PurposeChoice::labels;
   if (name == "none") return PurposeChoice::none;
-  throw UsageError("purpose", fmt::format("unknown purpose '{}'; known purposes: auto, reach, cover, none", name));
+  const std::vector<std::string> known{"auto", "reach", "cover", "labels", "none"};
+  throw UsageError("purpose", make_diagnostic("", 0, 0, "",
+                                              fmt::format("unknown purpose '{}'{}; known purposes: auto, reach, "
+                                                          "cover, labels, none (cover and labels also as cover:80%)",
+                                                          name, did_you_mean(name, known)),
+                                              {"purpose none is the smoke test: it runs the budget and passes "
+                                               "without a failure"}));
+}
+
+PurposeRequest parse_purpose_request(std::string_view text) {
+  PurposeRequest r;
+  const auto colon = text.find(':');
+  r.choice = parse_purpose_choice(text.substr(0, colon));
+  if (colon == std::string_view::npos) return r;
+  if (r.choice != PurposeChoice::cover && r.choice != PurposeChoice::labels)
+    throw UsageError("purpose", fmt::format("'{}': only cover and labels take a threshold (cover:80%)", text));
+  std::string_view pct = text.substr(colon + 1);
+  double v = 0;
+  bool ok = pct.size() >= 2 && pct.back() == '%';
+  if (ok) {
+    pct.remove_suffix(1);
+    const auto [end, ec] = std::from_chars(pct.data(), pct.data() + pct.size(), v);
+    ok = ec == std::errc() && end == pct.data() + pct.size() && v > 0 && v <= 100;
+  }
+  if (!ok)
+    throw UsageError("purpose", fmt::format("'{}': the threshold is a percentage above 0 and at most 100, as in "
+                                            "cover:80%",
+                                            text));
+  r.threshold = v / 100.0;
+  return r;
 }
 
 TestPurpose purpose_from_names(const TestGraph& g, TestPurpose::Kind kind, std::span<const std::string> goals,
@@ -44,7 +84,8 @@ TestPurpose::Kind StrategySpec::purpose_kind() const {
   if (!traps.empty()) return TestPurpose::Kind::cover;
   switch (purpose) {
     case PurposeChoice::reach: return TestPurpose::Kind::reach;
-    case PurposeChoice::cover: return TestPurpose::Kind::cover;
+    case PurposeChoice::cover:
+    case PurposeChoice::labels: return TestPurpose::Kind::cover;
     case PurposeChoice::none: return TestPurpose::Kind::none;
     case PurposeChoice::automatic: break;
   }
@@ -55,6 +96,10 @@ TestPurpose::Kind StrategySpec::purpose_kind() const {
 TestPurpose StrategySpec::resolve(const TestGraph& g, std::span<const std::string> declared_traps) const {
   TestPurpose p = purpose_from_names(g, purpose_kind(), goals, edges);
   if (!traps.empty()) p.edges = select_traps(g, traps, declared_traps);
+  if (p.kind == TestPurpose::Kind::cover) {
+    p.by_label = purpose == PurposeChoice::labels;
+    p.threshold = threshold;
+  }
   const bool strategy_needs_goals = strategy != nullptr && strategy->needs_goals;
   if ((strategy_needs_goals || p.kind == TestPurpose::Kind::reach) && p.goals.empty() && g.num_goals() == 0)
     throw UsageError("goals", fmt::format("{} needs goal vertices, and the graph has none",

@@ -13,6 +13,7 @@
 #include "playtest/run/campaign.hpp"
 #include "playtest/run/on_the_fly.hpp"
 #include "playtest/run/run_output.hpp"
+#include "playtest/run/simulation.hpp"
 #include "playtest/run/subprocess_adapter.hpp"
 #include "playtest/strategy/traps.hpp"
 #include "strategy_options.hpp"
@@ -27,24 +28,31 @@ struct Options {
   std::string trace, trace_dir, junit, report, shard = "1/1";
   std::uint64_t steps = 1000, seed = 0;
   double time_s = 0;
-  std::uint32_t runs = 1, jobs = 1;
+  std::uint32_t runs = 1, jobs = 1, max_errors = 0;
   bool json = false, quiet = false, fail_fast = false;
+  ExploreFirstOptions explore;  // a model program: explored first within --explore-time, else on the fly
   std::string adapt = "on";  // --adapt: learn the system's choices and re-plan (issue 22)
   ShrinkCliOptions shrink;  // --shrink FILE: shrink the first FAIL right after the campaign
 };
 
 // The command that replays one run: this command line with that run's seed, one run and one job,
-// writing no files.
-std::string replay(std::uint64_t seed) {
-  return replay_command(
-      {"--seed", "--runs", "--jobs", "--shard", "--trace", "--trace-dir", "--junit", "--report", "--shrink",
-       "--shrink-attempts", "--shrink-threshold", "--shrink-budget", "--shrink-confidence", "--shrink-match"},
-      {"--json", "--quiet", "--fail-fast"}, {"--seed", std::to_string(seed), "--runs", "1"});
+// writing no files; on the fly when the campaign was (a model with `abstract` plays differently
+// explored and on the fly).
+std::function<std::string(std::uint64_t)> replay(bool on_the_fly) {
+  return [on_the_fly](std::uint64_t seed) {
+    std::vector<std::string> append{"--seed", std::to_string(seed), "--runs", "1"};
+    if (on_the_fly) append.push_back("--on-the-fly");
+    return replay_command({"--seed", "--runs", "--jobs", "--shard", "--trace", "--trace-dir", "--junit", "--report",
+                           "--shrink", "--shrink-attempts", "--shrink-threshold", "--shrink-budget",
+                           "--shrink-confidence", "--shrink-match", "--max-errors"},
+                          {"--json", "--quiet", "--fail-fast", "--on-the-fly"}, append);
+  };
 }
 
 // The campaign on `g`: a TestGraph, or a model explored on the fly (ModelGraph, docs/testing.md
 // "Models too big to explore"); one code path for both.
-int play(const Options& o, const GameGraph& g, const ModelGraph* on_the_fly) {
+int play(const Options& o, const GameGraph& g, const ModelGraph* on_the_fly, const ModelPlay& model_play) {
+  const auto replay = cli::replay(on_the_fly != nullptr);
   const std::string& name = o.strategy.strategies.front();
   const StrategySpec spec = strategy_spec(o.strategy, name);
   const Adaptation adapt = o.adapt == "on" ? Adaptation::on : Adaptation::off;
@@ -69,7 +77,9 @@ int play(const Options& o, const GameGraph& g, const ModelGraph* on_the_fly) {
                            .jobs = o.jobs,
                            .shard = parse_shard(o.shard),
                            .fail_fast = o.fail_fast,
-                           .share_evidence = adapt == Adaptation::on};
+                           .share_evidence = adapt == Adaptation::on,
+                           .model_play = model_play,
+                           .max_errors = o.max_errors};
   const SubprocessOptions so = subprocess_options(o.sut);
   if (!on_the_fly) refuse_unreachable(o.strategy, *g.explored(), ro.purpose);  // after the options' checks
   workers.policy = prepare(o.strategy, spec, g, ro.purpose, adapt);
@@ -100,7 +110,9 @@ int play(const Options& o, const GameGraph& g, const ModelGraph* on_the_fly) {
   const int code = interrupted    ? interrupted_exit_code(stop)
                    : model_failed ? static_cast<int>(exit_usage)
                                   : exit_code_of(c.verdict);
-  const RunOutputOptions out{.per_run = !o.quiet, .replay = replay};
+  const RunOutputOptions out{.per_run = !o.quiet,
+                             .replay = replay,
+                             .default_purpose = o.strategy.purpose == "auto" ? describe_purpose(g, ro.purpose) : ""};
   if (o.json) {
     nlohmann::json j = campaign_json(runner, c, name, out);
     j["exit_code"] = code;
@@ -120,7 +132,9 @@ int play(const Options& o, const GameGraph& g, const ModelGraph* on_the_fly) {
   return code;
 }
 
-int run(const Options& o) {
+int run(const Options& given) {
+  Options o = given;
+  take_goal_conditions(o.strategy, o.input);  // --goal 'EXPR' on a model program
   // A model program with an on-the-fly strategy is played without exploring it first.
   InputOptions input = o.input;
   input.whole_graph_for = whole_graph_reason(o.strategy);
@@ -129,13 +143,18 @@ int run(const Options& o) {
   // Runs on the fly share one growing graph: one job, no shards (run_campaign refuses them).
   if (input.whole_graph_for.empty() && o.jobs > 1) input.whole_graph_for = "--jobs";
   if (input.whole_graph_for.empty() && o.shard != "1/1") input.whole_graph_for = "--shard";
+  const ExploreFirstOptions explore = explore_first_options(o.explore, input);
   if (input.whole_graph_for.empty())
     if (const std::unique_ptr<Model> model = load_model_program(o.input)) {
+      ExploreFirst first = explore_first(*model, explore);  // small models play as their graph
+      if (first.graph) return play(o, *first.graph, nullptr, {.model_program = true});
       const ModelGraph g(*model);
-      return play(o, g, &g);
+      return play(o, g, &g, {.model_program = true, .on_the_fly_reason = first.on_the_fly_reason});
     }
-  const TestGraph g = load_input(input);
-  return play(o, g, nullptr);
+  InputFormat format{};
+  const TestGraph g = load_input(input, &format);
+  refuse_on_the_fly_for(o.explore, format);
+  return play(o, g, nullptr, {.model_program = format == InputFormat::model});
 }
 
 const Registration reg{
@@ -148,6 +167,7 @@ const Registration reg{
           "Exit codes: 0 PASS, 1 FAIL, 4 INCONCLUSIVE, 3 ERROR (adapter died, garbage, hang), 2 usage/input error,\n"
           "130/143 stopped by SIGINT/SIGTERM (trace and JUnit written; the interrupted run is ERROR).");
       add_input_options(sub, o->input);
+      add_explore_first_options(sub, o->explore);
       add_sut_options(sub, o->sut);
       add_strategy_options(sub, o->strategy, false);
       sub->add_option("--steps", o->steps, "Step budget per run (0: none)")
@@ -168,6 +188,11 @@ const Registration reg{
                       "K/M: play only shard K of M, the runs i with (i-1) mod M = K-1 (seeds as in the whole "
                       "campaign); put the shards' outputs together with playtest merge")
           ->default_val("1/1");
+      sub->add_option("--max-errors", o->max_errors,
+                      "Stop the campaign after N runs ended ERROR (a dead server, a broken adapter): no further run "
+                      "starts (0: never)")
+          ->default_val(0)
+          ->check(non_negative_integer());
       sub->add_flag("--fail-fast", o->fail_fast,
                     "Stop at the first FAIL: start no further run, stop the runs in progress after it (reported "
                     "as not completed)");

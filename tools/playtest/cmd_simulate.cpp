@@ -29,6 +29,7 @@ struct Options {
   std::string adapt = "off";
   std::string system_choice = "probabilities";
   std::string report;
+  ExploreFirstOptions explore;  // a model program: explored first within --explore-time, else on the fly
 };
 
 // The comparison on `g`: a TestGraph, or a model explored on the fly (each thread of each strategy
@@ -59,7 +60,7 @@ TestGraph system_graph(const TestGraph& model, const TestGraph& learned, const s
 }
 
 int compare(const Options& o, const GameGraph& g, const ModelGraph* on_the_fly, const Model* model,
-            InputFormat format) {
+            InputFormat format, const std::string& on_the_fly_reason = {}) {
   std::optional<TestGraph> impl;
   StrategyComparison c{.seed = o.seed,
                        .max_steps = o.steps,
@@ -78,7 +79,7 @@ int compare(const Options& o, const GameGraph& g, const ModelGraph* on_the_fly, 
   // Each mutant classified by the product game of model and mutant (mutant_classification.hpp).
   for (const Mutant& m : mutants) {
     std::optional<MutantAnalysis> analysis;
-    if constexpr (!on_the_fly) analysis = analyze_mutant(g, m.graph);
+    if (!on_the_fly) analysis = analyze_mutant(*g.explored(), m.graph);
     c.mutants.push_back({std::string(to_string(m.kind)), m.description, std::move(analysis)});
   }
   for (const std::string& name : o.strategy.strategies) {
@@ -122,16 +123,21 @@ int compare(const Options& o, const GameGraph& g, const ModelGraph* on_the_fly, 
   if (o.json) {
     nlohmann::json j = comparison_json(c);
     if (on_the_fly) j["on_the_fly"] = true;
+    if (format == InputFormat::model) j["exploration"] = on_the_fly ? "on_the_fly" : "whole";
+    if (on_the_fly) j["on_the_fly_reason"] = on_the_fly_reason;
     print_json(j);
   } else {
     write_comparison_text(std::cout, c);
     if (on_the_fly)
-      std::cout << "(the model was explored on the fly, by each run as far as it went: its size is unknown)\n";
+      std::cout << "(the model was played on the fly: " << on_the_fly_reason
+                << "; each run explored it as far as it went: its size is unknown)\n";
   }
   return exit_ok;
 }
 
-int run(const Options& o) {
+int run(const Options& given) {
+  Options o = given;
+  take_goal_conditions(o.strategy, o.input);  // --goal 'EXPR' on a model program
   // A model program whose strategies all play on the fly is simulated without exploring it first.
   InputOptions input = o.input;
   input.whole_graph_for = whole_graph_reason(o.strategy);
@@ -139,13 +145,17 @@ int run(const Options& o) {
   if (input.whole_graph_for.empty() && !o.impl.empty()) input.whole_graph_for = "--impl";
   if (input.whole_graph_for.empty() && !o.system.empty()) input.whole_graph_for = "--system";
   if (input.whole_graph_for.empty() && o.adapt == "on") input.whole_graph_for = "--adapt on";
+  const ExploreFirstOptions explore = explore_first_options(o.explore, input);
   if (input.whole_graph_for.empty())
     if (const std::unique_ptr<Model> model = load_model_program(o.input)) {
+      ExploreFirst first = explore_first(*model, explore);  // small models play as their graph
+      if (first.graph) return compare(o, *first.graph, nullptr, nullptr, InputFormat::model);
       const ModelGraph g(*model);
-      return compare(o, g, &g, model.get(), InputFormat::model);
+      return compare(o, g, &g, model.get(), InputFormat::model, first.on_the_fly_reason);
     }
   InputFormat format{};
   const TestGraph g = load_input(input, &format);
+  refuse_on_the_fly_for(o.explore, format);
   return compare(o, g, nullptr, nullptr, format);
 }
 
@@ -159,6 +169,7 @@ const Registration reg{
           "detected; "
           "with --impl, against another model (a faulty implementation)");
       add_input_options(sub, o->input);
+      add_explore_first_options(sub, o->explore);
       add_strategy_options(sub, o->strategy, true);
       sub->add_option("--runs", o->runs, "Runs per strategy against the model")
           ->default_val(100)

@@ -5,6 +5,7 @@
 
 #include "command.hpp"
 #include "common.hpp"
+#include "playtest/diagnose/analyze.hpp"
 #include "playtest/error.hpp"
 
 namespace playtest::cli {
@@ -17,14 +18,19 @@ struct Options {
 
 int run(const Options& o) {
   try {
-    TestGraph g = load_input(o.input);
+    InputFormat format{};
+    TestGraph g = load_input(o.input, &format);
+    // Valid, but unable to serve a purpose: said, not refused (exit 0).
+    const bool final_declared = format == InputFormat::model && load_model_program(o.input)->may_have_final_states();
+    const std::vector<std::string> warnings = model_warnings(g, final_declared);
     if (o.json) {
-      nlohmann::json j{{"file", o.input.path}, {"valid", true}, {"vertices", g.num_vertices()},
-                       {"edges", g.num_edges()}};
+      nlohmann::json j{{"file", o.input.path}, {"valid", true},         {"vertices", g.num_vertices()},
+                       {"edges", g.num_edges()}, {"warnings", warnings}};
       fmt::print("{}\n", j.dump());
     } else {
       fmt::print("{}: ok ({} vertices, {} edges)\n", o.input.path, g.num_vertices(), g.num_edges());
     }
+    for (const std::string& w : warnings) fmt::print(stderr, "playtest: {}: warning: {}\n", o.input.path, w);
     return exit_ok;
   } catch (const Error& e) {
     if (!o.json) throw;

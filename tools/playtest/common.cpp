@@ -138,7 +138,7 @@ TestGraph load_input(const InputOptions& opts, InputFormat* format_out, PrismLab
   };
   switch (format) {
     case InputFormat::model: {
-      auto model = compile_model(whole_text(), opts.path, model_params(opts));
+      auto model = compile_model(whole_text(), opts.path, model_params(opts), {opts.goal_conditions, "--goal"});
       ExploreResult r = explore(*model, {.max_states = opts.max_states, .partial_graph = false});
       if (r.status != ExploreStatus::complete) {
         std::vector<std::string> notes;
@@ -198,7 +198,7 @@ std::unique_ptr<Model> load_model_program(const InputOptions& opts) {
   if (!text) text = read_source_text(opts.path);
   if (text->find_first_not_of(" \t\r\n") == std::string::npos)
     throw InputError(Diagnostic{{opts.path, 0, 0, ""}, "the input is empty: there is nothing to read", {}});
-  return compile_model(*text, opts.path, model_params(opts));
+  return compile_model(*text, opts.path, model_params(opts), {opts.goal_conditions, "--goal"});
 }
 
 Output::Output(const std::string& path) : path_(path) {
@@ -256,6 +256,11 @@ std::string shell_quote(const std::string& s) {
   std::string out = "'";
   for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
   return out + "'";
+}
+
+std::string program_name() {
+  const std::vector<std::string>& args = recorded_command_line();
+  return args.empty() ? std::string("playtest") : shell_quote(args.front());
 }
 
 std::string replay_command(const std::vector<std::string>& drop, const std::vector<std::string>& drop_flags,

@@ -25,6 +25,7 @@ struct InputOptions {
   std::vector<std::string> inputs;   // .aut: labels that are inputs (stimuli)
   std::vector<std::string> outputs;  // .aut: labels that are outputs (observations)
   std::vector<std::string> params;   // model programs: NAME=VALUE
+  std::vector<std::string> goal_conditions;  // model programs: --goal conditions, in place of `final`
   std::string reward;                // PRISM .tra: the reward structure (number or name)
   std::string goal_label;            // PRISM .tra: the label of the goal states ("" = "goal")
   std::string format = "auto";       // graph, model, aut, lts, prism; auto: extension, else content
@@ -84,6 +85,9 @@ void add_seed_option(CLI::App* sub, std::uint64_t& seed, const std::string& what
 void set_command_line(int argc, char** argv);
 std::string replay_command(const std::vector<std::string>& drop, const std::vector<std::string>& drop_flags,
                            const std::vector<std::string>& append);
+// The program as the user started it (argv[0], shell-quoted), the first word of every command
+// playtest prints for the user to paste (run's and shrink's replay lines); "playtest" when unknown.
+std::string program_name();
 // `s` as one word of a POSIX shell command (single-quoted when it needs quoting).
 std::string shell_quote(const std::string& s);
 

@@ -2,15 +2,18 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <regex>
 
 #include "command.hpp"
 #include "common.hpp"
 #include "playtest/error.hpp"
+#include "playtest/graph/did_you_mean.hpp"
 
 namespace playtest::cli {
 
@@ -59,18 +62,106 @@ std::string flag_for(const CLI::App* sub, const std::string& parameter) {
   std::vector<std::string> candidates{dashed(parameter)};
   if (auto dot = parameter.rfind('.'); dot != std::string::npos)
     candidates.push_back(dashed(parameter.substr(dot + 1)));
+  // The library names lists in the plural ("goals", "edges"), the tool's repeatable flags in the
+  // singular (--goal, --edge).
+  for (std::size_t i = 0, n = candidates.size(); i < n; ++i)
+    if (candidates[i].size() > 1 && candidates[i].back() == 's') candidates.push_back(candidates[i].substr(0, candidates[i].size() - 1));
   for (const auto& c : candidates)
     if (const CLI::Option* opt = sub->get_option_no_throw("--" + c)) return opt->get_name();
   return {};
 }
 
+// Every option and input error has one shape: "playtest: error: option --x: what is wrong" (or
+// without "option --x: " when no single option is at fault), then "  note: ..." lines that say
+// what to do.
+void print_usage_error(const std::string& flag, const std::string& message, const std::vector<std::string>& notes) {
+  fmt::print(stderr, "playtest: error: {}{}\n", flag.empty() ? std::string() : "option " + flag + ": ", message);
+  for (const std::string& note : notes) fmt::print(stderr, "  note: {}\n", note);
+}
+
 void report(const UsageError& e, const CLI::App* sub) {
-  std::string flag = flag_for(sub, e.parameter());
-  std::string what = !flag.empty()           ? "option " + flag + ": "
-                     : e.parameter().empty() ? std::string()
-                                             : "'" + e.parameter() + "': ";
-  fmt::print(stderr, "playtest: error: {}{}\n", what, e.diagnostic().message);
-  for (const std::string& note : e.diagnostic().notes) fmt::print(stderr, "  note: {}\n", note);
+  print_usage_error(flag_for(sub, e.parameter()), e.diagnostic().message, e.diagnostic().notes);
+}
+
+// The deepest subcommand the command line chose (the app itself when none).
+const CLI::App* chosen_command(const CLI::App& app) {
+  const CLI::App* cur = &app;
+  for (;;) {
+    auto kids = const_cast<CLI::App*>(cur)->get_subcommands([](CLI::App* a) { return a->parsed(); });
+    if (kids.empty()) return cur;
+    cur = kids.front();
+  }
+}
+
+// "playtest run" for the note that points at --help.
+std::string command_path(const CLI::App* sub) {
+  std::string path;
+  for (; sub != nullptr; sub = sub->get_parent()) path = sub->get_name() + (path.empty() ? "" : " " + path);
+  return path.empty() ? "playtest" : path;
+}
+
+// CLI11's parse errors in the shape of every other usage error, with "did you mean" for a value
+// outside a list (--objective reech) and for an unknown option or command.
+void report(const CLI::ParseError& e, const CLI::App& app) {
+  const CLI::App* sub = chosen_command(app);
+  std::string msg = e.what();
+  std::string flag;
+  std::vector<std::string> notes;
+  // "--x: ..." (validation, conversion, a missing value): the option is the part before ": ".
+  if (const auto colon = msg.find(": "); msg.starts_with("-") && colon != std::string::npos) {
+    flag = msg.substr(0, colon);
+    msg = msg.substr(colon + 2);
+  }
+  static const std::regex not_in(R"(^(.*) not in \{(.*)\}$)");
+  static const std::regex required(R"(^(\S+) is required$)");
+  static const std::regex excludes(R"(^(\S+) excludes (\S+)$)");
+  static const std::regex extras(R"(^The following arguments? (?:was|were) not expected: (.*)$)");
+  static const std::regex convert(R"(^Could not convert: (\S+) = (.*)$)");
+  std::smatch m;
+  if (std::regex_match(msg, m, not_in)) {
+    std::vector<std::string> known;
+    std::string list;
+    for (std::size_t at = 0; at <= m[2].str().size();) {
+      const std::size_t comma = std::min(m[2].str().find(',', at), m[2].str().size());
+      known.push_back(m[2].str().substr(at, comma - at));
+      list += (list.empty() ? "" : ", ") + known.back();
+      at = comma + 1;
+    }
+    msg = fmt::format("'{}' is not one of {}{}", m[1].str(), list, did_you_mean(m[1].str(), known));
+  } else if (std::regex_match(msg, m, required)) {
+    if (m[1].str() == "A subcommand") {
+      msg = "no command given";
+      notes.push_back("playtest --help lists the commands");
+    } else if (m[1].str().starts_with("-")) {
+      flag = m[1].str();
+      msg = "is required";
+    } else {
+      msg = fmt::format("the argument {} is required", m[1].str());
+    }
+  } else if (std::regex_match(msg, m, excludes)) {
+    flag = m[1].str();
+    msg = fmt::format("cannot be given together with {}", m[2].str());
+  } else if (std::regex_match(msg, m, convert)) {
+    flag = m[1].str();
+    msg = fmt::format("'{}' is not a value of the right type", m[2].str());
+  } else if (std::regex_match(msg, m, extras)) {
+    const std::string word = m[1].str().substr(0, m[1].str().find(' '));
+    std::vector<std::string> known;
+    if (word.starts_with("-")) {
+      for (const CLI::Option* opt : sub->get_options())
+        for (const std::string& name : opt->get_lnames()) known.push_back("--" + name);
+      msg = fmt::format("unknown option {}{}", word, did_you_mean(word, known));
+    } else if (sub == &app) {
+      for (const CLI::App* c : app.get_subcommands({})) known.push_back(c->get_name());
+      msg = fmt::format("unknown command '{}'{}", word, did_you_mean(word, known));
+    } else {
+      msg = fmt::format("unexpected argument '{}'", m[1].str());
+    }
+  } else if (!msg.empty()) {
+    msg[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(msg[0])));
+  }
+  if (notes.empty()) notes.push_back(fmt::format("{} --help lists the options", command_path(sub)));
+  print_usage_error(flag, msg, notes);
 }
 
 // What a command printed must have reached standard output: a full disk or a closed pipe is an
@@ -123,7 +214,7 @@ int main(int argc, char** argv) {
     } catch (const CLI::CallForVersion& e) {
       return app.exit(e) == 0 ? exit_ok : exit_usage;
     } catch (const CLI::ParseError& e) {
-      app.exit(e);
+      report(e, app);
       return exit_usage;
     }
     for (auto& [sub, run] : runs)
@@ -131,7 +222,7 @@ int main(int argc, char** argv) {
         chosen = sub;
         return checked_stdout(run());
       }
-    fmt::print(stderr, "playtest: no command given; see playtest --help\n");
+    print_usage_error("", "no command given", {"playtest --help lists the commands"});
     return exit_usage;
   } catch (const AdapterError& e) {
     report(e);

@@ -1,9 +1,13 @@
 #include "strategy_options.hpp"
 
+#include <fmt/format.h>
+
 #include "common.hpp"
+#include "option_checks.hpp"
 #include "playtest/catalog/strategy_table.hpp"
 #include "playtest/diagnose/analyze.hpp"
 #include "playtest/error.hpp"
+#include "playtest/lang/model_program.hpp"
 
 namespace playtest::cli {
 
@@ -15,10 +19,13 @@ void add_strategy_options(CLI::App* sub, StrategyOptions& o, bool several) {
     s->delimiter(',');
   else
     s->expected(1);
-  sub->add_option("--purpose", o.purpose, "reach (a goal), cover (edges), none (just run the budget), auto")
-      ->check(CLI::IsMember({"auto", "reach", "cover", "none"}))
+  sub->add_option("--purpose", o.purpose,
+                  "reach (a goal), cover (edges), labels (every label once), cover:80% or labels:80% (a share of "
+                  "them), none (the smoke test: run the budget, pass without a failure), auto")
       ->default_val("auto");
-  sub->add_option("--goal", o.goals, "Goal vertex (repeatable; default: the graph's goals)");
+  sub->add_option("--goal", o.goals,
+                  "Goal vertex (repeatable; default: the graph's goals); for a model program also a condition on the "
+                  "state in the model language, e.g. 'len(queue) == 0' (in place of its final states)");
   sub->add_option("--edge", o.edges, "Edge id or label to cover (repeatable; default: every edge)");
   sub->add_option("--traps", o.traps,
                   "Test purpose as traps, comma-separated: all, model (meta.traps), edge ids, labels, globs (* ?), "
@@ -53,11 +60,13 @@ void refuse_unreachable(const StrategyOptions& o, const TestGraph& g, const Test
 }
 
 StrategySpec strategy_spec(const StrategyOptions& o, const std::string& name) {
+  const PurposeRequest purpose = parse_purpose_request(o.purpose);
   return StrategySpec{.strategy = &strategy_named(name),
-                      .purpose = parse_purpose_choice(o.purpose),
+                      .purpose = purpose.choice,
                       .goals = o.goals,
                       .edges = o.edges,
-                      .traps = o.traps};
+                      .traps = o.traps,
+                      .threshold = purpose.threshold};
 }
 
 std::string whole_graph_reason(const StrategyOptions& o) {
@@ -66,6 +75,9 @@ std::string whole_graph_reason(const StrategyOptions& o) {
   if (!o.goals.empty()) return "--goal";
   if (!o.edges.empty()) return "--edge";
   if (!o.traps.empty()) return "--traps";
+  // Labels and thresholds count against the model's totals, unknown on the fly.
+  const PurposeRequest purpose = parse_purpose_request(o.purpose);  // refused before any exploration
+  if (purpose.choice == PurposeChoice::labels || purpose.threshold < 1) return "--purpose " + o.purpose;
   return "";
 }
 
@@ -73,6 +85,46 @@ PolicyMaker prepare(const StrategyOptions& o, const StrategySpec& spec, const Ga
                     Adaptation adapt) {
   return policy_maker(spec.strategy->name, g, purpose,
                       {.args = o.args, .adapt = adapt, .allow_uncertified = o.allow_uncertified});
+}
+
+void take_goal_conditions(StrategyOptions& o, InputOptions& input) {
+  if (o.goals.empty() || !(is_model_program(input.path) || input.format == "model")) return;
+  std::vector<std::string> names;
+  for (const std::string& g : o.goals) (is_state_condition(g) ? input.goal_conditions : names).push_back(g);
+  if (input.goal_conditions.empty()) return;
+  if (!names.empty())
+    throw UsageError("goals", make_diagnostic("", 0, 0, "",
+                                              fmt::format("vertex '{}' and the condition '{}' given together",
+                                                          names.front(), input.goal_conditions.front()),
+                                              {"--goal takes vertex names or conditions on the state; write the "
+                                               "vertex as a condition (several conditions: any of them)"}));
+  o.goals.clear();
+  if (o.purpose == "auto") o.purpose = "reach";
+}
+
+void add_explore_first_options(CLI::App* sub, ExploreFirstOptions& o) {
+  sub->add_flag("--on-the-fly", o.on_the_fly,
+                "Model programs: play on the fly, expanding states as the runs reach them, without exploring the "
+                "model first (random, anti-ant and pessimistic)");
+  sub->add_option("--explore-time", o.max_seconds,
+                  "Model programs: explore the model first for at most this many seconds (and --max-states); a "
+                  "model that does not fit is played on the fly (0: no time limit)")
+      ->default_val(1.0)
+      ->check(non_negative_finite());
+}
+
+ExploreFirstOptions explore_first_options(const ExploreFirstOptions& o, const InputOptions& input) {
+  if (o.on_the_fly && !input.whole_graph_for.empty())
+    throw UsageError("on_the_fly",
+                     fmt::format("{} needs the whole graph: it cannot be played on the fly", input.whole_graph_for));
+  ExploreFirstOptions out = o;
+  out.max_states = input.max_states;
+  return out;
+}
+
+void refuse_on_the_fly_for(const ExploreFirstOptions& o, InputFormat format) {
+  if (o.on_the_fly && format != InputFormat::model)
+    throw UsageError("on_the_fly", "applies to model programs (.ptm) only: other models are graphs already");
 }
 
 }  // namespace playtest::cli

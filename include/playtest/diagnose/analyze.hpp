@@ -30,7 +30,7 @@ struct PurposeAnalysis {
   Kind kind = Kind::goal;
   std::string name;             // the vertex id, or the edge id or label as given
   std::vector<VertexId> goals;  // Kind::goal
-  std::vector<EdgeId> edges;    // Kind::edges: taking any of them meets the purpose
+  std::vector<EdgeId> edges;    // Kind::edges: the edge (or the one edge with the label) to take
   bool reachable = false;       // some choices of both players meet it
   bool sure_win = false;        // the tester can force it
   double worst_case_cost = 0;   // of the sure-winning strategy (+infinity when not winnable)
@@ -72,7 +72,8 @@ struct Analysis {
   bool certified = true;  // every expected cost reported was certified
 };
 
-// `goals`: vertex ids; `edges`: edge ids or labels (each one purpose). With neither, every goal
+// `goals`: vertex ids; `edges`: edge ids or labels (each one purpose; a label with several edges is
+// one purpose per edge, as `run --edge LABEL` covers every edge with it). With neither, every goal
 // vertex of the graph is one purpose. Throws GraphError for a name the graph does not have, and
 // for a graph without edges when coverage is asked for.
 Analysis analyze(const TestGraph& g, std::span<const std::string> goals, std::span<const std::string> edges,
@@ -89,5 +90,10 @@ struct PurposeFeasibility {
   std::vector<EdgeId> unreachable_edges;    // cover: edges no run can take
 };
 PurposeFeasibility purpose_feasibility(const TestGraph& g, const TestPurpose& purpose);
+
+// What `playtest validate` warns about in a valid model that cannot serve a purpose: a model
+// program whose `final` condition (`final_declared`) no reachable state satisfies, goal vertices
+// of which none or only some are reachable from the initial vertex. Empty when all is well.
+std::vector<std::string> model_warnings(const TestGraph& g, bool final_declared);
 
 }  // namespace playtest

@@ -27,6 +27,21 @@ ModelParam parse_model_param(std::string_view text);
 std::unique_ptr<Model> compile_model(std::string_view text, const std::string& file = "<model>",
                                      const std::vector<ModelParam>& params = {});
 
+// Goals given as conditions on the state in the model language ("len(queue) == 0", the tool's
+// --goal): the compiled model's final states are those where one of them holds, instead of its own
+// `final`. Errors in a condition are located in `origin` (the flag that gave it) at its column.
+struct GoalConditions {
+  std::vector<std::string> conditions;
+  std::string origin = "<goal>";
+};
+std::unique_ptr<Model> compile_model(std::string_view text, const std::string& file,
+                                     const std::vector<ModelParam>& params, const GoalConditions& goals);
+
+// Whether `text` parses as an expression of the language (names unchecked): how --goal tells a state
+// condition ("len(queue) == 0") from a vertex name, which is a state's text ("(queue=[])") and never
+// parses (a state text has '=' where an expression has '==').
+bool is_state_condition(std::string_view text);
+
 // Reads and compiles a model file ("-" reads standard input).
 std::unique_ptr<Model> load_model(const std::string& path, const std::vector<ModelParam>& params = {});
 

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "playtest/run/runner.hpp"
@@ -20,6 +21,14 @@
 #include "playtest/run/stop_signal.hpp"
 
 namespace playtest {
+
+// How the campaign's model was played, for its outputs to say (the trace's campaign line, --json,
+// the text, JUnit; docs/testing.md "Models too big to explore"): a graph file (nothing to say), a
+// model program explored whole before the runs, or one played on the fly and why.
+struct ModelPlay {
+  bool model_program = false;     // the model is a model program (.ptm)
+  std::string on_the_fly_reason;  // played on the fly: why (empty when explored)
+};
 
 struct CampaignOptions {
   std::uint32_t runs = 1;  // runs of the whole campaign (all shards)
@@ -35,6 +44,10 @@ struct CampaignOptions {
   // number of jobs but never on thread timing. A worker waits for those runs to end before it
   // starts run i. false: every run starts knowing nothing.
   bool share_evidence = false;
+  ModelPlay model_play;  // for the outputs only
+  // Stop after this many runs ended ERROR (not interrupted): a system that cannot be started, a
+  // dead server, an adapter that breaks; no further run starts. 0: never.
+  std::uint32_t max_errors = 0;
 };
 
 // The seed of run `run` (1-based) of a campaign with seed `seed`: `--seed S --runs 1` with S the
@@ -66,6 +79,15 @@ class CampaignObserver : public RunObserver {
     (void)run;
     (void)seed;
   }
+  // For writers that must hold nothing back (one trace file per run, so that a SIGKILL loses no run
+  // in progress): the observer of run `run` as it is played, told of its steps and its end by the
+  // thread that plays it, besides the ordered calls above. With several jobs runs are played at
+  // once, so calls for different runs may come at the same time. nullptr (the default): none.
+  virtual RunObserver* on_live_run(std::uint32_t run, std::uint64_t seed) {
+    (void)run;
+    (void)seed;
+    return nullptr;
+  }
 };
 
 struct CampaignResult {
@@ -82,6 +104,9 @@ struct CampaignResult {
   std::uint32_t failed_fast = 0;           // fail_fast: the failing run that stopped the campaign (0: none)
   // The first run whose model failed (RunResult::model_error; on the fly): no run starts after it.
   std::uint32_t model_failed = 0;
+  ModelPlay model_play;  // CampaignOptions::model_play
+  // max_errors: the run whose ERROR reached the limit and stopped the campaign (0: none).
+  std::uint32_t stopped_by_errors = 0;
 
   // Runs that were stopped before they ended (RunResult::interrupted).
   std::uint32_t runs_not_completed() const;

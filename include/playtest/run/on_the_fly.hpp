@@ -2,10 +2,35 @@
 // can be played on a ModelGraph without exploring the model first, and the test purpose they play.
 #pragma once
 
+#include <cstdint>
+#include <optional>
+#include <string>
+
 #include "playtest/explore/model_graph.hpp"
 #include "playtest/strategy/test_purpose.hpp"
 
 namespace playtest {
+
+// Small models are explored first (docs/testing.md "Models too big to explore"): `run` and
+// `simulate` explore a model program whole when it fits a budget, so that coverage totals, edge ids,
+// `merge`, `report` and exact replay (also with `abstract`) work as for a graph file; they play it on
+// the fly only when the exploration exceeds the budget or on-the-fly play is asked for.
+struct ExploreFirstOptions {
+  std::uint64_t max_states = 10'000'000;  // vertices of the explored graph
+  double max_seconds = 1.0;               // wall clock for the exploration, building included (0: none)
+  bool on_the_fly = false;                // play on the fly without exploring first
+};
+
+struct ExploreFirst {
+  std::optional<TestGraph> graph;  // the whole graph (VertexNaming::state) when it fit the budget
+  // Otherwise why the model is played on the fly, in words for the outputs ("exploring it did not
+  // end within 1 s (52000 vertices found)", "on-the-fly play was asked for").
+  std::string on_the_fly_reason;
+};
+
+// Explores `model` within the budget. Throws ModelError when the model fails in a state it reaches
+// (as loading it as a graph does).
+ExploreFirst explore_first(const Model& model, const ExploreFirstOptions& options = {});
 
 // Whether `spec` can be played on the fly: its strategy plays on the fly (StrategyRow::on_the_fly:
 // random, anti-ant, pessimistic) and its purpose names no vertex, edge or trap (those are names in the

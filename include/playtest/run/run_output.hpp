@@ -20,6 +20,10 @@ struct RunOutputOptions {
   // The command that replays the run with this seed alone (campaign_seed): shown for every FAIL
   // and every ERROR that was not an interruption. Empty: none.
   std::function<std::string(std::uint64_t seed)> replay;
+  // The purpose in words when the user did not ask for one (the strategy's default, --purpose auto):
+  // an INCONCLUSIVE campaign then says which purpose was not met and that purpose none is the
+  // smoke test. Empty: the purpose was asked for.
+  std::string default_purpose;
 };
 
 // options.replay for run `r` ("" when the run needs no replay or there is no command).

@@ -171,6 +171,12 @@ class Runner {
   // How many edges the cover purpose asks for (every edge when purpose_edges() is empty); 0 otherwise.
   // On the fly: the edges discovered so far.
   std::uint32_t purpose_edge_count() const;
+  // A cover purpose by label (TestPurpose::by_label): the labels it asks for, as per-label flags
+  // (indexed by LabelId), and how many; empty and 0 otherwise.
+  std::span<const std::uint8_t> purpose_labels() const { return purpose_labels_; }
+  std::uint32_t purpose_label_count() const { return purpose_label_count_; }
+  // How many edges (labels, by_label) meet the cover purpose: all of them, or its threshold's share.
+  std::uint32_t purpose_needed() const { return purpose_needed_; }
 
  private:
   const GameGraph& g_;
@@ -179,6 +185,9 @@ class Runner {
   std::vector<std::uint8_t> is_goal_;
   std::vector<VertexId> goals_;
   std::uint32_t purpose_edge_count_ = 0;
+  std::vector<std::uint8_t> purpose_labels_;
+  std::uint32_t purpose_label_count_ = 0;
+  std::uint32_t purpose_needed_ = 0;
 };
 
 }  // namespace playtest

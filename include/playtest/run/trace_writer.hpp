@@ -5,7 +5,9 @@
 #include <cstdint>
 #include <functional>
 #include <iosfwd>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 
@@ -17,7 +19,8 @@ namespace playtest {
 // Line formats (docs/testing.md):
 //   {"edges":16,"event":"campaign","labels":6,"runs":40,"seed":1,"strategy":"random"}
 //          (first; "shard":"2/4" in a shard; edges and labels: the model's, for coverage; on a model
-//          explored on the fly they are null, unknown, and "on_the_fly":true)
+//          explored on the fly they are null, unknown, and "on_the_fly":true; a model program
+//          has "exploration": "whole" or "on_the_fly", with "on_the_fly_reason" then)
 //   {"event":"begin","run":1,"seed":42,"strategy":"random","model":"m.json","replay":"playtest run ..."}
 //                                    (model, params (a model program's NAME=VALUE) and replay
 //                                    only when known: set_context)
@@ -61,8 +64,9 @@ class JsonlTraceWriter final : public CampaignObserver {
 
 // A campaign's trace as one file per run, DIR/run-<index>.jsonl (the index zero-padded to the width
 // of the campaign's run count), each in JsonlTraceWriter's format with its own campaign line, so
-// that every file can be read (and merged) on its own. A file is written as its run is reported
-// (CampaignObserver: in run order) and flushed step by step.
+// that every file can be read (and merged) on its own. A run's file is written while the run is
+// played (CampaignObserver::on_live_run: with several jobs too, nothing is held back), flushed
+// step by step, so that a SIGKILL loses no run in progress: the runs that were cut lack their end.
 class JsonlTraceDirWriter final : public CampaignObserver {
  public:
   // Creates `dir` when it does not exist; throws Error when it cannot.
@@ -76,20 +80,20 @@ class JsonlTraceDirWriter final : public CampaignObserver {
     params_ = std::move(params);
   }
   void on_campaign_begin(const GameGraph& g, const CampaignOptions& options) override;
-  void on_run_begin(std::uint32_t run, std::uint64_t seed) override;
-  void on_step(const GameGraph& g, const TraceStep& step) override;
-  void on_end(const GameGraph& g, const RunResult& result) override;
+  RunObserver* on_live_run(std::uint32_t run, std::uint64_t seed) override;
   // Throws Error when a file could not be written.
   void close();
 
  private:
+  class RunFile;
+  void run_done(std::uint32_t run, const std::string& path, bool ok);
+
   std::string dir_, strategy_;
   std::optional<Coverage> totals_;  // the model's, for every file's campaign line (none on the fly)
   CampaignOptions options_;
-  std::unique_ptr<std::ofstream> file_;
-  std::string path_;
-  std::optional<JsonlTraceWriter> writer_;
-  std::string failed_;  // the first file that could not be written
+  std::mutex m_;                                            // guards the members below
+  std::map<std::uint32_t, std::unique_ptr<RunFile>> open_;  // the runs being played
+  std::string failed_;                                      // the first file that could not be written
   std::string model_;
   std::vector<std::string> params_;
   std::function<std::string(std::uint64_t)> replay_;

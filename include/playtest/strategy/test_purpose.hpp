@@ -23,13 +23,31 @@ struct TestPurpose {
   Kind kind = Kind::none;
   std::vector<VertexId> goals;
   std::vector<EdgeId> edges;
+  // Cover purposes that fit a big model: count labels, not edges (every label of the purpose edges
+  // taken once, by any edge with it), and be met at a fraction of them (cover:80%).
+  bool by_label = false;
+  double threshold = 1.0;  // in (0, 1]
 };
 std::string_view to_string(TestPurpose::Kind k);  // "none", "reach", "cover"
 
+// How many of `total` edges or labels a cover purpose with `threshold` needs (at least 1 when
+// total > 0): ceil(threshold * total).
+std::uint32_t purpose_needed(double threshold, std::uint32_t total);
+
 // The purpose a user asked for; `automatic` lets the strategy decide (StrategySpec::purpose_kind).
-enum class PurposeChoice : std::uint8_t { automatic, reach, cover, none };
-// "auto", "reach", "cover", "none"; throws UsageError("purpose", ...) otherwise.
+// `labels`: cover every label once (a cover purpose by label).
+enum class PurposeChoice : std::uint8_t { automatic, reach, cover, labels, none };
+// "auto", "reach", "cover", "labels", "none"; throws UsageError("purpose", ...) otherwise.
 PurposeChoice parse_purpose_choice(std::string_view name);
+
+// A purpose as written on the command line: a choice, and for cover and labels an optional
+// threshold, "cover:80%" (a percentage above 0 and at most 100). Throws UsageError("purpose") with
+// "did you mean" for a near miss.
+struct PurposeRequest {
+  PurposeChoice choice = PurposeChoice::automatic;
+  double threshold = 1.0;
+};
+PurposeRequest parse_purpose_request(std::string_view text);
 
 // A purpose from the names users write: vertex ids for `goals`, edge ids for `edges` (an edge id or,
 // when no edge has that id, every edge with that label). Throws GraphError naming an unknown one.
@@ -44,6 +62,7 @@ struct StrategySpec {
   std::vector<std::string> goals;  // vertex ids (empty: the graph's goal vertices)
   std::vector<std::string> edges;  // edge ids or labels to cover (empty: every edge)
   std::vector<std::string> traps;  // trap specs (strategy/traps.hpp); non-empty: cover exactly these
+  double threshold = 1.0;          // cover and labels: the fraction of edges (labels) that meets the purpose
 
   // The purpose's kind: the one asked for, else reach when goals are named, else the strategy's
   // default (StrategyRow::default_purpose: reach for reach, win and expected, none for torx, which

@@ -192,6 +192,10 @@ struct Program {
   bool has_reset = false;
   ExprP reset_cost;
   std::vector<ExprP> abstract_;
+  // Goal conditions given from outside the file (--goal 'EXPR'): they replace `final`; errors in them
+  // are located in `goal_origin`, column by column of the condition's text.
+  std::vector<ExprP> goal_conditions;
+  std::string goal_origin;
   // Interned strings and enums (filled by the lexer/parser/checker).
   std::vector<std::string> strings;
   std::vector<std::vector<std::string>> enums;
@@ -211,5 +215,12 @@ struct Program {
 
 // Parses tokens into a program; throws ParseError.
 Program parse(std::string_view text, const std::string& file);
+
+// Parses `text` as one expression of `p` (its strings are interned in p), located in `origin`;
+// throws ParseError. Not checked: check_program checks p.goal_conditions.
+ExprP parse_condition(Program& p, std::string_view text, const std::string& origin);
+
+// Whether `text` parses as an expression at all (names are not checked).
+bool parses_as_expression(std::string_view text);
 
 }  // namespace playtest::lang

@@ -100,9 +100,11 @@ TEST(CliShrink, ThePlantedLockBugShrinksToAtMostFiveStimuli) {
   EXPECT_GT(j["unplayable"].get<int>(), 0);
   EXPECT_EQ(j["verdict"], "FAIL");
   // The minimal trace names the model, so the printed command needs nothing else; it reproduces.
+  // As run's replay lines: the program as it was started, here the binary's path.
   const std::string cmd = j["replay_command"];
-  ASSERT_EQ(cmd.rfind("playtest replay ", 0), 0u) << cmd;
-  r = run_playtest(cmd.substr(9));
+  const std::string program = std::string(PLAYTEST_BINARY) + " ";
+  ASSERT_EQ(cmd.rfind(program + "replay ", 0), 0u) << cmd;
+  r = run_playtest(cmd.substr(program.size()));
   EXPECT_EQ(r.code, 1) << cmd << "\n" << r.out << r.err;
   EXPECT_NE(r.out.find("3 stimuli), 5 attempts"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("same failure (symptom match): 5/5"), std::string::npos) << r.out;
@@ -118,7 +120,7 @@ TEST(CliShrink, TextAndTheBuggyWorkers) {
   EXPECT_EQ(r.code, 1) << r.out << r.err;
   EXPECT_NE(r.out.find("minimal: 1 stimulus: submit"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("FAIL at 'last0': allowed {all_done}, observed silence"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("reproduce: playtest replay " + min + " --model " + workers + " --sut " + buggy_sut +
+  EXPECT_NE(r.out.find("replay: " + std::string(PLAYTEST_BINARY) + " replay " + min + " --model " + workers + " --sut " + buggy_sut +
                        " --timeout-ms 10000 --vertex-timeout last0=100 --attempts 2"),
             std::string::npos)
       << r.out;

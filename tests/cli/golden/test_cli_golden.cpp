@@ -10,6 +10,8 @@
 
 #include "cli_runner.hpp"
 
+using playtest::testing::ScratchDir;
+
 using playtest::testing::read_file;
 using playtest::testing::run_playtest;
 
@@ -17,24 +19,28 @@ namespace {
 
 const std::string cases = std::string(PLAYTEST_SOURCE_DIR) + "/tests/cli/golden/cases/";
 
-// Output with the cases' directory replaced by CASES/, the binary's path (in replay commands) by
-// playtest and times by T.
-std::string normalized(const std::string& text) {
+// Output with the cases' directory replaced by CASES/, a scratch directory by TMP/, the binary's
+// path (in replay commands) by playtest and times by T.
+std::string normalized(const std::string& text, const std::string& scratch = "") {
   std::string s = text;
   for (std::size_t at; (at = s.find(cases)) != std::string::npos;) s.replace(at, cases.size(), "CASES/");
+  if (!scratch.empty())
+    for (std::size_t at; (at = s.find(scratch)) != std::string::npos;) s.replace(at, scratch.size(), "TMP/");
   const std::string binary = PLAYTEST_BINARY;
   for (std::size_t at; (at = s.find(binary)) != std::string::npos;) s.replace(at, binary.size(), "playtest");
   s = std::regex_replace(s, std::regex(R"(solve time: [0-9.]+ s)"), "solve time: T s");
   // Times have varying widths in right-aligned columns: the padding goes with them.
   s = std::regex_replace(s, std::regex(R"( +[0-9]+\.[0-9] ms)"), " T ms");
+  s = std::regex_replace(s, std::regex(R"(, [0-9]+\.[0-9] s)"), ", T s");  // shrink's search time
   return s;
 }
 
-void check_golden(const std::string& name, const std::string& args, int expected_code) {
+void check_golden(const std::string& name, const std::string& args, int expected_code,
+                  const std::string& scratch = "") {
   auto r = run_playtest(args);
   EXPECT_EQ(r.code, expected_code) << args << "\n" << r.out << r.err;
   const std::string got =
-      normalized("exit " + std::to_string(r.code) + "\n--- stdout\n" + r.out + "--- stderr\n" + r.err);
+      normalized("exit " + std::to_string(r.code) + "\n--- stdout\n" + r.out + "--- stderr\n" + r.err, scratch);
   const std::string path = cases + name + ".expected";
   if (std::getenv("PLAYTEST_UPDATE_GOLDEN")) {
     std::ofstream(path, std::ios::binary) << got;
@@ -82,6 +88,72 @@ TEST(CliGolden, SimulateTableWithMutants) {
                "simulate " + std::string(PLAYTEST_SOURCE_DIR) +
                    "/examples/sut/workers.json --strategy random,cover --runs 50 --mutants --mutant-count 4 --seed 1",
                0);
+}
+
+// Messages that point at the fix (issue 24): one shape for every option and input error
+// ("playtest: error: option --x: ..." and notes), "did you mean" for names, and what the first hour
+// of a new user meets: the default purpose's INCONCLUSIVE, an ERROR's reason, undefined means.
+const std::string pingpong = cases + "pingpong.json";
+const std::string pong = " --sut 'sh " + cases + "pong.sh'";
+
+TEST(CliGoldenMessages, OptionValueOutOfRange) {
+  check_golden("msg_timeout_zero", "run " + pingpong + pong + " --timeout-ms 0", 2);
+  check_golden("msg_jobs_zero", "run " + pingpong + pong + " --jobs 0", 2);
+}
+TEST(CliGoldenMessages, ALibraryParameterIsNamedByItsFlag) {
+  check_golden("msg_goals_missing", "run " + cases + "nogoal.json" + pong + " --strategy reach", 2);
+}
+TEST(CliGoldenMessages, DidYouMean) {
+  check_golden("msg_strategy_typo", "run " + pingpong + pong + " --strategy cvoer", 2);
+  check_golden("msg_purpose_typo", "run " + pingpong + pong + " --purpose cvoer", 2);
+  check_golden("msg_objective_typo", "solve " + cases + "figure3.json --objective reech", 2);
+  check_golden("msg_format_typo", "validate " + pingpong + " --format grpah", 2);
+  check_golden("msg_option_typo", "run " + pingpong + pong + " --stratgy random", 2);
+  check_golden("msg_command_typo", "rnu " + pingpong, 2);
+}
+TEST(CliGoldenMessages, MissingOptionAndBadThreshold) {
+  check_golden("msg_sut_missing", "run " + pingpong, 2);
+  check_golden("msg_threshold_bad", "run " + pingpong + pong + " --purpose cover:0%", 2);
+}
+TEST(CliGoldenMessages, TheDefaultPurposeSaysWhatItWas) {
+  check_golden("msg_default_purpose", "run " + pingpong + pong + " --strategy anti-ant --steps 6", 4);
+}
+TEST(CliGoldenMessages, AnErrorSaysWhyEvenQuietAndMaxErrorsStops) {
+  check_golden("msg_quiet_error",
+               "run " + pingpong + " --sut 'sh " + cases + "dead.sh' --sut-stderr discard --runs 5 --max-errors 2 --quiet",
+               3);
+}
+TEST(CliGoldenMessages, SimulatePrintsADashForUndefinedMeans) {
+  check_golden("msg_simulate_undefined", "simulate " + pingpong + " --strategy random,anti-ant --runs 10 --steps 1 --seed 1",
+               0);
+}
+TEST(CliGoldenMessages, ValidateWarnsOfGoalsNoRunCanMeet) {
+  check_golden("msg_validate_final_never", "validate " + cases + "final_never.ptm", 0);
+  check_golden("msg_validate_goal_unreachable", "validate " + cases + "goal_unreachable.json", 0);
+}
+TEST(CliGoldenMessages, GoalConditionsAndOnTheFly) {
+  const std::string queue = "run " + cases + "queue.ptm --sut 'sh " + cases + "queue.sh'";
+  check_golden("msg_goal_condition", queue + " --strategy random --goal 'len(q) == 2' --seed 1 --quiet", 0);
+  check_golden("msg_goal_condition_error", queue + " --goal 'lenn(q) == 2'", 2);
+  check_golden("msg_on_the_fly_refused", queue + " --strategy reach --on-the-fly", 2);
+  check_golden("msg_on_the_fly_budget", queue + " --strategy random --max-states 5 --purpose none --steps 20 --quiet", 0);
+  check_golden("msg_traps_model", queue + " --strategy random --traps model --steps 5000 --seed 2 --quiet", 0);
+}
+TEST(CliGoldenMessages, ReplayShrinkAndLearnSayWhatMatters) {
+  ScratchDir d("golden_diag");
+  const std::string t = d.file("t.jsonl");
+  auto r = run_playtest("run " + pingpong + " --sut 'sh " + cases + "pang.sh' --strategy random --purpose none --trace " + t);
+  ASSERT_EQ(r.code, 1) << r.out << r.err;
+  const std::string scratch = d.file("");
+  check_golden("msg_replay_error", "replay " + t + " --sut 'sh " + cases + "dead.sh' --sut-stderr discard --attempts 2",
+               3, scratch);
+  check_golden("msg_shrink_replay_line",
+               "shrink " + t + " --sut 'sh " + cases + "pang.sh' --attempts 2 -o " + d.file("min.jsonl"), 1, scratch);
+  const std::string lt = d.file("learn.jsonl");
+  r = run_playtest("run " + cases + "learn.json --sut 'sh " + cases +
+                   "learn.sh' --strategy random --purpose none --steps 120 --seed 3 --trace " + lt);
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  check_golden("msg_learn_table", "learn " + lt + " --model " + cases + "learn.json", 0, scratch);
 }
 
 }  // namespace

@@ -38,7 +38,7 @@ TEST_P(OnTheFly, RunPlaysTheModelWithoutExploringIt) {
   ScratchDir d("on_the_fly_run_" + GetParam());
   const std::string sut = d.write("sut.sh", adapter(false));
   CliResult r = run_playtest("run " + model + " --sut 'sh " + sut + "' --strategy " + GetParam() +
-                             " --steps 100000 --timeout-ms 10000 --seed 5 --json --trace " + d.file("t.jsonl"));
+                             " --steps 100000 --timeout-ms 10000 --seed 5 --on-the-fly --json --trace " + d.file("t.jsonl"));
   ASSERT_TRUE(r.code == 0 || r.code == 4) << r.out << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_TRUE(j["verdict"] == "PASS" || j["verdict"] == "INCONCLUSIVE") << r.out;
@@ -63,7 +63,7 @@ TEST_P(OnTheFly, RunPlaysTheModelWithoutExploringIt) {
 
 TEST_P(OnTheFly, SimulatePlaysAHundredThousandSteps) {
   CliResult r = run_playtest("simulate " + model + " --strategy " + GetParam() +
-                             " --runs 1 --steps 100000 --seed 3 --threads 1 --json");
+                             " --runs 1 --steps 100000 --seed 3 --threads 1 --on-the-fly --json");
   ASSERT_EQ(r.code, 0) << r.out << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["on_the_fly"], true);
@@ -92,7 +92,7 @@ TEST(CliOnTheFly, SimulateGivesTheSameNumbersOnAnyThreadCount) {
   for (const std::string& m : models) {
     const std::string command = "simulate " + m +
                                 " --strategy random,anti-ant,pessimistic --runs 60 --steps 300 --seed 7 --json "
-                                "--allow-unreachable --threads ";
+                                "--allow-unreachable --on-the-fly --threads ";
     CliResult one = run_playtest(command + "1");
     ASSERT_TRUE(one.code == 0 || one.code == 1 || one.code == 4) << m << one.out << one.err;
     const auto j1 = nlohmann::json::parse(one.out);
@@ -119,7 +119,7 @@ TEST(CliOnTheFly, AModelErrorInARunKeepsWhatWasObserved) {
                             "\n  case \"$cmd\" in\n    stimulus) echo ack ;;\n    reset) echo ready ;;\n"
                             "    end) exit 0 ;;\n  esac\ndone\n");
   CliResult r =
-      run_playtest("run " + m + " --sut 'sh " + sut + "' --strategy anti-ant --steps 50 --runs 3 --json --trace " +
+      run_playtest("run " + m + " --sut 'sh " + sut + "' --strategy anti-ant --steps 50 --runs 3 --on-the-fly --json --trace " +
                    d.file("t.jsonl") + " --junit " + d.file("j.xml"));
   EXPECT_EQ(r.code, 2) << r.out << r.err;
   EXPECT_NE(r.err.find("oor.ptm:3:20: error: value 4 is out of range 0..3 of 'x'"), std::string::npos) << r.err;
@@ -142,8 +142,8 @@ TEST(CliOnTheFly, AModelErrorInARunKeepsWhatWasObserved) {
   EXPECT_NE(junit.find("<error type=\"ERROR\" message=\"the model failed after 3 steps"), std::string::npos) << junit;
   // simulate has no trace to keep: the model error is the bad input it is (not a run counted as ERROR).
   for (const char* threads : {"1", "2"}) {
-    CliResult s =
-        run_playtest("simulate " + m + " --strategy anti-ant --runs 5 --steps 50 --threads " + std::string(threads));
+    CliResult s = run_playtest("simulate " + m + " --strategy anti-ant --runs 5 --steps 50 --on-the-fly --threads " +
+                               std::string(threads));
     EXPECT_EQ(s.code, 2) << s.out << s.err;
     EXPECT_NE(s.err.find("oor.ptm:3:20: error: value 4 is out of range 0..3 of 'x'"), std::string::npos) << s.err;
   }
@@ -158,12 +158,12 @@ TEST(CliOnTheFly, ReachWithoutFinalStatesIsRefusedUpFront) {
   text.erase(text.find("final "));
   const std::string no_final = d.write("nofinal.ptm", text);
   for (const std::string& command : {"run " + no_final + " --sut true", "simulate " + no_final + " --threads 1"}) {
-    CliResult r = run_playtest(command + " --strategy random --purpose reach --steps 100000");
+    CliResult r = run_playtest(command + " --strategy random --purpose reach --steps 100000 --on-the-fly");
     EXPECT_EQ(r.code, 2) << command << r.out << r.err;
     EXPECT_NE(r.err.find("the model declares no final states"), std::string::npos) << r.err;
   }
   CliResult ok =
-      run_playtest("simulate " + model + " --threads 1 --strategy random --purpose reach --steps 100 --runs 2");
+      run_playtest("simulate " + model + " --threads 1 --strategy random --purpose reach --steps 100 --runs 2 --on-the-fly");
   EXPECT_EQ(ok.code, 0) << ok.out << ok.err;
 }
 
@@ -171,7 +171,7 @@ TEST(CliOnTheFly, AWrongOutputFailsWithTraceAndJunit) {
   ScratchDir d("on_the_fly_fail");
   const std::string sut = d.write("sut.sh", adapter(true));
   CliResult r = run_playtest("run " + model + " --sut 'sh " + sut +
-                             "' --strategy anti-ant --steps 3000 --timeout-ms 10000 --junit " + d.file("j.xml"));
+                             "' --strategy anti-ant --steps 3000 --timeout-ms 10000 --on-the-fly --junit " + d.file("j.xml"));
   EXPECT_EQ(r.code, 1) << r.out << r.err;
   EXPECT_NE(r.out.find("verdict: FAIL"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("observed '?Ack'"), std::string::npos) << r.out;
@@ -190,7 +190,7 @@ TEST(CliOnTheFly, TracesAreReadByReplayAndLearnNotMerge) {
   ScratchDir d("on_the_fly_trace");
   const std::string sut = d.write("sut.sh", adapter(false));
   CliResult r = run_playtest("run " + model + " --param N=3 --sut 'sh " + sut +
-                             "' --steps 60 --seed 2 --timeout-ms 10000 --trace " + d.file("t.jsonl"));
+                             "' --steps 60 --seed 2 --timeout-ms 10000 --on-the-fly --trace " + d.file("t.jsonl"));
   ASSERT_TRUE(r.code == 0 || r.code == 4) << r.out << r.err;
   const std::string trace = read_file(d.file("t.jsonl"));
   EXPECT_EQ(trace.find("\"edge\":"), std::string::npos) << trace;
