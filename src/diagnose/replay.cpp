@@ -27,6 +27,7 @@ class LingeringAdapter final : public Adapter {
     }
     return inner_.next_event(deadline);
   }
+  bool simulate_delay(std::string_view label) override { return inner_.simulate_delay(label); }
   void reset() override { inner_.reset(); }
   void finish() noexcept override { inner_.finish(); }
 

@@ -278,6 +278,7 @@ class LentAdapter final : public Adapter {
   void start() override { a_.start(); }
   AdapterEvent stimulate(std::string_view label) override { return a_.stimulate(label); }
   AdapterEvent next_event(Clock::time_point deadline) override { return a_.next_event(deadline); }
+  bool simulate_delay(std::string_view label) override { return a_.simulate_delay(label); }
   void reset() override { a_.reset(); }
   void finish() noexcept override { a_.finish(); }
 

@@ -40,6 +40,28 @@ nlohmann::json coverage_json(const Coverage& c) {
           {"labels_total", c.labels_total}};
 }
 
+// Stimuli the system refused in some run and accepted in none (no edge with that label was taken in
+// any run): more likely a label the adapter does not know than a system that is not input-enabled
+// (docs/adapter-protocol.md). With the number of refusals of each.
+template <class G>
+std::vector<std::pair<std::string, std::uint32_t>> never_accepted(const G& g, const CampaignResult& c) {
+  std::vector<std::pair<std::string, std::uint32_t>> out;
+  for (const RunResult& r : c.runs) {
+    if (r.refused.empty()) continue;
+    auto it = std::find_if(out.begin(), out.end(), [&](const auto& x) { return x.first == r.refused; });
+    if (it != out.end())
+      ++it->second;
+    else
+      out.emplace_back(r.refused, 1);
+  }
+  std::erase_if(out, [&](const auto& x) {
+    for (EdgeId e : g.edges())
+      if (e.index() < c.edge_visits.size() && c.edge_visits[e.index()] > 0 && g.label(e) == x.first) return true;
+    return false;
+  });
+  return out;
+}
+
 std::string quoted_list(const std::vector<std::string>& items) {
   std::string s;
   for (const auto& a : items) s += (s.empty() ? "" : ", ") + a;
@@ -121,6 +143,11 @@ void campaign_text(std::ostream& out, const BasicRunner<G>& runner, const Campai
         runner.graph().num_expanded());
   out << fmt::format("coverage: {}/{} edges, {}/{} labels{}\n", c.coverage.edges_covered, c.coverage.edges_total,
                      c.coverage.labels_covered, c.coverage.labels_total, note);
+  for (const auto& [label, times] : never_accepted(runner.graph(), c))
+    out << fmt::format(
+        "note: the system refused the stimulus '{}' every time it was sent ({} time{}) and never accepted it: does "
+        "the adapter know it? (adapter and model disagree?)\n",
+        label, times, times == 1 ? "" : "s");
   if (c.interrupted)
     out << fmt::format("interrupted by {} after {} of {} runs\n",
                        c.signal != 0 ? signal_name(c.signal) : "a stop request", c.runs.size(), c.runs_in_shard);
@@ -156,6 +183,10 @@ nlohmann::json campaign_json_of(const BasicRunner<G>& runner, const CampaignResu
   labels.erase(std::unique(labels.begin(), labels.end()), labels.end());
   j["edge_visits"] = std::move(visits);
   j["covered_labels"] = std::move(labels);
+  if (const auto refused = never_accepted(g, c); !refused.empty()) {
+    j["never_accepted"] = nlohmann::json::array();
+    for (const auto& [label, times] : refused) j["never_accepted"].push_back(label);
+  }
   j["interrupted"] = c.interrupted;
   j["runs_requested"] = c.runs_requested;
   j["runs_in_shard"] = c.runs_in_shard;

@@ -176,6 +176,7 @@ RecordedTrace read_trace(std::istream& in, std::string_view source) {
       s.label = f.text("label", labelled);
       s.edge = f.text("edge", false);
       s.to = f.text("to", moves);
+      s.concrete = f.text("concrete", false);
       current->trace.push_back(std::move(s));
       continue;
     }

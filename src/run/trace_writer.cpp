@@ -54,6 +54,7 @@ void JsonlTraceWriter::write_step(const G& g, const TraceStep& s) {
                       {"kind", std::string(to_string(s.kind))},
                       {"vertex", std::string(g.name(s.from))}};
   if (s.kind != StepKind::reset) j["label"] = s.label;
+  if (!s.concrete.empty()) j["concrete"] = s.concrete;
   // On the fly edges are numbered in the order the runs discovered them, which is not the explored
   // graph's: the step is named by its vertices and label only, which is what readers match then.
   if constexpr (!std::is_same_v<G, ModelGraph>)
@@ -152,6 +153,12 @@ namespace {
 template <class G>
 std::string step_text(const G& g, const TraceStep& s) {
   std::string head = fmt::format("{:>5} {:>9.1f} ms  {:<11} ", s.step, s.time_ms, to_string(s.kind));
+  if (!s.concrete.empty()) {  // the model's label with the system's values: "Delete(Job#0) = Delete(17)"
+    TraceStep shown = s;
+    shown.label = s.label + " = " + s.concrete;
+    shown.concrete.clear();
+    return step_text(g, shown);
+  }
   switch (s.kind) {
     case StepKind::stimulus:
       return head + fmt::format("{} --{}--> {}", g.name(s.from), s.label, g.name(s.to));

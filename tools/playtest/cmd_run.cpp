@@ -45,14 +45,15 @@ std::string replay(std::uint64_t seed) {
 // The campaign on `g`: a TestGraph, or a model explored on the fly (ModelGraph, docs/testing.md
 // "Models too big to explore"); one code path for both.
 template <class G>
-int play(const Options& o, const G& g) {
+int play(const Options& o, const G& g, const LoadedModel& loaded) {
   constexpr bool on_the_fly = std::is_same_v<G, ModelGraph>;
   const std::string& name = o.strategy.strategies.front();
   const StrategySpec spec = strategy_spec(o.strategy, name);
   StopSignal stop;
   RunOptions ro{.max_steps = o.steps,
                 .time_budget = std::chrono::milliseconds(static_cast<std::int64_t>(o.time_s * 1000.0)),
-                .stop = &stop};
+                .stop = &stop,
+                .values = loaded.values};
   BasicCampaignWorkers<G> workers;
   if constexpr (on_the_fly) {
     ro.purpose = on_the_fly_purpose(spec);
@@ -66,7 +67,9 @@ int play(const Options& o, const G& g) {
   const BasicRunner<G> runner(g, ro);  // refuses graphs that cannot drive an online test
   const CampaignOptions co{
       .runs = o.runs, .seed = o.seed, .jobs = o.jobs, .shard = parse_shard(o.shard), .fail_fast = o.fail_fast};
-  const SubprocessOptions so = subprocess_options(o.sut);
+  SubprocessOptions so = subprocess_options(o.sut);
+  const std::vector<std::string> params = param_environment(loaded.model.get());
+  so.environment.insert(so.environment.end(), params.begin(), params.end());
   if constexpr (!on_the_fly) {
     refuse_unreachable(o.strategy, g, ro.purpose);  // after the options' own checks, before any run
     workers.policy = policy_maker(spec.kind, g, policy_setup(o.strategy, ro.purpose));
@@ -128,8 +131,11 @@ int run(const Options& o) {
   if (input.whole_graph_for.empty() && o.jobs > 1) input.whole_graph_for = "--jobs";
   if (input.whole_graph_for.empty() && o.shard != "1/1") input.whole_graph_for = "--shard";
   if (input.whole_graph_for.empty())
-    if (const std::unique_ptr<Model> model = load_model_program(o.input)) return play(o, ModelGraph(*model));
-  return play(o, load_input(input));
+    if (std::shared_ptr<const Model> model = load_model_program(o.input))
+      return play(o, ModelGraph(*model), LoadedModel{model, on_the_fly_values(model)});
+  LoadedModel loaded;
+  const TestGraph g = load_input(input, loaded);
+  return play(o, g, loaded);
 }
 
 const Registration reg{

@@ -16,6 +16,10 @@
 #include "playtest/lang/model_program.hpp"
 #include "playtest/run/runner.hpp"
 
+namespace playtest {
+struct ValueContext;  // run/run_values.hpp
+}  // namespace playtest
+
 namespace playtest::cli {
 
 // Where the model comes from. The file kind is decided by its extension: .json is graph/1;
@@ -58,11 +62,29 @@ InputFormat input_format(const InputOptions& opts, std::optional<std::string>& t
 bool is_model_program(const std::string& path);
 std::vector<ModelParam> model_params(const InputOptions& opts);
 
+// A model program behind a test graph: the compiled model (its parameters go to the adapter) and,
+// when its labels hold values, what the runner needs to match them (the state of every vertex).
+struct LoadedModel {
+  std::shared_ptr<const Model> model;
+  std::shared_ptr<const ValueContext> values;  // null unless the model's labels hold values
+};
+
 // Loads the test graph described by `opts` (and says which format it was); throws playtest::Error on
 // bad input: a located message, an empty input, a directory.
 TestGraph load_input(const InputOptions& opts, InputFormat* format = nullptr);
 // The same; for a PRISM export `labels` receives every label of its .lab file.
 TestGraph load_input(const InputOptions& opts, InputFormat* format, PrismLabels* labels);
+// The same; `loaded` receives the model program the graph was explored from (nothing for other
+// formats).
+TestGraph load_input(const InputOptions& opts, LoadedModel& loaded);
+
+// The adapter's environment entries PLAYTEST_PARAM_<NAME>=VALUE for the model's parameters
+// (docs/adapter-protocol.md); none for a model without parameters or another kind of input.
+std::vector<std::string> param_environment(const Model* model);
+
+// What the runner needs to match values for a model explored on the fly (null when its labels hold
+// none).
+std::shared_ptr<const ValueContext> on_the_fly_values(const std::shared_ptr<const Model>& model);
 
 // The compiled model program of `opts` (docs/testing.md "Models too big to explore": run and
 // simulate play it on the fly, exploring as the runs go), or nullptr when the input is of another

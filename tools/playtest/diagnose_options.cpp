@@ -82,7 +82,7 @@ RecordedPlay load_recorded_play(const std::string& trace_file, const RecordedMod
   const InputOptions input = recorded_model_input(model, recorded);
   p.model = input.path;
   p.params = input.params;
-  p.graph = load_input(input);
+  p.graph = load_input(input, p.loaded);
   p.target = replay_target(p.graph, recorded, p.trace.source);
   return p;
 }

@@ -52,6 +52,14 @@ class Adapter {
   // without waiting.
   // Outputs are delivered in the order the SUT produced them, none is ever dropped.
   virtual AdapterEvent next_event(Clock::time_point deadline) = 0;
+  // The tester's own move of waiting (a delay edge labelled `label`, docs/language.md "Time"):
+  // nothing is sent to the system. Returns false (the default) when the runner is to wait in real
+  // time while the system runs on; a simulated system returns true after moving along the edge at
+  // once (no time passes in a simulation).
+  virtual bool simulate_delay(std::string_view label) {
+    (void)label;
+    return false;
+  }
   // Bring the SUT back to its initial state (only called when the model is resettable).
   virtual void reset() = 0;
   // The run is over (any verdict); release the SUT. Never throws.

@@ -23,6 +23,7 @@ struct StepRecord {
   std::string label;       // "" for reset and silence
   std::string edge;        // the edge's id; "" for reset, unexpected, silence
   std::string to;          // "" for unexpected and silence
+  std::string concrete;    // the label with the system's values, when it differs (TraceStep::concrete)
   std::uint32_t line = 0;  // line of the trace file (0: not read from a file)
 };
 
