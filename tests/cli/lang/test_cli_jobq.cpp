@@ -102,11 +102,14 @@ TEST(JobQueue, TheTimeToRunParameterReachesTheServer) {
 }
 
 TEST(JobQueue, RandomRunsOnTheFlyAndExplored) {
-  // A random tester, on the explored graph and on the fly: ids, deletes, waits and returns as they come.
-  for (const std::string extra : {"", " --jobs 2"}) {
+  // A random tester, on the fly and on the explored graph: ids, deletes, waits and returns as they
+  // come. A correct server never FAILs; a run may end INCONCLUSIVE (exit 4) when a job came back
+  // while its delete was on its way (the model then does not offer the delete any more).
+  for (const std::string extra : {" --runs 1", " --runs 2 --jobs 2"}) {
     CliResult r = run_playtest("run " + model + " --sut '" + cpp_adapter() +
-                               "' --strategy random --purpose none --steps 40 --seed 5 --runs 2" + extra);
-    EXPECT_EQ(r.code, 0) << extra << r.out << r.err;
+                               "' --strategy random --purpose none --steps 25 --seed 5" + extra);
+    EXPECT_TRUE(r.code == 0 || r.code == 4) << extra << r.out << r.err;
+    EXPECT_EQ(r.out.find("FAIL"), std::string::npos) << r.out;
   }
 }
 

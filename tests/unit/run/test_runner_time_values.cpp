@@ -274,11 +274,11 @@ TEST(RunnerValues, TypesAndReusedIdsAreNamed) {
 }
 
 TEST(RunnerLabels, AnOutputThatIsNoLabelOfTheModelSaysSo) {
-  const char* g_text = R"({"playtest": "graph/1", "initial": "idle",
+  const char* g_text = R"json({"playtest": "graph/1", "initial": "idle",
     "vertices": [{"id": "idle"}, {"id": "wait", "kind": "passive"}],
     "edges": [{"from": "idle", "to": "wait", "label": "Reserve(0)"},
               {"from": "wait", "to": "idle", "label": "?Reserved(0, \"a\")", "prob": 0.5},
-              {"from": "wait", "to": "idle", "label": "?Reserved(1, \"a\")", "prob": 0.5}]})";
+              {"from": "wait", "to": "idle", "label": "?Reserved(1, \"a\")", "prob": 0.5}]})json";
   TestGraph g = parse_graph(g_text);
   RunOptions o;
   WaitingAdapter a;
@@ -311,9 +311,9 @@ TEST(RunnerLabels, AnOutputThatIsNoLabelOfTheModelSaysSo) {
 }
 
 TEST(RunnerLabels, AStimulusRefusedOnEveryTryIsNamed) {
-  const TestGraph g = parse_graph(R"({"playtest": "graph/1", "initial": "idle", "reset": {"cost": 1},
+  const TestGraph g = parse_graph(R"json({"playtest": "graph/1", "initial": "idle", "reset": {"cost": 1},
     "vertices": [{"id": "idle"}, {"id": "b"}],
-    "edges": [{"from": "idle", "to": "b", "label": "Delet(1)"}, {"from": "b", "to": "idle", "label": "Fine"}]})");
+    "edges": [{"from": "idle", "to": "b", "label": "Delet(1)"}, {"from": "b", "to": "idle", "label": "Fine"}]})json");
   RunOptions o;
   o.max_steps = 5;
   WaitingAdapter a;
