@@ -69,15 +69,15 @@ class Value {
  public:
   enum class Kind { integer, boolean, string, name, tuple, sequence, set, map };
 
-  Value(long long v) : kind_(Kind::integer), int_(v) {}  // NOLINT: implicit on purpose
-  Value(int v) : Value(static_cast<long long>(v)) {}     // NOLINT
-  Value(long v) : Value(static_cast<long long>(v)) {}    // NOLINT
-  Value(unsigned v) : Value(static_cast<long long>(v)) {}  // NOLINT
-  Value(unsigned long v) : Value(static_cast<long long>(v)) {}  // NOLINT
-  Value(unsigned long long v) : Value(static_cast<long long>(v)) {}  // NOLINT
-  Value(bool v) : kind_(Kind::boolean), bool_(v) {}      // NOLINT
+  Value(long long v) : kind_(Kind::integer), int_(v) {}               // NOLINT: implicit on purpose
+  Value(int v) : Value(static_cast<long long>(v)) {}                  // NOLINT
+  Value(long v) : Value(static_cast<long long>(v)) {}                 // NOLINT
+  Value(unsigned v) : Value(static_cast<long long>(v)) {}             // NOLINT
+  Value(unsigned long v) : Value(static_cast<long long>(v)) {}        // NOLINT
+  Value(unsigned long long v) : Value(static_cast<long long>(v)) {}   // NOLINT
+  Value(bool v) : kind_(Kind::boolean), bool_(v) {}                   // NOLINT
   Value(std::string v) : kind_(Kind::string), text_(std::move(v)) {}  // NOLINT
-  Value(const char* v) : Value(std::string(v)) {}        // NOLINT
+  Value(const char* v) : Value(std::string(v)) {}                     // NOLINT
   static Value name(std::string n) { return Value(Kind::name, std::move(n)); }
   static Value tuple(std::vector<Value> items) { return Value(Kind::tuple, std::move(items)); }
   static Value sequence(std::vector<Value> items) { return Value(Kind::sequence, std::move(items)); }
@@ -102,9 +102,12 @@ class Value {
   // As the modelling language writes it.
   std::string format() const {
     switch (kind_) {
-      case Kind::integer: return std::to_string(int_);
-      case Kind::boolean: return bool_ ? "true" : "false";
-      case Kind::name: return text_;
+      case Kind::integer:
+        return std::to_string(int_);
+      case Kind::boolean:
+        return bool_ ? "true" : "false";
+      case Kind::name:
+        return text_;
       case Kind::string: {
         std::string s = "\"";
         for (char c : text_) {
@@ -113,9 +116,12 @@ class Value {
         }
         return s + '"';
       }
-      case Kind::tuple: return "(" + join(", ") + ")";
-      case Kind::sequence: return "[" + join(", ") + "]";
-      case Kind::set: return "{" + join(", ") + "}";
+      case Kind::tuple:
+        return "(" + join(", ") + ")";
+      case Kind::sequence:
+        return "[" + join(", ") + "]";
+      case Kind::set:
+        return "{" + join(", ") + "}";
       case Kind::map: {
         std::string s = "{";
         for (std::size_t i = 0; i + 1 < items_.size(); i += 2)
@@ -505,7 +511,8 @@ class LineConnection {
     send(line);
     std::unique_lock<std::mutex> lock(m_);
     if (!cv_.wait_for(lock, timeout, [&] { return !replies_.empty() || closed_; }))
-      throw std::runtime_error(name_ + ": no reply to '" + line + "' within " + std::to_string(timeout.count()) + " ms");
+      throw std::runtime_error(name_ + ": no reply to '" + line + "' within " + std::to_string(timeout.count()) +
+                               " ms");
     if (replies_.empty()) throw std::runtime_error(name_ + ": closed before the reply to '" + line + "'");
     std::string r = std::move(replies_.front());
     replies_.pop_front();

@@ -28,8 +28,7 @@ class Lock final : public pa::Adapter {
   void on_stimulus(const pa::Label& stimulus) override {
     const std::string& s = stimulus.name;
     const bool accepted = open_ ? (s == "ping" || s == "status" || s == "lock") : (s == "knock" || s == "unlock");
-    if (!accepted)
-      throw std::runtime_error("the lock cannot take '" + s + "' when " + (open_ ? "open" : "locked"));
+    if (!accepted) throw std::runtime_error("the lock cannot take '" + s + "' when " + (open_ ? "open" : "locked"));
     last_.push_back(s);
     if (last_.size() > 3) last_.pop_front();
     // (model graph/1 labels: outputs without '?')

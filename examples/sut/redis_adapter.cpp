@@ -182,8 +182,9 @@ class RedisAdapter;
 class Subscriber {
  public:
   Subscriber(pa::Adapter& adapter, const Options& o, int client)
-      : adapter_(adapter), drop_(client == o.drop_to), client_(client), conn_(o.host, o.port),
-        thread_([this] { read_loop(); }) {}
+      : adapter_(adapter), drop_(client == o.drop_to), client_(client), conn_(o.host, o.port), thread_([this] {
+          read_loop();
+        }) {}
   ~Subscriber() {
     stopping_ = true;
     conn_.shutdown();

@@ -91,7 +91,8 @@ Frozen freeze(StateSpace& space, const std::vector<NodeId>& order, const std::ve
   }
   b.set_initial(vid[0]);
   b.set_reset_cost(space.model().reset_cost());
-  // Label texts by key (label << 1 | kind), the timeout and the observe edges apart: a flat table, as label ids are dense.
+  // Label texts by key (label << 1 | kind), the timeout and the observe edges apart: a flat table, as
+  // label ids are dense.
   std::vector<std::uint32_t> label_index;  // key -> 1 + index into label_texts, 0 = not yet
   std::vector<std::string> label_texts;
   std::unordered_map<std::uint64_t, std::uint32_t> large_keys;  // keys past the flat table

@@ -50,8 +50,8 @@ class StateSpace::Collector final : public SuccessorSink {
   std::vector<Item> items;
   std::vector<std::uint32_t> traps;
   std::vector<std::byte> states;
-  bool any_output = false;       // an observable action not declared anytime
-  bool any_anytime = false;      // an observable action declared anytime
+  bool any_output = false;   // an observable action not declared anytime
+  bool any_anytime = false;  // an observable action declared anytime
   bool any_controllable = false;
 
  private:
@@ -144,9 +144,7 @@ void StateSpace::check(const Collector& c, std::span<const std::byte> state) con
 
 void StateSpace::append_edges(const Collector& c, ActionKind kind, double weight_sum, Outputs which) {
   // Index lookups of large state spaces miss the cache; let the successors' misses overlap.
-  auto wanted = [&](const Collector::Item& it) {
-    return it.kind == kind && (which == Outputs::all || it.anytime);
-  };
+  auto wanted = [&](const Collector::Item& it) { return it.kind == kind && (which == Outputs::all || it.anytime); };
   if (!projection_)
     for (std::size_t i = 0; i < c.items.size(); ++i)
       if (wanted(c.items[i])) keys_.prefetch(c.state(i));
@@ -213,7 +211,10 @@ void StateSpace::add_companion(NodeId active, const Collector& c, const std::opt
   const auto b = static_cast<std::uint32_t>(edges_.size());
   append_edges(c, ActionKind::observable, sum, Outputs::anytime);
   if (to)
-    edges_.push_back(SpaceEdge{.target = active, .kind = ActionKind::observable, .timeout = true, .cost = to->cost,
+    edges_.push_back(SpaceEdge{.target = active,
+                               .kind = ActionKind::observable,
+                               .timeout = true,
+                               .cost = to->cost,
                                .probability = to->weight / sum});
   Node& node = nodes_[comp.index()];
   node.edge_begin = b;
@@ -258,7 +259,10 @@ void StateSpace::expand(NodeId n) {
   if (to) {
     tw = add_node(n, twin_flag);
     twin_of_[nodes_[n.index()].state] = tw;
-    edges_.push_back(SpaceEdge{.target = tw, .kind = ActionKind::observable, .timeout = true, .cost = to->cost,
+    edges_.push_back(SpaceEdge{.target = tw,
+                               .kind = ActionKind::observable,
+                               .timeout = true,
+                               .cost = to->cost,
                                .probability = to->weight / sum});
   }
   {
@@ -307,8 +311,8 @@ std::size_t StateSpace::store_bytes() const { return keys_.memory_bytes() + reps
 std::size_t StateSpace::memory_bytes() const {
   return store_bytes() + nodes_.capacity() * sizeof(Node) +
          (natural_of_.capacity() + twin_of_.capacity() + companion_of_.capacity()) * sizeof(NodeId) +
-         timeout_ms_.capacity() * sizeof(std::uint32_t) +
-         edges_.capacity() * sizeof(SpaceEdge) + edge_traps_.capacity() * sizeof(std::uint32_t);
+         timeout_ms_.capacity() * sizeof(std::uint32_t) + edges_.capacity() * sizeof(SpaceEdge) +
+         edge_traps_.capacity() * sizeof(std::uint32_t);
 }
 
 }  // namespace playtest

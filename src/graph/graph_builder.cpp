@@ -275,7 +275,8 @@ void GraphBuilder::check_timing(const BuildOptions& o) const {
   }
   for (const auto& [v, ms] : vertex_timeouts_) {
     if (ms == 0) throw InternalError("GraphBuilder::set_timeout_ms: the timeout must be positive");
-    if (v >= vstate_.size()) throw InternalError("GraphBuilder::set_timeout_ms: vertex id was not obtained from this builder");
+    if (v >= vstate_.size())
+      throw InternalError("GraphBuilder::set_timeout_ms: vertex id was not obtained from this builder");
     if ((vstate_[v] & declared) && !(vstate_[v] & decl_passive))
       fail(o, {K::vertex, decl_of(v)},
            fmt::format("active vertex '{}' has a timeout; the wait for an output (\"timeout_ms\") belongs to passive "

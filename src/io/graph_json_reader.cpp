@@ -538,7 +538,7 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
     using sv = std::string_view;
     static constexpr sv top[] = {"playtest", "initial", "vertices", "edges", "reset", "meta"};
     static constexpr sv vertex[] = {"id", "kind", "goal", "meta", "timeout_ms"};
-    static constexpr sv edge[] = {"id",     "from", "to",      "label",   "cost", "prob",
+    static constexpr sv edge[] = {"id",     "from",    "to",   "label",   "cost",    "prob",
                                   "weight", "timeout", "meta", "observe", "delay_ms"};
     static constexpr sv reset[] = {"cost", "meta"};
     auto find = [&](const auto& keys) -> std::uint32_t {

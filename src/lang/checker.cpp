@@ -14,17 +14,29 @@ namespace playtest::lang {
 
 namespace {
 
-enum Builtin : std::uint8_t { b_len = 1, b_size, b_head, b_tail, b_last, b_keys, b_min, b_max, b_abs, b_remove, b_value };
+enum Builtin : std::uint8_t {
+  b_len = 1,
+  b_size,
+  b_head,
+  b_tail,
+  b_last,
+  b_keys,
+  b_min,
+  b_max,
+  b_abs,
+  b_remove,
+  b_value
+};
 
 struct BuiltinInfo {
   const char* name;
   Builtin id;
   std::size_t arity;
 };
-constexpr BuiltinInfo builtins[] = {
-    {"len", b_len, 1},   {"size", b_size, 1}, {"head", b_head, 1}, {"tail", b_tail, 1}, {"last", b_last, 1},
-    {"keys", b_keys, 1}, {"min", b_min, 2},   {"max", b_max, 2},   {"abs", b_abs, 1},   {"remove", b_remove, 2},
-    {"value", b_value, 1}};
+constexpr BuiltinInfo builtins[] = {{"len", b_len, 1},       {"size", b_size, 1},  {"head", b_head, 1},
+                                    {"tail", b_tail, 1},     {"last", b_last, 1},  {"keys", b_keys, 1},
+                                    {"min", b_min, 2},       {"max", b_max, 2},    {"abs", b_abs, 1},
+                                    {"remove", b_remove, 2}, {"value", b_value, 1}};
 
 std::size_t edit_distance(std::string_view a, std::string_view b) {
   std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
@@ -495,8 +507,7 @@ class Checker {
         if (globals_[prm.name].kind == Global::var)
           fail(prm.loc, fmt::format("parameter '{}' has the name of a state variable", prm.name));
       }
-      if (a.observable &&
-          (prm.type->kind == TypeExpr::Kind::integer || prm.type->kind == TypeExpr::Kind::string)) {
+      if (a.observable && (prm.type->kind == TypeExpr::Kind::integer || prm.type->kind == TypeExpr::Kind::string)) {
         // A free value: chosen by the system, not enumerated, not kept (docs/language.md).
         prm.free = true;
         prm.resolved = prm.type->kind == TypeExpr::Kind::integer ? int_ : strlit_;

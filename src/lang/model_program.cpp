@@ -152,7 +152,7 @@ class ProgramModel final : public Model, public ModelValues {
     for (const Action& a : p_.actions) {
       ActionShape shape{.name = a.name, .observable = a.observable};
       for (const Param& prm : a.params) {
-        shape.params.push_back(!prm.free                       ? ParamKind::fixed
+        shape.params.push_back(!prm.free                        ? ParamKind::fixed
                                : prm.resolved->k == TK::integer ? ParamKind::free_int
                                                                 : ParamKind::free_string);
         has_values_ = has_values_ || prm.free;
@@ -341,8 +341,7 @@ class ProgramModel final : public Model, public ModelValues {
     in.slot_value = [&](const Type& t, Word slot, const Expr& at) -> Word {
       const ConcreteValue* v =
           slot >= 0 && slot < 64 ? slot_value(t.enum_id, static_cast<std::uint32_t>(slot)) : nullptr;
-      if (!v)
-        in.fail(at, fmt::format("value({}#{}): no output has given that slot a value yet", t.alias, slot));
+      if (!v) in.fail(at, fmt::format("value({}#{}): no output has given that slot a value yet", t.alias, slot));
       return word_of(*v);
     };
     for (std::size_t r = 0; r < a.requires_.size(); ++r)

@@ -47,7 +47,8 @@ std::vector<std::string> nearest_labels(std::string_view label, std::span<const 
 }
 
 std::optional<std::string> foreign_label_note(std::string_view label, std::span<const std::string_view> known,
-                                              bool known_complete, const ModelValues* values) {
+                                              bool known_complete, const ModelValues* values,
+                                              std::span<const std::string_view> nearest_pool) {
   bool foreign = false;
   const bool output = label.starts_with('?');
   if (values) {
@@ -61,7 +62,7 @@ std::optional<std::string> foreign_label_note(std::string_view label, std::span<
   }
   if (!foreign) return std::nullopt;
   std::string note = fmt::format("'{}' is not a label of the model at all (adapter and model disagree?)", label);
-  const std::vector<std::string> near = nearest_labels(label, known);
+  const std::vector<std::string> near = nearest_labels(label, nearest_pool.empty() ? known : nearest_pool);
   if (!near.empty()) {
     std::string list;
     for (const std::string& n : near) list += (list.empty() ? "'" : ", '") + n + "'";

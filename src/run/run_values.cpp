@@ -37,7 +37,8 @@ std::optional<SlotRef> slot_at(std::string_view text, std::size_t i) {
   if (k >= text.size() || text[k] != '#') return std::nullopt;
   std::size_t d = k + 1;
   std::uint64_t n = 0;
-  while (d < text.size() && text[d] >= '0' && text[d] <= '9' && n < 64) n = n * 10 + static_cast<std::uint64_t>(text[d++] - '0');
+  while (d < text.size() && text[d] >= '0' && text[d] <= '9' && n < 64)
+    n = n * 10 + static_cast<std::uint64_t>(text[d++] - '0');
   if (d == k + 1) return std::nullopt;
   return SlotRef{text.substr(i, k - i), static_cast<std::uint32_t>(n), d};
 }
@@ -170,7 +171,8 @@ RunValues::Attempt RunValues::attempt(std::span<const std::byte> state, std::spa
     } else {
       for (std::uint32_t k = 0; k < st.count; ++k)
         if (k != s.slot && ((live[s.type] >> k) & 1) && bound_[s.type][k] && *bound_[s.type][k] == s.value) {
-          a.rebound = fmt::format("{} is the value of {}#{}, still in use, not a new one", describe(s.value), st.name, k);
+          a.rebound =
+              fmt::format("{} is the value of {}#{}, still in use, not a new one", describe(s.value), st.name, k);
           return a;
         }
     }
@@ -233,9 +235,9 @@ std::string RunValues::concrete(std::string_view label) const {
         if (const auto t = slot_type(ref->name)) {
           const ConcreteValue* v = value(*t, ref->slot);
           if (!v)
-            throw ModelError(fmt::format(
-                "the stimulus '{}' uses {}#{}, but no output of the system has given that slot a value yet", label,
-                ref->name, ref->slot));
+            throw ModelError(
+                fmt::format("the stimulus '{}' uses {}#{}, but no output of the system has given that slot a value yet",
+                            label, ref->name, ref->slot));
           out += v->label();
           i = ref->end;
           continue;

@@ -1,13 +1,12 @@
 #include "playtest/run/runner.hpp"
 
 #include <fmt/format.h>
-
 #include <poll.h>
 
 #include <algorithm>
 #include <charconv>
-#include <thread>
 #include <stdexcept>
+#include <thread>
 #include <type_traits>
 
 #include "playtest/error.hpp"
@@ -391,7 +390,13 @@ class RunSession {
   void record(StepKind kind, VertexId from, EdgeId e, VertexId to, std::string_view label,
               std::string_view concrete = {}) {
     if (!observer_ && !o_.keep_trace) return;
-    TraceStep s{r_.steps, ms_since_start(), kind, from, e, to, std::string(label),
+    TraceStep s{r_.steps,
+                ms_since_start(),
+                kind,
+                from,
+                e,
+                to,
+                std::string(label),
                 concrete == label ? std::string() : std::string(concrete)};
     if (observer_) observer_->on_step(g_, s);
     if (o_.keep_trace) r_.trace.push_back(std::move(s));
@@ -464,10 +469,16 @@ class RunSession {
     known.reserve(g_.num_labels());
     for (std::uint32_t l = 0; l < g_.num_labels(); ++l) known.push_back(g_.label_name(LabelId{l}));
     const ModelValues* mv = o_.values ? o_.values->model->values() : nullptr;
+    std::vector<std::string_view> outputs;  // the nearest are sought among the outputs
     if constexpr (on_the_fly) {
       if (!mv) mv = g_.model().values();
+    } else {
+      std::vector<std::uint8_t> seen(g_.num_labels(), 0);
+      for (EdgeId e : g_.edges())
+        if (g_.is_passive(g_.source(e)) && !g_.is_timeout(e) && !seen[g_.label_id(e).value]++)
+          outputs.push_back(g_.label(e));
     }
-    return foreign_label_note(label, known, !on_the_fly, mv);
+    return foreign_label_note(label, known, !on_the_fly, mv, outputs);
   }
   // The model state of vertex v (for values).
   std::span<const std::byte> state_of(VertexId v) const {
@@ -522,7 +533,8 @@ class RunSession {
   // --timeout-ms.
   std::chrono::milliseconds wait_at(VertexId v) const {
     if constexpr (!on_the_fly)
-      if (!o_.vertex_timeouts.empty() && o_.vertex_timeouts[v.index()].count() > 0) return o_.vertex_timeouts[v.index()];
+      if (!o_.vertex_timeouts.empty() && o_.vertex_timeouts[v.index()].count() > 0)
+        return o_.vertex_timeouts[v.index()];
     if (const std::uint32_t ms = g_.timeout_ms(v); ms != 0) return std::chrono::milliseconds(ms);
     return o_.timeout;
   }

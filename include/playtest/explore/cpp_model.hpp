@@ -240,8 +240,8 @@ class CppModel final : public Model {
     const auto base = static_cast<std::uint32_t>(labels_.size());
     labels_.push_back(std::move(name));
     rules_.push_back(Rule{kind, base, 1, [g = std::move(guard)](const S& s, std::uint32_t) { return g(s); },
-                          [e = std::move(effect)](S& s, std::uint32_t) { e(s); }, o.cost, o.weight,
-                          trap_ids(o.traps), o.delay_ms, o.anytime});
+                          [e = std::move(effect)](S& s, std::uint32_t) { e(s); }, o.cost, o.weight, trap_ids(o.traps),
+                          o.delay_ms, o.anytime});
     return *this;
   }
   template <class P>
@@ -259,8 +259,8 @@ class CppModel final : public Model {
     auto dom = std::make_shared<std::vector<P>>(std::move(domain));
     rules_.push_back(Rule{kind, base, static_cast<std::uint32_t>(dom->size()),
                           [g = std::move(guard), dom](const S& s, std::uint32_t i) { return g(s, (*dom)[i]); },
-                          [e = std::move(effect), dom](S& s, std::uint32_t i) { e(s, (*dom)[i]); }, o.cost,
-                          o.weight, trap_ids(o.traps), o.delay_ms, o.anytime});
+                          [e = std::move(effect), dom](S& s, std::uint32_t i) { e(s, (*dom)[i]); }, o.cost, o.weight,
+                          trap_ids(o.traps), o.delay_ms, o.anytime});
     return *this;
   }
 

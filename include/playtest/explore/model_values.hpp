@@ -35,9 +35,9 @@ struct ConcreteValue {
 
 // The concrete values a slot type stands for.
 struct SlotType {
-  std::string name;        // the type's name: its slots are written name#0, name#1, ...
+  std::string name;         // the type's name: its slots are written name#0, name#1, ...
   std::uint32_t count = 0;  // the number of slots (at most 64)
-  bool is_string = false;  // values are strings (else integers)
+  bool is_string = false;   // values are strings (else integers)
   std::optional<std::pair<std::int64_t, std::int64_t>> range;  // integers: the range lo..hi, if declared
 };
 

@@ -4,8 +4,9 @@
 // other states are active nodes. A state where outputs declared `anytime` are enabled (and no other
 // output) is active too; its node, or the active twin of a passive node whose state enables such
 // outputs, has an observe edge to a passive *companion* node with the same state, whose edges are
-// those outputs and a timeout back (the ioco conversion's shape, docs/ioco.md). Nodes are expanded only when asked (online testing of models too
-// large to explore, the pessimistic tester of seed 003); the explorer drives it breadth-first.
+// those outputs and a timeout back (the ioco conversion's shape, docs/ioco.md). Nodes are expanded only when asked
+// (online testing of models too large to explore, the pessimistic tester of seed 003); the explorer drives it
+// breadth-first.
 #pragma once
 
 #include <cstdint>

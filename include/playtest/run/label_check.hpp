@@ -21,8 +21,10 @@ namespace playtest {
 // `known`: the labels of the model known here (every label of an explored graph, or those
 // discovered so far on the fly: `known_complete` tells); `values`: the model's shapes, when it is a
 // model program (then the action name, and for closed labels the whole label, decide).
+// `nearest_pool`: where to look for the nearest labels (the model's outputs; empty: `known`).
 std::optional<std::string> foreign_label_note(std::string_view label, std::span<const std::string_view> known,
-                                              bool known_complete, const ModelValues* values);
+                                              bool known_complete, const ModelValues* values,
+                                              std::span<const std::string_view> nearest_pool = {});
 
 // The labels among `pool` nearest to `label` by edit distance (at most `keep`, closest first;
 // only those close enough to be a misspelling, and of the same kind: outputs with '?').

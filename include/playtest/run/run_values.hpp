@@ -69,8 +69,8 @@ class RunValues {
   };
   struct Attempt {
     bool matched = false;
-    std::string broken;        // a type or a guard the values broke
-    std::string rebound;       // a slot given another value than before (or a value of a slot in use)
+    std::string broken;   // a type or a guard the values broke
+    std::string rebound;  // a slot given another value than before (or a value of a slot in use)
     std::vector<SlotUse> slots;
     std::vector<ConcreteValue> free;
   };

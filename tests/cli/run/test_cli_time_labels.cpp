@@ -84,8 +84,7 @@ TEST(CliTime, BadTimingInGraphFilesIsLocated) {
   r = run_playtest("validate " + d.write("h.json", R"({"playtest": "graph/1", "initial": "a",
     "vertices": [{"id": "a", "kind": "passive", "timeout_ms": 0}], "edges": []})"));
   EXPECT_EQ(r.code, 2);
-  EXPECT_NE(r.err.find("\"timeout_ms\" must be a positive integer number of milliseconds"), std::string::npos)
-      << r.err;
+  EXPECT_NE(r.err.find("\"timeout_ms\" must be a positive integer number of milliseconds"), std::string::npos) << r.err;
   r = run_playtest("validate " + d.write("i.json", R"({"playtest": "graph/1", "initial": "a",
     "vertices": [{"id": "a", "kind": "passive"}],
     "edges": [{"from": "a", "to": "a", "label": "x", "prob": 1, "delay_ms": 5}]})"));
@@ -160,8 +159,8 @@ while read -r cmd arg; do
 done
 )");
   for (const std::string strategy : {"random", "reach"}) {  // on the fly and explored
-    CliResult r = run_playtest("run " + m + " --param N=5 --sut 'OUT=" + d.file("env") + " sh " + a +
-                               "' --strategy " + strategy + " --seed 1");
+    CliResult r = run_playtest("run " + m + " --param N=5 --sut 'OUT=" + d.file("env") + " sh " + a + "' --strategy " +
+                               strategy + " --seed 1");
     EXPECT_EQ(r.code, 0) << r.out << r.err;
     EXPECT_EQ(read_file(d.file("env")), "PLAYTEST_PARAM_FAST=false\nPLAYTEST_PARAM_N=5\n") << strategy;
   }

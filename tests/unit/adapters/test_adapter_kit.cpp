@@ -5,6 +5,7 @@
 // 0), one reader thread per connection with replies and pushes apart.
 #include <arpa/inet.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
@@ -15,7 +16,6 @@
 #include <chrono>
 #include <cstdlib>
 #include <functional>
-#include <gtest/gtest.h>
 #include <memory>
 #include <string>
 #include <thread>
@@ -45,9 +45,8 @@ TEST(AdapterKitLabels, ParseAndRoundTrip) {
   ASSERT_EQ(l.args.size(), 3u);
   EXPECT_EQ(l.args[0].integer(), 1);
   EXPECT_EQ(l.args[2].text(), "a, (b)");
-  for (const std::string text :
-       {"Put", "P(-7)", "T((1, (\"x\\\"y\", red)), [true, false], {}, {1 -> [2]}, {4, 5})", "E(\"\")",
-        "X(Job#0, \"\\\\\")"}) {
+  for (const std::string text : {"Put", "P(-7)", "T((1, (\"x\\\"y\", red)), [true, false], {}, {1 -> [2]}, {4, 5})",
+                                 "E(\"\")", "X(Job#0, \"\\\\\")"}) {
     EXPECT_EQ(pa::parse_label(text).format(), text);
   }
   EXPECT_EQ(pa::parse_label("T((1, (\"x\\\"y\", red)))").args[0].items()[1].items()[1].kind(), pa::Value::Kind::name);

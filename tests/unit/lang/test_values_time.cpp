@@ -280,8 +280,8 @@ TEST(LanguageValues, SlotsInLabelsAndStates) {
     std::uint64_t live = 0;
     mv->live_slots(space.state(rs.node_of_vertex[v.index()]), std::span<std::uint64_t>(&live, 1));
     const std::string name(rs.graph.name(v));
-    const std::uint64_t want = (name.find("Job#0") != std::string::npos ? 1u : 0u) |
-                               (name.find("Job#1") != std::string::npos ? 2u : 0u);
+    const std::uint64_t want =
+        (name.find("Job#0") != std::string::npos ? 1u : 0u) | (name.find("Job#1") != std::string::npos ? 2u : 0u);
     EXPECT_EQ(live, want) << name;
   }
 }
@@ -343,8 +343,7 @@ TEST(LanguageValues, RunTimeGuardsAndFreeValues) {
     (void)mv->check_guards(st, "?Got(Job#0, _, _)", ok, [](std::uint32_t, std::uint32_t) { return nullptr; });
     ADD_FAILURE() << "no error";
   } catch (const ModelError& e) {
-    EXPECT_NE(std::string(e.what()).find("value(Job#0): no output has given that slot a value yet"),
-              std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("value(Job#0): no output has given that slot a value yet"), std::string::npos);
   }
 }
 
@@ -366,9 +365,10 @@ TEST(LanguageValues, Errors) {
   EXPECT_NE(error_of("var x: 0..9 = 0; observable A(n: int) require x == 0 { x := n; }")
                 .find("the free value 'n' is known only when the system produces its output"),
             std::string::npos);
-  EXPECT_NE(error_of("type J = slot<int, 1>; var s: set<J> = {}; controllable A(j: J) require value(j) > 0 { s := {}; }")
-                .find("value() is known only when the system produces its output"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of("type J = slot<int, 1>; var s: set<J> = {}; controllable A(j: J) require value(j) > 0 { s := {}; }")
+          .find("value() is known only when the system produces its output"),
+      std::string::npos);
   EXPECT_NE(error_of("var x: 0..1 = 0; observable A(n: int) cost n require x == 0 { x := 1; }")
                 .find("the free value 'n' is known only"),
             std::string::npos);
@@ -417,11 +417,14 @@ TEST(LanguageTime, TheCppModelApiHasTheSameTime) {
     bool operator==(const S&) const = default;
   };
   CppModel<S> m{S{}};
-  m.controllable("Take", [](const S& s) { return s.out == 0; }, [](S& s) { s.out = 1; });
-  m.controllable("Wait", [](const S& s) { return s.out == 1; }, [](S& s) { s.out = 2; },
-                 {.cost = 5, .delay_ms = 250});
-  m.observable("Back", [](const S& s) { return s.out == 1; }, [](S& s) { s.out = 0; }, {.anytime = true});
-  m.observable("Done", [](const S& s) { return s.out == 2; }, [](S& s) { s.out = 0; });
+  m.controllable(
+      "Take", [](const S& s) { return s.out == 0; }, [](S& s) { s.out = 1; });
+  m.controllable(
+      "Wait", [](const S& s) { return s.out == 1; }, [](S& s) { s.out = 2; }, {.cost = 5, .delay_ms = 250});
+  m.observable(
+      "Back", [](const S& s) { return s.out == 1; }, [](S& s) { s.out = 0; }, {.anytime = true});
+  m.observable(
+      "Done", [](const S& s) { return s.out == 2; }, [](S& s) { s.out = 0; });
   m.timeout_ms([](const S& s) { return s.out == 2 ? 700u : 100u; });
   m.describe([](const S& s) { return "out" + std::to_string(s.out); });
   ExploreResult r = explore(m);

@@ -230,8 +230,7 @@ TEST(RunnerValues, ANegativeIdBreaksTheGuardAndTheFailNamesIt) {
   RunResult r = Runner(x.graph, o).run(p, a);
   EXPECT_EQ(r.verdict, Verdict::fail);
   EXPECT_EQ(r.observed, "?Inserted(-1)");
-  EXPECT_NE(r.message.find("the guard 'require value(j) > 0' (q.ptm:8:5) of Inserted does not hold"),
-            std::string::npos)
+  EXPECT_NE(r.message.find("the guard 'require value(j) > 0' (q.ptm:8:5) of Inserted does not hold"), std::string::npos)
       << r.message;
 }
 
@@ -303,7 +302,8 @@ TEST(RunnerLabels, AnOutputThatIsNoLabelOfTheModelSaysSo) {
   EXPECT_TRUE(foreign_label_note("?Inserte(3)", {}, false, mv));
   EXPECT_FALSE(foreign_label_note("?Inserted(3)", {}, false, mv));
   EXPECT_TRUE(foreign_label_note("?Put", {}, false, mv));  // a stimulus, not an output
-  auto closed = compile_model("var x: 0..1 = 0; controllable A { x := 1; } observable B(k: 0..1) require x == 1 { x := 0; }");
+  auto closed =
+      compile_model("var x: 0..1 = 0; controllable A { x := 1; } observable B(k: 0..1) require x == 1 { x := 0; }");
   EXPECT_FALSE(foreign_label_note("?B(1)", {}, false, closed->values()));
   EXPECT_TRUE(foreign_label_note("?B(2)", {}, false, closed->values()));
   EXPECT_EQ(nearest_labels("?B(2)", std::vector<std::string_view>{"?B(0)", "?B(1)", "A", "?timeout"}),
