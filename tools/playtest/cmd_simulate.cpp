@@ -78,7 +78,7 @@ int compare(const Options& o, const GameGraph& g, const ModelGraph* on_the_fly, 
   // Each mutant classified by the product game of model and mutant (mutant_classification.hpp).
   for (const Mutant& m : mutants) {
     std::optional<MutantAnalysis> analysis;
-    if constexpr (!on_the_fly) analysis = analyze_mutant(g, m.graph);
+    if (!on_the_fly) analysis = analyze_mutant(*g.explored(), m.graph);
     c.mutants.push_back({std::string(to_string(m.kind)), m.description, std::move(analysis)});
   }
   for (const std::string& name : o.strategy.strategies) {
