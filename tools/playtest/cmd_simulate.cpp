@@ -5,6 +5,7 @@
 #include "command.hpp"
 #include "common.hpp"
 #include "option_checks.hpp"
+#include "playtest/diagnose/mutant_analysis.hpp"
 #include "playtest/report/html_report.hpp"
 #include "playtest/graph/transforms.hpp"
 #include "playtest/run/mutation.hpp"
