@@ -118,6 +118,12 @@ struct StrategyRow {
   TestPurpose::Kind default_purpose = TestPurpose::Kind::cover;
   std::span<const StrategyOption> options;
   Replanning replanning = Replanning::none;  // what it re-plans when adaptation is on
+  // Adaptation's trigger: an outcome never seen counts as withheld (the plan on the learned model
+  // takes over) once its declared probability would have shown it with this probability. cover
+  // takes 0.5 (one miss of an even coin): its steering to the nearest purpose edge left beats its
+  // tour even against systems that toss the model's coins (docs/testing.md, the table there); the
+  // planner's own plan is better than that steering on such systems, so it waits for 0.9.
+  double adapt_suspicion = 0.9;
   PreparedStrategy (*prepare)(const StrategyContext& context) = nullptr;
 };
 
