@@ -19,7 +19,6 @@
 #include "playtest/ioco/ioco_graph.hpp"
 #include "playtest/ioco/lts_io.hpp"
 #include "playtest/lang/model_program.hpp"
-#include "playtest/run/policy_factory.hpp"
 #include "playtest/run/run_values.hpp"
 #include "playtest/source_text.hpp"
 
@@ -263,7 +262,6 @@ void Output::close() {
   if (file_) file_->close();
 }
 
-std::string strategy_list() { return strategy_names_list(); }
 
 int exit_code_of(Verdict v) {
   switch (v) {
