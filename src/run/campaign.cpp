@@ -7,6 +7,7 @@
 #include <exception>
 #include <mutex>
 #include <optional>
+#include <system_error>
 #include <thread>
 
 #include "playtest/error.hpp"
@@ -60,6 +61,13 @@ class Campaign {
       } catch (...) {  // no thread for this worker and the rest: stop those that started
         const std::lock_guard lock(m_);
         error_ = std::current_exception();
+        try {
+          throw;
+        } catch (const std::system_error& e) {  // the machine's limit, not a bug: say which
+          error_ = std::make_exception_ptr(
+              environment_error(fmt::format("cannot start a thread for job {}", j + 1), e.code().value()));
+        } catch (...) {
+        }
         for (auto& w : workers_) w->stop.request();
         running_ -= workers_.size() - j;
         if (running_ == 0) all_done_.request();

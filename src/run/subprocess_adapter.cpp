@@ -44,6 +44,16 @@ std::string printable(std::string_view s) {
   return out;
 }
 
+// The machine refused a resource to start the adapter (out of file descriptors, processes): the
+// run is an ERROR whose message names the limit and what to do (environment_error), not the
+// system's fault.
+[[noreturn]] void cannot_start(const std::string& what, int err) {
+  const Diagnostic d = environment_error(what, err).diagnostic();
+  std::string message = d.message;
+  for (const std::string& note : d.notes) message += "; " + note;
+  throw AdapterError(message);
+}
+
 void close_fd(int& fd) {
   if (fd >= 0) ::close(fd);
   fd = -1;
@@ -121,11 +131,12 @@ void SubprocessAdapter::start() {
   finish();
   int in_pair[2], out_pair[2];
   if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, in_pair) != 0)
-    throw AdapterError(fmt::format("cannot create a socket pair: {}", std::strerror(errno)));
+    cannot_start("cannot create a socket pair for the adapter", errno);
   if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, out_pair) != 0) {
+    const int err = errno;
     ::close(in_pair[0]);
     ::close(in_pair[1]);
-    throw AdapterError(fmt::format("cannot create a socket pair: {}", std::strerror(errno)));
+    cannot_start("cannot create a socket pair for the adapter", err);
   }
   posix_spawn_file_actions_t fa;
   posix_spawnattr_t attr;
@@ -172,9 +183,10 @@ void SubprocessAdapter::start() {
   if (rc != 0) {
     ::close(in_pair[0]);
     ::close(out_pair[0]);
-    throw AdapterError(fmt::format("cannot start adapter '{}': {}", o_.command, std::strerror(rc)));
+    cannot_start(fmt::format("cannot start adapter '{}'", o_.command), rc);
   }
   pid_ = pid;
+  group_.track(pid);
   exited_ = false;
   in_fd_ = in_pair[0];
   out_fd_ = out_pair[0];
@@ -374,6 +386,7 @@ void SubprocessAdapter::finish() noexcept {
     }
   }
   kill_group();  // also the grandchildren the command left behind
+  group_.reset();
   close_fd(in_fd_);
   close_fd(out_fd_);
   pid_ = -1;

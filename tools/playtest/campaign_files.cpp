@@ -44,7 +44,7 @@ class Progress final : public BasicCampaignObserver<G> {
 
 template <class G>
 struct BasicCampaignFiles<G>::State {
-  std::optional<Output> trace_out;
+  std::optional<Output> trace_out, junit_out, report_out;
   std::optional<JsonlTraceWriter> trace;
   std::optional<JsonlTraceDirWriter> trace_dir;
   std::optional<Progress<G>> progress;
@@ -54,8 +54,10 @@ template <class G>
 BasicCampaignFiles<G>::BasicCampaignFiles(const CampaignFileNames& names, std::uint32_t runs)
     : names_(names), state_(std::make_unique<State>()) {
   State& s = *state_;
+  if (!names.junit.empty()) s.junit_out.emplace(names.junit);
+  if (!names.report.empty()) s.report_out.emplace(names.report);
   if (!names.trace.empty()) {
-    s.trace.emplace(s.trace_out.emplace(names.trace).stream(), names.strategy);
+    s.trace.emplace(s.trace_out.emplace(names.trace, OutputFile::Mode::streamed).stream(), names.strategy);
     s.trace->set_context(names.model, names.replay, names.params);
   }
   if (!names.trace_dir.empty()) {
@@ -82,25 +84,29 @@ void BasicCampaignFiles<G>::finish(const G& g, const CampaignResult& c) {
   s.progress->finish();
   if (s.trace_out) s.trace_out->close();
   if (s.trace_dir) s.trace_dir->close();
-  if (!names_.report.empty()) {
-    report::Report rep{
-        .title = "playtest run " + names_.model, .tool_version = PLAYTEST_VERSION, .model_name = names_.model};
-    if constexpr (std::is_same_v<G, TestGraph>) rep.model = &g;  // on the fly: no picture of the model
-    for (const RunResult& r : c.runs)
-      rep.runs.push_back(report::run_record(
-          g, r, r.run, {.strategy = names_.strategy, .model = names_.model, .replay = names_.replay(r.seed)}));
-    Output out(names_.report);
-    report::write_html_report(out.stream(), rep);
-    out.close();
+  if (s.junit_out) {
+    write_junit(s.junit_out->stream(), junit_suite(g, c,
+                                                   {.suite = "playtest run " + names_.model,
+                                                    .classname = "playtest." + names_.strategy,
+                                                    .strategy = names_.strategy}));
+    s.junit_out->close();
   }
-  if (!names_.junit.empty()) {
-    Output junit(names_.junit);
-    write_junit(junit.stream(), junit_suite(g, c,
-                                            {.suite = "playtest run " + names_.model,
-                                             .classname = "playtest." + names_.strategy,
-                                             .strategy = names_.strategy}));
-    junit.close();
-  }
+}
+
+template <class G>
+void BasicCampaignFiles<G>::write_report(const G& g, const CampaignResult& c, const StopSignal* stop) {
+  State& s = *state_;
+  if (!s.report_out) return;
+  report::Report rep{
+      .title = "playtest run " + names_.model, .tool_version = PLAYTEST_VERSION, .model_name = names_.model};
+  if constexpr (std::is_same_v<G, TestGraph>) rep.model = &g;  // on the fly: no picture of the model
+  for (const RunResult& r : c.runs)
+    rep.runs.push_back(report::run_record(
+        g, r, r.run, {.strategy = names_.strategy, .model = names_.model, .replay = names_.replay(r.seed)}));
+  report::ReportOptions options;
+  options.graphviz.stop = stop;
+  report::write_html_report(s.report_out->stream(), rep, options);
+  s.report_out->close();
 }
 
 template class BasicCampaignFiles<TestGraph>;

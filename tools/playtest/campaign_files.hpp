@@ -25,7 +25,8 @@ struct CampaignFileNames {
   std::function<std::string(std::uint64_t seed)> replay;  // the command that replays a run
 };
 
-// Opens the trace outputs before the campaign (an unwritable path fails before any run) and passes
+// Opens the outputs before the campaign (an unwritable path fails before any run; the JUnit file
+// and the report are written to temporary files renamed into place when complete) and passes
 // the campaign on to them; shows a progress line over the runs on a terminal. `G`: the graph the
 // runs play on (CampaignFiles: a TestGraph; a ModelGraph on the fly, docs/testing.md "Models too
 // big to explore", where the report has no picture of the model).
@@ -38,9 +39,12 @@ class BasicCampaignFiles {
   BasicCampaignFiles& operator=(const BasicCampaignFiles&) = delete;
 
   BasicCampaignObserver<G>* observer();
-  // After the campaign (also after an interrupted one): ends the progress line, closes the traces,
-  // and writes the report and the JUnit file.
+  // After the campaign (also after an interrupted one): ends the progress line, closes the traces
+  // and writes the JUnit file, the records CI needs, before anything slow.
   void finish(const G& g, const CampaignResult& c);
+  // Last, the HTML report: Graphviz may take minutes per picture; once `stop` is requested the
+  // picture in progress is killed and the page is written without the rest.
+  void write_report(const G& g, const CampaignResult& c, const StopSignal* stop);
 
  private:
   struct State;

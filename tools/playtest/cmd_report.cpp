@@ -9,6 +9,7 @@
 
 #include "command.hpp"
 #include "common.hpp"
+#include "interrupt.hpp"
 #include "option_checks.hpp"
 #include "playtest/error.hpp"
 #include "playtest/report/html_report.hpp"
@@ -39,7 +40,22 @@ int run(const Options& o) {
   }
   rep.title = !o.title.empty() ? o.title : !o.model.path.empty() ? o.model.path : o.traces.front();
   Output out(o.out);
-  const report::ReportSummary s = report::write_html_report(out.stream(), rep);
+  // A signal while the pictures are drawn stops them; the previous report is then kept (the new one
+  // is written to a temporary file renamed into place only when complete).
+  StopSignal stop;
+  report::ReportOptions options;
+  options.graphviz.stop = &stop;
+  report::ReportSummary s;
+  {
+    const InterruptScope interrupts(stop);
+    s = report::write_html_report(out.stream(), rep, options);
+  }
+  if (stop.requested()) {
+    out.discard();
+    fmt::print(stderr, "playtest: interrupted by {}: the report was not written{}\n", signal_name(stop.signal()),
+               o.out == "-" ? "" : " (" + o.out + " is as it was)");
+    return interrupted_exit_code(stop);
+  }
   out.close();
   if (o.json) {
     nlohmann::json j = {{"output", o.out}, {"runs", s.runs}, {"pictures", s.pictures}, {"messages", s.messages}};

@@ -95,9 +95,9 @@ int play(const Options& o, const G& g) {
   const RunResult* model_failed = nullptr;
   for (const RunResult& r : c.runs)
     if (c.model_failed != 0 && r.run == c.model_failed) model_failed = &r;
-  const int code = interrupted    ? interrupted_exit_code(stop)
-                   : model_failed ? static_cast<int>(exit_usage)
-                                  : exit_code_of(c.verdict);
+  int code = interrupted    ? interrupted_exit_code(stop)
+             : model_failed ? static_cast<int>(exit_usage)
+                            : exit_code_of(c.verdict);
   const RunOutputOptions out{.per_run = !o.quiet, .replay = replay};
   if (o.json) {
     nlohmann::json j = campaign_json(runner, c, name, out);
@@ -115,6 +115,14 @@ int play(const Options& o, const G& g) {
     fmt::print(stderr, "playtest: {}\n  note: in run {} after {} step{}; no run was started after it\n",
                format_diagnostic(*model_failed->model_error), model_failed->run, model_failed->steps,
                model_failed->steps == 1 ? "" : "s");
+  // The report last: its pictures may take minutes, and a signal meanwhile stops them.
+  std::cout.flush();
+  outputs.write_report(g, c, &stop);
+  if (stop.requested() && !interrupted) {  // the signal came after the runs
+    fmt::print(stderr, "playtest: interrupted by {} after the runs{}\n", signal_name(stop.signal()),
+               o.report.empty() ? "" : "; the report was written without the pictures left to draw");
+    code = interrupted_exit_code(stop);
+  }
   return code;
 }
 

@@ -202,21 +202,6 @@ std::unique_ptr<Model> load_model_program(const InputOptions& opts) {
   return compile_model(*text, opts.path, model_params(opts));
 }
 
-Output::Output(const std::string& path) : path_(path) {
-  if (path != "-") {
-    file_ = std::make_unique<std::ofstream>(path, std::ios::binary);
-    if (!*file_)
-      throw InputError(
-          make_diagnostic(path, 0, 0, "", "cannot open for writing: " + std::string(std::strerror(errno))));
-  }
-}
-
-void Output::close() {
-  stream().flush();
-  if (!stream()) throw InputError(make_diagnostic(path_, 0, 0, "", "write error (disk full?)"));
-  if (file_) file_->close();
-}
-
 std::string strategy_list() { return strategy_names_list(); }
 
 int exit_code_of(Verdict v) {

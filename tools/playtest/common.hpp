@@ -14,6 +14,7 @@
 #include "playtest/graph/test_graph.hpp"
 #include "playtest/io/prism_import.hpp"
 #include "playtest/lang/model_program.hpp"
+#include "playtest/output_file.hpp"
 #include "playtest/run/runner.hpp"
 
 namespace playtest::cli {
@@ -90,16 +91,17 @@ std::string replay_command(const std::vector<std::string>& drop, const std::vect
 // `s` as one word of a POSIX shell command (single-quoted when it needs quoting).
 std::string shell_quote(const std::string& s);
 
-// An output stream for `path` ("-" = standard output); throws playtest::Error if it cannot be opened.
+// An output file for `path` ("-" = standard output), written whole or not at all (OutputFile:
+// a temporary file renamed into place by close()); throws playtest::Error if it cannot be opened.
 class Output {
  public:
-  explicit Output(const std::string& path);
-  std::ostream& stream() { return file_ ? *file_ : std::cout; }
-  void close();  // flushes and checks for write errors
+  explicit Output(const std::string& path, OutputFile::Mode mode = OutputFile::Mode::whole) : file_(path, mode) {}
+  std::ostream& stream() { return file_.stream(); }
+  void close() { file_.commit(); }  // flushes, checks for write errors, replaces the file
+  void discard() noexcept { file_.discard(); }
 
  private:
-  std::string path_;
-  std::unique_ptr<std::ofstream> file_;
+  OutputFile file_;
 };
 
 }  // namespace playtest::cli

@@ -125,8 +125,10 @@ ShrinkDone shrink_to_file(const TestGraph& g, const ReplayTarget& target, Adapte
     d.context.replay_command = fmt::format("playtest replay {} --model {}{} --attempts {}", shell_quote(o.output),
                                            shell_quote(model), sut_arguments(sut), o.attempts);
   }
-  out.close();
-  if (!d.result.witness && o.output != "-") std::remove(o.output.c_str());  // nothing failed: no trace
+  if (d.result.witness)
+    out.close();
+  else
+    out.discard();  // nothing failed: no trace (and a previous one is kept)
   return d;
 }
 

@@ -10,6 +10,7 @@
 
 #include "command.hpp"
 #include "common.hpp"
+#include "interrupt.hpp"
 #include "playtest/error.hpp"
 
 namespace playtest::cli {
@@ -112,6 +113,7 @@ int main(int argc, char** argv) {
     runs.emplace_back(subs.back(), std::move(run));
   }
   set_command_line(argc, argv);
+  install_exit_cleanup();
   try {
     try {
       app.parse(argc, argv);
@@ -133,6 +135,9 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "playtest: no command given; see playtest --help\n");
     return exit_usage;
   } catch (const AdapterError& e) {
+    report(e);
+    return exit_error;
+  } catch (const EnvironmentError& e) {  // a limit of the machine, not a bug and not bad input
     report(e);
     return exit_error;
   } catch (const UsageError& e) {

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "playtest/exit_cleanup.hpp"
 #include "playtest/run/adapter.hpp"
 #include "playtest/run/stop_signal.hpp"
 
@@ -78,6 +79,7 @@ class SubprocessAdapter final : public Adapter {
 
   SubprocessOptions o_;
   pid_t pid_ = -1;
+  TrackedProcessGroup group_;         // killed should playtest have to exit at once
   int in_fd_ = -1, out_fd_ = -1;      // the child's stdin (we write), stdout (we read)
   std::string buf_;                   // bytes read but not yet consumed
   std::deque<AdapterEvent> pending_;  // outputs read during stimulate() after its first early one
