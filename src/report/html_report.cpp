@@ -449,7 +449,18 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
     else
       ++unfinished;
   }
+  if (rep.runs_missing != 0) {
+    overall = combine(overall.value_or(Verdict::error), Verdict::error);
+    summary.messages.push_back(fmt::format(
+        "{} run{} that the trace's campaign line promises {} missing: the trace was cut short (playtest killed, e.g. "
+        "by SIGKILL) or edited; the overall verdict is ERROR at best",
+        rep.runs_missing, rep.runs_missing == 1 ? "" : "s", rep.runs_missing == 1 ? "is" : "are"));
+  }
   const std::uint32_t total = summary.runs;
+  const std::string missing = rep.runs_missing == 0
+                                  ? std::string()
+                                  : fmt::format("; {} run{} of the campaign missing (the trace was cut short)",
+                                                rep.runs_missing, rep.runs_missing == 1 ? "" : "s");
   std::string headline;
   if (total == 0) {
     // No runs: say what the report holds instead.
@@ -467,13 +478,15 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
     headline = parts.empty() ? std::string("no test runs in this report") : join_limited(parts, 3);
   } else if (overall == Verdict::pass) {
     headline = total == 1 ? "the run passed" : fmt::format("all {} runs passed", total);
+  } else if (rep.runs_missing != 0 && counts[1] + counts[2] + counts[3] + unfinished == 0) {
+    headline = fmt::format("{} run{} passed{}", total, total == 1 ? "" : "s", missing);
   } else {
     std::vector<std::string> parts;
     const char* names[4] = {"passed", "failed", "inconclusive", "ended in ERROR"};
     for (int k : {1, 3, 2, 0})
       if (counts[k]) parts.push_back(fmt::format("{} {}", counts[k], names[k]));
     if (unfinished) parts.push_back(fmt::format("{} without a verdict", unfinished));
-    headline = fmt::format("{} run{}: {}", total, total == 1 ? "" : "s", join_limited(parts, 10));
+    headline = fmt::format("{} run{}: {}{}", total, total == 1 ? "" : "s", join_limited(parts, 10), missing);
   }
   page.set("has_overall", total > 0);
   page.set("overall", total ? std::string(to_string(*overall)) : std::string());

@@ -9,8 +9,10 @@
 #include <optional>
 #include <system_error>
 #include <thread>
+#include <type_traits>
 
 #include "playtest/error.hpp"
+#include "playtest/graph/graph_digest.hpp"
 
 namespace playtest {
 
@@ -214,6 +216,9 @@ class Campaign {
     c.shard = options_.shard;
     c.failed_fast = failed_fast_;
     c.model_failed = model_failed_;
+    c.settings = options_.settings;
+    c.fail_fast = options_.fail_fast;
+    if constexpr (std::is_same_v<G, TestGraph>) c.model_digest = graph_digest(g_);
     c.edge_visits.assign(g_.num_edges(), 0);
     for (Slot& s : slots_) {
       if (!s.result) continue;

@@ -162,6 +162,9 @@ nlohmann::json campaign_json_of(const BasicRunner<G>& runner, const CampaignResu
   if (!c.shard.is_whole()) j["shard"] = to_string(c.shard);
   if (c.interrupted) j["signal"] = c.signal != 0 ? nlohmann::json(signal_name(c.signal)) : nlohmann::json(nullptr);
   if (c.failed_fast != 0) j["failed_fast"] = c.failed_fast;
+  if (c.fail_fast) j["fail_fast"] = true;
+  if (!c.model_digest.empty()) j["model_digest"] = c.model_digest;
+  if (!c.settings.empty()) j["settings"] = c.settings;
   j["runs_not_completed"] = c.runs_not_completed();
   j["runs_not_started"] = c.runs_not_started();
   j["runs"] = nlohmann::json::array();

@@ -137,7 +137,31 @@ RecordedTrace read_trace(std::istream& in, std::string_view source) {
     const std::string event = f.text("event", true);
     const auto run_number =
         static_cast<std::uint32_t>(f.count("run", false, std::numeric_limits<std::uint32_t>::max()));
-    if (event == "campaign") continue;  // the campaign's own line (run count, seed, shard): no run
+    // The campaign's own line (run count, seed, shard): no run. A second one (traces concatenated
+    // by hand) is skipped.
+    if (event == "campaign") {
+      if (out.campaign || !runs.empty()) continue;
+      RecordedCampaign c;
+      c.line = line;
+      c.runs = static_cast<std::uint32_t>(f.count("runs", false, std::numeric_limits<std::uint32_t>::max()));
+      c.seed = f.count("seed", false);
+      if (const std::string shard = f.text("shard", false); !shard.empty()) {
+        try {
+          c.shard = parse_shard(shard);
+        } catch (const UsageError& e) {
+          f.fail("shard", "\"shard\": " + e.diagnostic().message);
+        }
+      }
+      if (const json* ff = f.find("fail_fast")) {
+        if (!ff->is_boolean()) f.fail("fail_fast", "\"fail_fast\" must be true or false");
+        c.fail_fast = ff->get<bool>();
+      }
+      json key = j;
+      key.erase("shard");
+      c.identity = key.dump(-1, ' ', false, json::error_handler_t::replace);
+      if (c.runs > 0) out.campaign = c;
+      continue;
+    }
     if (event == "begin") {
       start_run(run_number == 0 ? static_cast<std::uint32_t>(runs.size() + 1) : run_number, line);
       current->seed = f.count("seed", false);
@@ -185,6 +209,11 @@ RecordedTrace read_trace(std::istream& in, std::string_view source) {
     if (!v)
       f.fail("verdict", fmt::format("unknown verdict \"{}\" (expected PASS, FAIL, INCONCLUSIVE or ERROR)", verdict));
     current->verdict = *v;
+    if (const json* i = f.find("interrupted")) {
+      if (!i->is_boolean()) f.fail("interrupted", "\"interrupted\" must be true or false");
+      current->interrupted = i->get<bool>();
+    }
+    current->signal = f.text("signal", false);
     current->message = f.text("message", false);
     current->steps = f.count("steps", false);
     current->resets = f.count("resets", false);
@@ -230,6 +259,25 @@ RecordedTrace load_trace(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) fail_at(path, 0, 0, "cannot open the trace for reading");
   return read_trace(in, path);
+}
+
+MissingRuns missing_runs(const RecordedTrace& t) {
+  if (!t.campaign) return {};
+  ShardRuns held;
+  std::uint32_t first_fail = 0;
+  bool stopped_without_signal = t.campaign->fail_fast;
+  for (const RunRecord& r : t.runs) {
+    held.present.push_back(r.run);
+    if (r.verdict == Verdict::fail && (first_fail == 0 || r.run < first_fail)) first_fail = r.run;
+    if (r.interrupted) {
+      if (!r.signal.empty())
+        held.interrupted = true;
+      else
+        stopped_without_signal = true;  // --fail-fast
+    }
+  }
+  if (stopped_without_signal) held.failed_fast = first_fail;
+  return runs_missing(t.campaign->shard, t.campaign->runs, held);
 }
 
 const RunRecord& select_run(const RecordedTrace& t, std::uint32_t run) {

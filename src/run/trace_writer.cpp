@@ -10,16 +10,18 @@
 #include <type_traits>
 
 #include "playtest/error.hpp"
+#include "playtest/graph/graph_digest.hpp"
 
 namespace playtest {
 
 void JsonlTraceWriter::on_campaign_begin(const TestGraph& g, const CampaignOptions& o) {
-  write_campaign(coverage_of(g, {}), o);
+  write_campaign(coverage_of(g, {}), o, graph_digest(g));
 }
 
 void JsonlTraceWriter::on_campaign_begin(const ModelGraph&, const CampaignOptions& o) { write_campaign({}, o); }
 
-void JsonlTraceWriter::write_campaign(std::optional<Coverage> totals, const CampaignOptions& o) {
+void JsonlTraceWriter::write_campaign(std::optional<Coverage> totals, const CampaignOptions& o,
+                                      const std::string& model_digest) {
   nlohmann::json j = {{"event", "campaign"},
                       {"runs", o.runs},
                       {"seed", o.seed},
@@ -28,6 +30,9 @@ void JsonlTraceWriter::write_campaign(std::optional<Coverage> totals, const Camp
                       {"labels", totals ? nlohmann::json(totals->labels_total) : nlohmann::json(nullptr)}};
   if (!totals) j["on_the_fly"] = true;
   if (!o.shard.is_whole()) j["shard"] = to_string(o.shard);
+  if (!model_digest.empty()) j["model_digest"] = model_digest;
+  if (!o.settings.empty()) j["settings"] = o.settings;
+  if (o.fail_fast) j["fail_fast"] = true;
   out_ << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
   out_.flush();
 }
@@ -103,6 +108,7 @@ JsonlTraceDirWriter::~JsonlTraceDirWriter() = default;
 
 void JsonlTraceDirWriter::on_campaign_begin(const TestGraph& g, const CampaignOptions& options) {
   totals_ = coverage_of(g, {});
+  digest_ = graph_digest(g);
   options_ = options;
 }
 
@@ -118,7 +124,7 @@ void JsonlTraceDirWriter::on_run_begin(std::uint32_t run, std::uint64_t seed) {
   if (!*file_ && failed_.empty()) failed_ = path_;
   writer_.emplace(*file_, strategy_);
   if (replay_ || !model_.empty()) writer_->set_context(model_, replay_, params_);
-  writer_->write_campaign(totals_, options_);
+  writer_->write_campaign(totals_, options_, digest_);
   writer_->on_run_begin(run, seed);
 }
 

@@ -27,8 +27,11 @@ struct Options {
 int run(const Options& o) {
   report::Report rep;
   rep.tool_version = PLAYTEST_VERSION;
-  for (const std::string& path : o.traces)
-    for (RunRecord& r : load_trace(path).runs) rep.runs.push_back(std::move(r));
+  for (const std::string& path : o.traces) {
+    RecordedTrace t = load_trace(path);
+    rep.runs_missing += missing_runs(t).count;
+    for (RunRecord& r : t.runs) rep.runs.push_back(std::move(r));
+  }
   std::optional<TestGraph> g;
   if (!o.model.path.empty()) {
     InputOptions model = o.model;

@@ -30,7 +30,8 @@ struct Options {
   double time_s = 0;
   std::uint32_t runs = 1, jobs = 1;
   bool json = false, quiet = false, fail_fast = false;
-  ShrinkCliOptions shrink;  // --shrink FILE: shrink the first FAIL right after the campaign
+  ShrinkCliOptions shrink;            // --shrink FILE: shrink the first FAIL right after the campaign
+  const CLI::App* command = nullptr;  // the parsed subcommand (its options identify the campaign)
 };
 
 // The command that replays one run: this command line with that run's seed, one run and one job,
@@ -41,6 +42,16 @@ std::string replay(std::uint64_t seed) {
        "--shrink-attempts", "--shrink-threshold", "--shrink-budget", "--shrink-confidence", "--shrink-match"},
       {"--json", "--quiet", "--fail-fast"}, {"--seed", std::to_string(seed), "--runs", "1"});
 }
+
+// The options that do not change what the runs do (outputs, parallelism, how the model is read,
+// which its digest covers, what happens after the runs); the others identify the campaign for merge.
+// clang-format off
+const std::vector<std::string> not_campaign_settings = {
+    "--seed", "--runs", "--strategy", "--jobs", "--shard", "--fail-fast", "--trace", "--trace-dir", "--junit",
+    "--report", "--json", "--quiet", "--sut-stderr", "--allow-unreachable", "--format", "--inputs", "--outputs",
+    "--param", "--max-states", "--reward", "--goal-label", "--shrink", "--shrink-attempts", "--shrink-threshold",
+    "--shrink-budget", "--shrink-confidence", "--shrink-match"};
+// clang-format on
 
 // The campaign on `g`: a TestGraph, or a model explored on the fly (ModelGraph, docs/testing.md
 // "Models too big to explore"); one code path for both.
@@ -64,8 +75,13 @@ int play(const Options& o, const G& g) {
   }
   require_something_to_test(g, ro.purpose);
   const BasicRunner<G> runner(g, ro);  // refuses graphs that cannot drive an online test
-  const CampaignOptions co{
-      .runs = o.runs, .seed = o.seed, .jobs = o.jobs, .shard = parse_shard(o.shard), .fail_fast = o.fail_fast};
+  const CampaignOptions co{.runs = o.runs,
+                           .seed = o.seed,
+                           .jobs = o.jobs,
+                           .shard = parse_shard(o.shard),
+                           .fail_fast = o.fail_fast,
+                           .settings = o.command ? campaign_settings(o.command, not_campaign_settings)
+                                                 : std::map<std::string, std::string>{}};
   const SubprocessOptions so = subprocess_options(o.sut);
   if constexpr (!on_the_fly) {
     refuse_unreachable(o.strategy, g, ro.purpose);  // after the options' own checks, before any run
@@ -189,6 +205,7 @@ const Registration reg{
       add_shrink_options(sub, o->shrink, "shrink-");
       sub->add_flag("--json", o->json, "Print the result as JSON");
       sub->add_flag("--quiet", o->quiet, "Print only the coverage and the verdict");
+      o->command = sub;
       return [o] { return run(*o); };
     }};
 

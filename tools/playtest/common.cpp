@@ -235,6 +235,23 @@ std::vector<std::string>& recorded_command_line() {
 
 void set_command_line(int argc, char** argv) { recorded_command_line().assign(argv, argv + argc); }
 
+std::map<std::string, std::string> campaign_settings(const CLI::App* sub, const std::vector<std::string>& ignore) {
+  std::map<std::string, std::string> out;
+  for (const CLI::Option* opt : sub->get_options()) {
+    if (!opt->nonpositional()) continue;  // FILE: the model, which its digest identifies
+    const std::string name = opt->get_name();
+    if (name == "--help" || name == "-h" || std::find(ignore.begin(), ignore.end(), name) != ignore.end()) continue;
+    std::string value;
+    if (opt->count() > 0) {
+      for (const std::string& r : opt->results()) value += (value.empty() ? "" : ",") + r;
+    } else {
+      value = opt->get_default_str();
+    }
+    if (!value.empty()) out[name] = value;
+  }
+  return out;
+}
+
 std::string shell_quote(const std::string& s) {
   const bool plain = !s.empty() && s.find_first_not_of(
                                        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"

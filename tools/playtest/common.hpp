@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -88,6 +89,12 @@ std::string strategy_list();
 void set_command_line(int argc, char** argv);
 std::string replay_command(const std::vector<std::string>& drop, const std::vector<std::string>& drop_flags,
                            const std::vector<std::string>& append);
+// What identifies a campaign besides its model (CampaignOptions::settings): every option of `sub`
+// that was given or has a default, by its long name, with its value(s) as given ("," between
+// repeated ones), except the positional FILE, --help and the options in `ignore` (those that do not
+// change what the runs do: outputs, parallelism, how the model is read, which its digest covers).
+std::map<std::string, std::string> campaign_settings(const CLI::App* sub, const std::vector<std::string>& ignore);
+
 // `s` as one word of a POSIX shell command (single-quoted when it needs quoting).
 std::string shell_quote(const std::string& s);
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "playtest/run/runner.hpp"
+#include "playtest/run/shard.hpp"
 
 namespace playtest {
 
@@ -37,6 +38,8 @@ struct RunRecord {
   std::string replay;               // the command that replays this run, when recorded
   // Empty when the trace has no "end" event: playtest or the machine died during the run.
   std::optional<Verdict> verdict;
+  bool interrupted = false;  // the end says a stop request ended it (a signal, or --fail-fast: no signal)
+  std::string signal;        // the signal that did ("SIGTERM"), "" for none
   std::string message;
   std::uint64_t steps = 0, resets = 0;
   double elapsed_ms = 0;  // the last step's time when the trace does not say
@@ -48,10 +51,27 @@ struct RunRecord {
   std::vector<std::string> notes;  // what the reader noticed (a cut-off last line, ...)
 };
 
+// A trace's campaign line (JsonlTraceWriter::write_campaign): how many runs the campaign had and
+// which of them this trace should hold.
+struct RecordedCampaign {
+  std::uint32_t runs = 0;
+  std::uint64_t seed = 0;
+  Shard shard;
+  bool fail_fast = false;
+  std::uint32_t line = 0;
+  std::string identity;  // the line without its shard: equal for every file of one campaign
+};
+
 struct RecordedTrace {
-  std::string source;  // the file name, for messages ("-": standard input)
+  std::string source;   // the file name, for messages ("-": standard input)
+  std::optional<RecordedCampaign> campaign;  // when the trace starts with its campaign line
   std::vector<RunRecord> runs;
 };
+
+// The runs the trace's campaign line promises that it does not hold for any stated reason (the
+// campaign was not stopped by a signal or --fail-fast before them): a trace cut short (playtest
+// killed with SIGKILL between runs) or edited. None without a campaign line.
+MissingRuns missing_runs(const RecordedTrace& t);
 
 // Reads a JSON-lines trace. Throws ParseError, located at source:line and the JSON pointer of the
 // offending field, for a line that is not a JSON object, lacks "event", has an unknown event, step
