@@ -25,6 +25,7 @@ SourceKind source_kind(const std::string& path);
 
 // The whole text of `path` ("-" = standard input). Throws InputError when it cannot be read, is a
 // directory, or is a stream longer than `limit` bytes ("... stops at the limit of N bytes").
+// Standard input is read once: a second call returns the same text.
 std::string read_source_text(const std::string& path, std::size_t limit = max_stream_input_bytes);
 
 // The byte offset of the first byte of `text` that is not part of well-formed UTF-8 (overlong

@@ -152,19 +152,23 @@ std::string shrink_text(const ShrinkResult& r, const ShrinkContext& c) {
       fmt::format("original: {} ({}) from {}, failed {}\n", count_of(count_stimuli(r.original), "stimulus", "stimuli"),
                   count_of(r.original.size(), "script step", "script steps"), c.trace, rate_text(r.original_rate));
   if (!r.reproduced) {
-    out += r.interrupted ? "interrupted before the failure came back: nothing shrunk\nverdict: INCONCLUSIVE\n"
-                         : "the failure did not come back: nothing to shrink\nverdict: INCONCLUSIVE\n";
+    out += r.interrupted    ? "interrupted before the failure came back: nothing shrunk\nverdict: INCONCLUSIVE\n"
+           : r.budget_spent ? "the budget ran out before the failure came back: nothing shrunk\nverdict: INCONCLUSIVE\n"
+                            : "the failure did not come back: nothing to shrink\nverdict: INCONCLUSIVE\n";
     return out;
   }
-  if (r.interrupted)
-    out += "interrupted: the search stopped at a stop request; below is the best script so far, not measured again\n";
+  if (r.interrupted) out += "interrupted: the search stopped at a stop request; below is the best script so far\n";
   out += fmt::format("searched: {} ({} the model cannot play, not run), {}, {:.1f} s{}\n",
                      count_of(r.candidates, "candidate", "candidates"), r.unplayable,
                      count_of(r.attempts, "run", "runs"), r.elapsed_ms / 1000.0,
                      r.budget_spent ? "; the budget ran out, so the result may not be minimal" : "");
   out +=
       fmt::format("minimal: {}: {}\n", count_of(count_stimuli(r.minimal), "stimulus", "stimuli"), describe(r.minimal));
-  out += fmt::format("  fails {}; threshold {}\n", rate_text(r.minimal_rate), percent(r.threshold));
+  out += fmt::format("  fails {}{}; threshold {}\n", rate_text(r.minimal_rate),
+                     r.minimal_measured ? ""
+                     : r.interrupted    ? " in the search (not measured again: interrupted)"
+                                        : " in the search (not measured again: the budget ran out)",
+                     percent(r.threshold));
   if (r.witness) out += fmt::format("  {}\n", failure_text(r.witness->failure));
   if (!c.output.empty()) out += fmt::format("  trace written to {}\n", c.output);
   if (!c.replay_command.empty()) out += fmt::format("reproduce: {}\n", c.replay_command);
@@ -194,6 +198,7 @@ json shrink_json(const ShrinkResult& r, const ShrinkContext& c) {
             {"unplayable", r.unplayable},
             {"runs", r.attempts},
             {"budget_spent", r.budget_spent},
+            {"minimal_measured", r.minimal_measured},
             {"interrupted", r.interrupted},
             {"elapsed_ms", r.elapsed_ms},
             {"failure", r.witness ? failure_json(r.witness->failure) : json(nullptr)},

@@ -28,6 +28,7 @@ class LingeringAdapter final : public Adapter {
     return inner_.next_event(deadline);
   }
   void reset() override { inner_.reset(); }
+  void set_run_deadline(Clock::time_point deadline) override { inner_.set_run_deadline(deadline); }
   void finish() noexcept override { inner_.finish(); }
 
  private:

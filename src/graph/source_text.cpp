@@ -7,6 +7,8 @@
 
 #include <cerrno>
 #include <cstring>
+#include <mutex>
+#include <optional>
 
 #include "playtest/error.hpp"
 
@@ -38,7 +40,24 @@ SourceKind source_kind(const std::string& path) {
   return S_ISREG(st.st_mode) ? SourceKind::regular_file : SourceKind::stream;
 }
 
+namespace {
+std::string read_text(const std::string& path, std::size_t limit);
+}  // namespace
+
 std::string read_source_text(const std::string& path, std::size_t limit) {
+  if (path != "-") return read_text(path, limit);
+  // Standard input can be read once; what it held is kept for a second reader (a command that looks
+  // at the input's format before it loads it).
+  static std::mutex mutex;
+  static std::optional<std::string> stdin_text;
+  const std::lock_guard lock(mutex);
+  if (!stdin_text) stdin_text = read_text(path, limit);
+  return *stdin_text;
+}
+
+namespace {
+
+std::string read_text(const std::string& path, std::size_t limit) {
   const SourceKind kind = source_kind(path);
   Fd in;
   if (path == "-") {
@@ -68,6 +87,8 @@ std::string read_source_text(const std::string& path, std::size_t limit) {
   }
   return text;
 }
+
+}  // namespace
 
 std::size_t find_invalid_utf8(std::string_view t) {
   const auto* s = reinterpret_cast<const unsigned char*>(t.data());

@@ -292,6 +292,7 @@ class LentAdapter final : public Adapter {
   AdapterEvent stimulate(std::string_view label) override { return a_.stimulate(label); }
   AdapterEvent next_event(Clock::time_point deadline) override { return a_.next_event(deadline); }
   void reset() override { a_.reset(); }
+  void set_run_deadline(Clock::time_point deadline) override { a_.set_run_deadline(deadline); }
   void finish() noexcept override { a_.finish(); }
 
  private:

@@ -40,7 +40,8 @@ void JsonlTraceWriter::write_campaign(std::optional<Coverage> totals, const Camp
 void JsonlTraceWriter::begin_run(std::uint32_t run, std::uint64_t seed, std::string_view strategy) {
   run_ = run;
   nlohmann::json j = {{"event", "begin"}, {"run", run}, {"seed", seed}, {"strategy", std::string(strategy)}};
-  if (!model_.empty()) j["model"] = model_;
+  // Standard input ("-") is no file to read the model from again: the model is not named then.
+  if (!model_.empty() && model_ != "-") j["model"] = model_;
   if (!params_.empty()) j["params"] = params_;
   if (replay_) {
     std::string replay = replay_(seed);

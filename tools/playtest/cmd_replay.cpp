@@ -35,7 +35,7 @@ int run(const Options& o) {
   ro.run.max_steps = o.steps ? o.steps : 2 * recorded.trace.size() + 100;
   ro.run.stop = &stop;
   apply_timeouts(g, o.sut, ro.run);
-  SubprocessOptions so = subprocess_options(o.sut);
+  SubprocessOptions so = job_options(subprocess_options(o.sut), 1);  // {job} and PLAYTEST_JOB as in run
   so.stop = &stop;
   SubprocessAdapter adapter(so);
   const InterruptScope interrupts(stop);

@@ -29,7 +29,7 @@ int run(const Options& o) {
   StopSignal stop;
   RunOptions ro{.stop = &stop};
   apply_timeouts(g, o.sut, ro);
-  SubprocessOptions so = subprocess_options(o.sut);
+  SubprocessOptions so = job_options(subprocess_options(o.sut), 1);  // {job} and PLAYTEST_JOB as in run
   so.stop = &stop;
   SubprocessAdapter adapter(so);
   const InterruptScope interrupts(stop);

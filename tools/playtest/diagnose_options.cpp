@@ -140,7 +140,7 @@ std::optional<ShrinkDone> shrink_first_failure(const TestGraph& g, const Campaig
   for (const RunResult& r : c.runs)
     if (r.verdict == Verdict::fail) {
       adapter.stop = run.stop;
-      SubprocessAdapter instance(adapter);
+      SubprocessAdapter instance(job_options(adapter, 1));  // {job} and PLAYTEST_JOB as in the campaign
       return shrink_to_file(g, replay_target(g, r), instance, run, o, sut, trace.empty() ? "the failing run" : trace,
                             model, params, r.seed);
     }
