@@ -6,6 +6,8 @@
 #include <limits>
 #include <ostream>
 
+#include "playtest/source_text.hpp"
+
 namespace playtest {
 
 namespace {
@@ -106,7 +108,9 @@ std::string replay_text(const ReplayResult& r, const ReplayContext& c) {
 
 }  // namespace
 
-void write_replay_text(std::ostream& out, const ReplayResult& r, const ReplayContext& c) { out << replay_text(r, c); }
+void write_replay_text(std::ostream& out, const ReplayResult& r, const ReplayContext& c) {
+  out << terminal_text(replay_text(r, c));
+}
 
 json replay_json(const ReplayResult& r, const ReplayContext& c) {
   json runs = json::array();
@@ -178,7 +182,9 @@ std::string shrink_text(const ShrinkResult& r, const ShrinkContext& c) {
 
 }  // namespace
 
-void write_shrink_text(std::ostream& out, const ShrinkResult& r, const ShrinkContext& c) { out << shrink_text(r, c); }
+void write_shrink_text(std::ostream& out, const ShrinkResult& r, const ShrinkContext& c) {
+  out << terminal_text(shrink_text(r, c));
+}
 
 json shrink_json(const ShrinkResult& r, const ShrinkContext& c) {
   auto part = [](const Script& s, const RateEstimate& rate) {
@@ -256,7 +262,7 @@ std::string learn_text(const TestGraph& g, const LearnResult& r, const LearnCont
 }  // namespace
 
 void write_learn_text(std::ostream& out, const TestGraph& g, const LearnResult& r, const LearnContext& c) {
-  out << learn_text(g, r, c);
+  out << terminal_text(learn_text(g, r, c));
 }
 
 json learn_json(const TestGraph& g, const LearnResult& r, const LearnContext& c) {
@@ -385,7 +391,7 @@ std::string analysis_text(const TestGraph& g, const Analysis& a, const std::stri
 }  // namespace
 
 void write_analysis_text(std::ostream& out, const TestGraph& g, const Analysis& a, const std::string& model) {
-  out << analysis_text(g, a, model);
+  out << terminal_text(analysis_text(g, a, model));
 }
 
 json analysis_json(const TestGraph& g, const Analysis& a, const std::string& model) {

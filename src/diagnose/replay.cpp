@@ -60,6 +60,8 @@ ReplayAttempt replay_once(const TestGraph& g, const ReplayTarget& target, Adapte
                           RunObserver* observer) {
   RunOptions ro = o.run;
   ro.keep_trace = true;
+  if (target.step_budget && (ro.max_steps == 0 || ro.max_steps > *target.step_budget))
+    ro.max_steps = *target.step_budget;  // as far as the recording goes
   const Runner runner(g, ro);
   ScriptPolicy policy(target.script);
   std::chrono::milliseconds linger{0};

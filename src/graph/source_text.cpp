@@ -124,6 +124,43 @@ std::size_t find_invalid_utf8(std::string_view t) {
   return std::string_view::npos;
 }
 
+std::string terminal_text(std::string_view t) {
+  // Fast path: nothing to escape.
+  bool plain = true;
+  for (unsigned char c : t)
+    if ((c < 0x20 && c != '\n' && c != '\t') || c >= 0x7f) {
+      plain = false;
+      break;
+    }
+  if (plain) return std::string(t);
+  std::string out;
+  out.reserve(t.size() + 16);
+  for (std::size_t i = 0; i < t.size();) {
+    const auto c = static_cast<unsigned char>(t[i]);
+    if (c < 0x80) {
+      if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f)
+        out += fmt::format("\\u{:04x}", c);
+      else
+        out += static_cast<char>(c);
+      ++i;
+      continue;
+    }
+    const std::size_t bad = find_invalid_utf8(t.substr(i, 4));
+    const std::size_t len = (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xe ? 3 : (c >> 3) == 0x1e ? 4 : 0;
+    if (len == 0 || i + len > t.size() || (bad != std::string_view::npos && bad < len)) {
+      out += fmt::format("\\x{:02x}", c);
+      ++i;
+      continue;
+    }
+    if (len == 2 && c == 0xc2 && static_cast<unsigned char>(t[i + 1]) < 0xa0)  // C1: U+0080..U+009F
+      out += fmt::format("\\u{:04x}", static_cast<unsigned char>(t[i + 1]));
+    else
+      out.append(t.substr(i, len));
+    i += len;
+  }
+  return out;
+}
+
 std::pair<std::uint32_t, std::uint32_t> line_column_of(std::string_view text, std::size_t offset) {
   std::uint32_t line = 1, col = 1;
   for (std::size_t i = 0; i < offset && i < text.size(); ++i) {

@@ -9,9 +9,11 @@
 #include <map>
 #include <ostream>
 #include <set>
+#include <sstream>
 
 #include "playtest/error.hpp"
 #include "playtest/run/stop_signal.hpp"
+#include "playtest/source_text.hpp"
 
 namespace playtest {
 
@@ -947,7 +949,19 @@ MergedCampaign merge_parts(std::vector<CampaignPart> parts) {
 
 }  // namespace
 
+namespace {
+void merged_text(std::ostream& out, const MergedCampaign& m);
+}  // namespace
+
 void write_merged_text(std::ostream& out, const MergedCampaign& m) {
+  std::ostringstream text;  // messages and labels come from the files: escaped for the terminal
+  merged_text(text, m);
+  out << terminal_text(text.str());
+}
+
+namespace {
+
+void merged_text(std::ostream& out, const MergedCampaign& m) {
   if (m.simulate) {
     write_comparison_text(out, *m.comparison);
     return;
@@ -1001,5 +1015,7 @@ void write_merged_text(std::ostream& out, const MergedCampaign& m) {
   }
   out << fmt::format("verdict: {}\n", j["verdict"].get<std::string>());
 }
+
+}  // namespace
 
 }  // namespace playtest

@@ -4,10 +4,12 @@
 
 #include <algorithm>
 #include <ostream>
+#include <sstream>
 #include <type_traits>
 
 #include "playtest/graph/names.hpp"
 #include "playtest/run/trace_writer.hpp"
+#include "playtest/source_text.hpp"
 
 namespace playtest {
 
@@ -204,21 +206,31 @@ nlohmann::json campaign_json_of(const BasicRunner<G>& runner, const CampaignResu
 
 }  // namespace
 
+// The text outputs hold what the system under test sent (labels, messages): escaped for the
+// terminal as the JSON, the trace and JUnit escape it.
 void write_run_text(std::ostream& out, const Runner& runner, const RunResult& r, std::uint32_t run_index,
                     const RunOutputOptions& options) {
-  run_text(out, runner, r, run_index, options);
+  std::ostringstream text;
+  run_text(text, runner, r, run_index, options);
+  out << terminal_text(text.str());
 }
 void write_run_text(std::ostream& out, const ModelRunner& runner, const RunResult& r, std::uint32_t run_index,
                     const RunOutputOptions& options) {
-  run_text(out, runner, r, run_index, options);
+  std::ostringstream text;
+  run_text(text, runner, r, run_index, options);
+  out << terminal_text(text.str());
 }
 void write_campaign_text(std::ostream& out, const Runner& runner, const CampaignResult& c,
                          const RunOutputOptions& options) {
-  campaign_text(out, runner, c, options);
+  std::ostringstream text;
+  campaign_text(text, runner, c, options);
+  out << terminal_text(text.str());
 }
 void write_campaign_text(std::ostream& out, const ModelRunner& runner, const CampaignResult& c,
                          const RunOutputOptions& options) {
-  campaign_text(out, runner, c, options);
+  std::ostringstream text;
+  campaign_text(text, runner, c, options);
+  out << terminal_text(text.str());
 }
 nlohmann::json campaign_json(const Runner& runner, const CampaignResult& c, std::string_view strategy,
                              const RunOutputOptions& options) {

@@ -25,10 +25,14 @@ struct Options {
 };
 
 int run(const Options& o) {
+  if (o.out == "-" && o.json)
+    throw UsageError("json", "the report goes to standard output (-o -): --json would mix its JSON into the HTML");
   report::Report rep;
   rep.tool_version = PLAYTEST_VERSION;
-  for (const std::string& path : o.traces) {
-    RecordedTrace t = load_trace(path);
+  std::vector<RecordedTrace> traces;
+  for (const std::string& path : o.traces) traces.push_back(load_trace(path));
+  refuse_repeated_runs(traces);  // a trace given twice would count its runs twice
+  for (RecordedTrace& t : traces) {
     rep.runs_missing += missing_runs(t).count;
     for (RunRecord& r : t.runs) rep.runs.push_back(std::move(r));
   }

@@ -1,6 +1,7 @@
 #include "strategy_options.hpp"
 
 #include "common.hpp"
+#include "option_checks.hpp"
 #include "playtest/diagnose/analyze.hpp"
 #include "playtest/error.hpp"
 
@@ -23,7 +24,8 @@ void add_strategy_options(CLI::App* sub, StrategyOptions& o, bool several) {
                   "Test purpose as traps, comma-separated: all, model (meta.traps), edge ids, labels, globs (* ?), "
                   "id:/label: prefixes; the run covers them (docs/planning.md)")
       ->delimiter(',');
-  sub->add_option("--bound", o.bound, "reach: the game bound n (default: 2 * vertices + 2; restarted when spent)");
+  sub->add_option("--bound", o.bound, "reach: the game bound n (default: 2 * vertices + 2; restarted when spent)")
+      ->check(positive_integer());  // 0 is not "the default": leave the option out for that
   add_torx_options(sub, o.torx);
   sub->add_flag("--planner-exact", o.planner_exact,
                 "planner: the paper's exact gain at any size (no planning horizon; slow on large graphs, "

@@ -1,5 +1,6 @@
 // End to end, `playtest report` under faults (issue 25): a signal while the pictures are drawn
-// keeps the previous report and leaves no Graphviz behind.
+// keeps the previous report and leaves no Graphviz behind; the HTML and --json are never mixed on
+// standard output.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -58,6 +59,15 @@ TEST(CliReportFaults, SigtermWhileDrawingKeepsThePreviousReport) {
   EXPECT_TRUE(process_gone(child)) << "Graphviz's child outlived playtest";
   for (const auto& e : std::filesystem::directory_iterator(d.file("")))
     EXPECT_EQ(e.path().filename().string().find(".tmp-"), std::string::npos) << e.path();
+}
+
+TEST(CliReportFaults, HtmlAndJsonOnStandardOutputAreRefused) {
+  ScratchDir d("report_faults_stdout");
+  const std::string t = passing_trace(d, 1);
+  CliResult r = run_playtest("report " + t + " -o - --json");
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("option --json"), std::string::npos) << r.err;
+  EXPECT_TRUE(r.out.empty());
 }
 
 }  // namespace
