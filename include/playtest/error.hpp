@@ -91,6 +91,8 @@ class ModelError : public InputError {
 class UsageError : public Error {
  public:
   UsageError(std::string parameter, std::string message);
+  // With notes (Diagnostic::notes: what to do instead).
+  UsageError(std::string parameter, Diagnostic d);
   const std::string& parameter() const { return parameter_; }
 
  private:

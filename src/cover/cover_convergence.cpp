@@ -98,17 +98,6 @@ CoverBound cover_bound(const TestGraph& g, const TourSegments& s, const CoverBou
   return b;
 }
 
-Interval wilson_interval(std::uint32_t successes, std::uint32_t trials, double z) {
-  if (trials == 0) return {0, 1};
-  const double n = trials, ph = successes / n, z2 = z * z;
-  const double denom = 1 + z2 / n;
-  const double center = (ph + z2 / (2 * n)) / denom;
-  const double half = z / denom * std::sqrt(ph * (1 - ph) / n + z2 / (4 * n * n));
-  // Exact ends at 0 and n successes (the formula leaves rounding noise there).
-  return {successes == 0 ? 0.0 : std::max(0.0, center - half),
-          successes == trials ? 1.0 : std::min(1.0, center + half)};
-}
-
 ConvergenceTable simulate_coverage(const TestGraph& g, CoverPolicy& policy, const ConvergenceOptions& o) {
   const PostmanTour& tour = policy.tour();
   const TourSegments& segs = policy.segments();

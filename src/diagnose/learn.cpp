@@ -8,6 +8,7 @@
 #include "diagnose/detail/located.hpp"
 #include "playtest/error.hpp"
 #include "playtest/graph/graph_builder.hpp"
+#include "playtest/graph/transforms.hpp"
 
 namespace playtest {
 
@@ -65,28 +66,6 @@ namespace {
 
 void check_level(const char* parameter, double x) {
   if (!(x > 0 && x < 1)) throw UsageError(parameter, fmt::format("must lie strictly between 0 and 1, got {}", x));
-}
-
-// `g` with the probabilities `prob` (per EdgeId, used out of passive vertices) and meta `meta`.
-TestGraph with_probabilities(const TestGraph& g, const std::vector<double>& prob, std::string meta) {
-  GraphBuilder b;
-  b.reserve(g.num_vertices(), g.num_edges());
-  for (VertexId v : g.vertices()) b.add_vertex(g.name(v), g.kind(v), g.is_goal(v));
-  b.set_initial(g.initial());
-  b.set_reset_cost(g.reset_cost());
-  for (EdgeId e : g.edges()) {
-    EdgeSpec s{.from = g.source(e),
-               .to = g.target(e),
-               .label = g.label(e),
-               .cost = g.cost(e),
-               .name = g.name(e),
-               .timeout = g.is_timeout(e),
-               .observe = g.is_observe(e)};
-    if (g.is_passive(g.source(e))) s.prob = prob[e.index()];
-    b.add_edge(s);
-  }
-  b.set_meta_json(std::move(meta));
-  return b.build();
 }
 
 }  // namespace

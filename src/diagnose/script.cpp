@@ -82,7 +82,7 @@ std::vector<std::string> allowed_outputs(const TestGraph& g, VertexId v) {
   return out;
 }
 
-EdgeId offered_stimulus(const TestGraph& g, VertexId v, std::string_view label) {
+EdgeId offered_stimulus(const GameGraph& g, VertexId v, std::string_view label) {
   if (!g.is_active(v)) return EdgeId::none();
   for (EdgeId e : g.out_edges(v))
     if (!g.is_observe(e) && g.label(e) == label) return e;
@@ -240,11 +240,11 @@ Decision ScriptPolicy::stop_unoffered(const RunView& view) {
   switch (s.kind) {
     case ScriptStep::Kind::stimulus:
       stopped_ = fmt::format("the model does not offer the stimulus '{}' at vertex '{}' (step {} of the script)",
-                             s.label, view.graph.name(view.current), pos_ + 1);
+                             s.label, view.graph.vertex_name(view.current), pos_ + 1);
       break;
     case ScriptStep::Kind::wait:
       stopped_ = fmt::format("the model has no observe edge at vertex '{}' (step {} of the script)",
-                             view.graph.name(view.current), pos_ + 1);
+                             view.graph.vertex_name(view.current), pos_ + 1);
       break;
     case ScriptStep::Kind::reset:
       stopped_ = "the model has no reset";

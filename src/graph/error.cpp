@@ -80,4 +80,6 @@ Error::Error(std::string message) : Error(Diagnostic{{}, std::move(message), {}}
 UsageError::UsageError(std::string parameter, std::string message)
     : Error(std::move(message)), parameter_(std::move(parameter)) {}
 
+UsageError::UsageError(std::string parameter, Diagnostic d) : Error(std::move(d)), parameter_(std::move(parameter)) {}
+
 }  // namespace playtest

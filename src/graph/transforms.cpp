@@ -383,4 +383,26 @@ CompressResult compress_passive(const TestGraph& g, const CompressOptions& optio
   return r;
 }
 
+TestGraph with_probabilities(const TestGraph& g, std::span<const double> prob, std::string meta) {
+  GraphBuilder b;
+  b.reserve(g.num_vertices(), g.num_edges());
+  for (VertexId v : g.vertices()) b.add_vertex(g.name(v), g.kind(v), g.is_goal(v));
+  b.set_initial(g.initial());
+  b.set_reset_cost(g.reset_cost());
+  for (EdgeId e : g.edges()) {
+    EdgeSpec s{.from = g.source(e),
+               .to = g.target(e),
+               .label = g.label(e),
+               .cost = g.cost(e),
+               .name = g.name(e),
+               .timeout = g.is_timeout(e),
+               .observe = g.is_observe(e)};
+    if (g.is_passive(g.source(e))) s.prob = prob[e.index()];
+    b.add_edge(s);
+  }
+  b.set_meta_json(std::move(meta));
+  return b.build();
+}
+
+
 }  // namespace playtest

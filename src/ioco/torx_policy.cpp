@@ -1,5 +1,7 @@
 #include "playtest/ioco/torx_policy.hpp"
 
+#include <array>
+
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -72,13 +74,31 @@ TorxOptions parse_torx_ratio(std::string_view text, double p_stop, std::uint32_t
   return o;
 }
 
+TorxOptions resolve_torx_options(std::optional<std::string_view> torx_p, std::optional<std::string_view> torx_ratio,
+                                 std::optional<double> p_stop, std::uint32_t max_length) {
+  if (torx_p && torx_ratio) throw UsageError("torx_p", "use either --torx-p or --torx-ratio, not both");
+  TorxOptions t;
+  if (torx_p) {
+    if (p_stop) throw UsageError("torx_stop", "goes with --torx-ratio; --torx-p gives all three probabilities");
+    t = parse_torx_p(*torx_p, max_length);
+  } else if (torx_ratio) {
+    t = parse_torx_ratio(*torx_ratio, p_stop ? *p_stop : (max_length ? 0.0 : 0.02), max_length);
+  } else {
+    if (p_stop) return resolve_torx_options(std::nullopt, "1:1", p_stop, max_length);
+    t = max_length ? TorxOptions{.p_stop = 0.0, .p_input = 0.5, .p_observe = 0.5, .max_length = max_length}
+                   : TorxOptions{.max_length = 0};
+  }
+  validate(t);
+  return t;
+}
+
 TorxPolicy::TorxPolicy(TorxOptions options) : options_(options) { validate(options_); }
 
 void TorxPolicy::begin_run(const RunView&, Rng&) { length_ = 0; }
 
 Decision TorxPolicy::choose(const RunView& view, Rng& rng) {
   if (options_.max_length != 0 && length_ >= options_.max_length) return Decision::stop();
-  const TestGraph& g = view.graph;
+  const GameGraph& g = view.graph;
   EdgeId observe = EdgeId::none();
   std::uint32_t inputs = 0;
   for (EdgeId e : g.out_edges(view.current)) {
@@ -106,3 +126,40 @@ void TorxPolicy::observe(EdgeId taken, const RunView& view) {
 }
 
 }  // namespace playtest::ioco
+
+namespace playtest {
+
+namespace {
+
+constexpr std::array<StrategyOption, 4> torx_options{
+    StrategyOption{.name = "torx-p", .value = "STOP:INPUT:OBSERVE", .help = "torx: the three probabilities, summing to 1"},
+    StrategyOption{.name = "torx-ratio", .value = "N:M", .help = "torx: N:M inputs to outputs; sets p2, p3 by Theorem 3.2"},
+    StrategyOption{.name = "torx-stop",
+                   .value = "P1",
+                   .help = "torx: p1 with --torx-ratio (default 0 with --max-length, else 0.02)"},
+    StrategyOption{.name = "max-length", .value = "L", .help = "torx: stop every run after this many inputs and outputs"}};
+
+PreparedStrategy prepare_torx(const StrategyContext& c) {
+  const auto stop = c.args.has("torx-stop") ? std::optional(c.args.number("torx-stop", 0)) : std::nullopt;
+  const ioco::TorxOptions t =
+      ioco::resolve_torx_options(c.args.get("torx-p"), c.args.get("torx-ratio"), stop,
+                                 static_cast<std::uint32_t>(c.args.integer("max-length", 0, 0, UINT32_MAX)));
+  return PreparedStrategy::play([t](const GameGraph&) -> std::unique_ptr<Policy> {
+    return std::make_unique<ioco::TorxPolicy>(t);
+  });
+}
+
+}  // namespace
+
+const StrategyRow& torx_strategy() {
+  // Its "observe" choice needs an ioco graph's observe edges, which a model explored on the fly has not.
+  static const StrategyRow row{.name = "torx",
+                               .summary = "TorX's random derivation: stop, give an input or observe with p1, p2, p3",
+                               .source = "seed 004 §3",
+                               .default_purpose = TestPurpose::Kind::none,
+                               .options = torx_options,
+                               .prepare = prepare_torx};
+  return row;
+}
+
+}  // namespace playtest

@@ -125,4 +125,77 @@ std::unique_ptr<TestGraphSpace> TestGraphSpace::for_run(const TestGraph& g, Pess
   return std::make_unique<TestGraphSpace>(g, options, std::move(goals));
 }
 
+GameGraphSpace::GameGraphSpace(const GameGraph& g, PessimisticOptions options) : g_(g), o_(options) {
+  if (o_.coverage != CoverageKind::edges)
+    throw UsageError("coverage", "on a model explored on the fly the pessimistic tester covers edges");
+  if (g.num_vertices() >= (1u << 31)) throw UsageError("max_states", "the state space has too many vertices");
+}
+
+std::unique_ptr<GameGraphSpace> GameGraphSpace::for_run(const GameGraph& g, PessimisticOptions options,
+                                                          std::span<const EdgeId> traps,
+                                                          std::span<const std::uint8_t> purpose_edges) {
+  if (!traps.empty() || !purpose_edges.empty())
+    throw UsageError("traps", "on a model explored on the fly the pessimistic tester covers every edge");
+  return std::make_unique<GameGraphSpace>(g, options);
+}
+
+void GameGraphSpace::expand(std::uint32_t s, Expansion& out) {
+  if (s & 1) {  // "just took edge e": the system moves to its target
+    const std::uint32_t t = vertex_state(g_.target(EdgeId{s >> 1}));
+    out.add(system_tag, std::span<const std::uint32_t>(&t, 1));
+    return;
+  }
+  const VertexId v{s >> 1};
+  if (g_.is_active(v)) {  // expands v
+    for (EdgeId e : g_.out_edges(v)) {
+      const std::uint32_t t = edge_state(e);
+      out.add(e.value, std::span<const std::uint32_t>(&t, 1));
+    }
+    if (o_.use_resets && g_.is_resettable() && v != g_.initial()) {
+      const std::uint32_t t = vertex_state(g_.initial());
+      out.add(reset_tag, std::span<const std::uint32_t>(&t, 1));
+    }
+    return;
+  }
+  buf_.clear();
+  for (EdgeId e : g_.out_edges(v)) buf_.push_back(edge_state(e));
+  if (!buf_.empty()) out.add(system_tag, buf_);
+}
+
+void PessimisticPolicy::begin_run(const RunView& view, Rng& rng) {
+  (void)rng;
+  if (view.step != 0 && tester_) {  // after a reset: same run, same marks
+    tester_->visit(space_->vertex_state(view.current));
+    return;
+  }
+  tester_.reset();
+  if (const TestGraph* whole = g_.explored())
+    space_ = TestGraphSpace::for_run(*whole, o_, traps_, view.purpose_edges);
+  else
+    space_ = GameGraphSpace::for_run(g_, o_, traps_, view.purpose_edges);
+  tester_ = std::make_unique<PessimisticTester>(*space_);
+  stop_reason_.clear();
+  if (view.current != g_.initial()) tester_->visit(space_->vertex_state(view.current));
+}
+
+Decision PessimisticPolicy::choose(const RunView& view, Rng& rng) {
+  if (!tester_) begin_run(view, rng);
+  auto best = tester_->choose(space_->vertex_state(view.current));
+  if (!best) {
+    stop_reason_ = fmt::format("at vertex '{}' the system can avoid every further coverage ({} goals covered): stopping",
+                               g_.vertex_name(view.current), tester_->goals_marked());
+    return Decision::stop();
+  }
+  const std::uint64_t tag = (*best)[best->size() == 1 ? 0 : rng.below(best->size())];
+  if (tag == CoverageSpace::reset_tag) return Decision::reset();
+  return Decision::take(EdgeId{static_cast<std::uint32_t>(tag)});
+}
+
+void PessimisticPolicy::observe(EdgeId taken, const RunView& view) {
+  (void)view;
+  if (!tester_) return;
+  tester_->visit(space_->edge_state(taken));
+  tester_->visit(space_->vertex_state(view.current));
+}
+
 }  // namespace playtest

@@ -2,14 +2,12 @@
 
 #include <fmt/format.h>
 
-#include <type_traits>
 
 namespace playtest::report {
 
 namespace {
 
-template <class G>
-RunRecord record_of(const G& g, const RunResult& r, std::uint32_t run, const RunContext& context) {
+RunRecord record_of(const GameGraph& g, const RunResult& r, std::uint32_t run, const RunContext& context) {
   RunRecord out;
   out.run = run;
   out.seed = r.seed;
@@ -22,18 +20,17 @@ RunRecord record_of(const G& g, const RunResult& r, std::uint32_t run, const Run
   out.resets = r.resets;
   out.elapsed_ms = r.elapsed_ms;
   if (r.verdict == Verdict::fail) {
-    out.fail_vertex = std::string(g.name(r.fail_vertex));
+    out.fail_vertex = g.vertex_name(r.fail_vertex);
     out.allowed = r.allowed;
     if (!r.observed.empty()) out.observed = r.observed;
   }
   out.trace.reserve(r.trace.size());
   for (const TraceStep& s : r.trace) {
-    StepRecord x{.step = s.step, .time_ms = s.time_ms, .kind = s.kind, .vertex = std::string(g.name(s.from))};
+    StepRecord x{.step = s.step, .time_ms = s.time_ms, .kind = s.kind, .vertex = g.vertex_name(s.from)};
     if (s.kind != StepKind::reset) x.label = s.label;
     // (On the fly edge ids are in discovery order, not the explored graph's: left out, as in traces.)
-    if constexpr (!std::is_same_v<G, ModelGraph>)
-      if (!s.edge.is_none()) x.edge = std::string(g.name(s.edge));
-    if (s.kind != StepKind::unexpected && s.kind != StepKind::silence) x.to = std::string(g.name(s.to));
+    if (g.is_explored() && !s.edge.is_none()) x.edge = g.edge_name(s.edge);
+    if (s.kind != StepKind::unexpected && s.kind != StepKind::silence) x.to = g.vertex_name(s.to);
     out.trace.push_back(std::move(x));
   }
   return out;
@@ -41,11 +38,7 @@ RunRecord record_of(const G& g, const RunResult& r, std::uint32_t run, const Run
 
 }  // namespace
 
-RunRecord run_record(const TestGraph& g, const RunResult& r, std::uint32_t run, const RunContext& context) {
-  return record_of(g, r, run, context);
-}
-
-RunRecord run_record(const ModelGraph& g, const RunResult& r, std::uint32_t run, const RunContext& context) {
+RunRecord run_record(const GameGraph& g, const RunResult& r, std::uint32_t run, const RunContext& context) {
   return record_of(g, r, run, context);
 }
 

@@ -4,6 +4,7 @@
 #include <poll.h>
 
 #include <algorithm>
+#include <condition_variable>
 #include <exception>
 #include <mutex>
 #include <optional>
@@ -24,15 +25,17 @@ std::uint32_t CampaignResult::runs_not_completed() const {
 namespace {
 
 // The state of one campaign shared by its workers; every member below the mutex is guarded by it.
-// `G`: the graph the runs play on (TestGraph, or ModelGraph on the fly).
-template <class G>
 class Campaign {
  public:
   // `own_runner` false (one job whose adapter watches the runner's own StopSignal): the worker plays
   // with `runner` itself rather than a copy bound to a StopSignal of its own.
-  Campaign(const BasicRunner<G>& runner, const BasicCampaignWorkers<G>& workers, const CampaignOptions& options,
-           BasicCampaignObserver<G>* observer, bool own_runner = true)
-      : g_(runner.graph()), options_(options), observer_(observer), global_stop_(runner.options().stop) {
+  Campaign(const Runner& runner, const CampaignWorkers& workers, const CampaignOptions& options,
+           CampaignObserver* observer, bool own_runner = true)
+      : g_(runner.graph()),
+        options_(options),
+        observer_(observer),
+        global_stop_(runner.options().stop),
+        prefix_(std::min(runner.options().evidence_context, Evidence::max_context_limit)) {
     for (std::uint32_t i = 1; i <= options.runs; ++i)
       if (options.shard.contains(i)) order_.push_back(i);
     slots_.resize(order_.size());
@@ -47,7 +50,7 @@ class Campaign {
       } else {
         w->runner = &runner;
       }
-      w->policy = workers.policy();
+      w->policy = workers.policy(g_);
       w->adapter = workers.adapter(static_cast<std::uint32_t>(j + 1), w->stop);
       if (!w->policy || !w->adapter) throw InternalError("run_campaign: a worker factory returned nothing");
       workers_.push_back(std::move(w));
@@ -87,9 +90,9 @@ class Campaign {
  private:
   struct Worker {
     StopSignal stop;
-    std::optional<BasicRunner<G>> own_runner;
-    const BasicRunner<G>* runner = nullptr;
-    std::unique_ptr<BasicPolicy<G>> policy;
+    std::optional<Runner> own_runner;
+    const Runner* runner = nullptr;
+    std::unique_ptr<Policy> policy;
     std::unique_ptr<Adapter> adapter;
     std::thread thread;
     std::size_t current = none;  // the position (in order_) of the run it plays
@@ -105,10 +108,10 @@ class Campaign {
   static constexpr std::size_t none = static_cast<std::size_t>(-1);
 
   // Passes one run's steps on to the campaign (the runner calls it in the worker's thread).
-  class Forward final : public BasicRunObserver<G> {
+  class Forward final : public RunObserver {
    public:
     Forward(Campaign& c, std::size_t pos) : c_(c), pos_(pos) {}
-    void on_step(const G& g, const TraceStep& step) override {
+    void on_step(const GameGraph& g, const TraceStep& step) override {
       const std::lock_guard lock(c_.m_);
       Slot& s = c_.slots_[pos_];
       if (s.live)
@@ -133,6 +136,7 @@ class Campaign {
     if (!global_stop_->requested()) return;
     const std::lock_guard lock(m_);
     for (auto& w : workers_) w->stop.request(global_stop_->signal());
+    ended_.notify_all();
   }
 
   // The next run for a worker, or none when the campaign is over for it.
@@ -149,19 +153,39 @@ class Campaign {
     return pos;
   }
 
+  // What run `pos` learns from (CampaignOptions::share_evidence): the runs at least `jobs` places
+  // before it, merged in run order; waits for them to end (or for a stop).
+  std::shared_ptr<const Evidence> prior_of(Worker& w, std::size_t pos) {
+    if (!options_.share_evidence) return nullptr;
+    const std::size_t jobs = workers_.size();
+    const std::size_t need = pos + 1 > jobs ? pos + 1 - jobs : 0;  // positions [0, need)
+    std::unique_lock lock(m_);
+    ended_.wait(lock, [&] {
+      if (w.stop.requested() || globally_stopped() || error_) return true;
+      for (std::size_t k = merged_; k < need; ++k)
+        if (slots_[k].state != Slot::State::done) return false;
+      return true;
+    });
+    for (; merged_ < need && slots_[merged_].state == Slot::State::done; ++merged_)
+      if (slots_[merged_].result && slots_[merged_].result->evidence) prefix_.merge_own(*slots_[merged_].result->evidence);
+    return std::make_shared<const Evidence>(prefix_);
+  }
+
   void work(Worker& w) {
     try {
       for (std::size_t pos; (pos = take_run(w)) != none;) {
         const std::uint32_t run = order_[pos];
         Forward forward(*this, pos);
-        RunResult r =
-            w.runner->run(*w.policy, *w.adapter, observer_ ? &forward : nullptr, campaign_seed(options_.seed, run));
+        const std::shared_ptr<const Evidence> prior = prior_of(w, pos);
+        RunResult r = w.runner->run(*w.policy, *w.adapter, observer_ ? &forward : nullptr,
+                                    campaign_seed(options_.seed, run), prior.get());
         finish_run(w, pos, std::move(r));
       }
     } catch (...) {
       const std::lock_guard lock(m_);
       if (!error_) error_ = std::current_exception();
       for (auto& other : workers_) other->stop.request();
+      ended_.notify_all();
     }
     const std::lock_guard lock(m_);
     if (--running_ == 0) all_done_.request();
@@ -189,6 +213,7 @@ class Campaign {
     slots_[pos].result = std::move(r);
     slots_[pos].state = Slot::State::done;
     deliver_ready();
+    ended_.notify_all();
   }
 
   // Reports, in run order, every run whose turn has come (caller holds m_).
@@ -218,7 +243,7 @@ class Campaign {
     c.model_failed = model_failed_;
     c.settings = options_.settings;
     c.fail_fast = options_.fail_fast;
-    if constexpr (std::is_same_v<G, TestGraph>) c.model_digest = graph_digest(g_);
+    if (const TestGraph* t = g_.explored()) c.model_digest = graph_digest(*t);
     c.edge_visits.assign(g_.num_edges(), 0);
     for (Slot& s : slots_) {
       if (!s.result) continue;
@@ -236,15 +261,18 @@ class Campaign {
     return c;
   }
 
-  const G& g_;
+  const GameGraph& g_;
   const CampaignOptions& options_;
-  BasicCampaignObserver<G>* observer_;
+  CampaignObserver* observer_;
   const StopSignal* global_stop_;
   std::vector<std::uint32_t> order_;  // the run indices of the shard, in run order
   std::vector<std::unique_ptr<Worker>> workers_;
   StopSignal all_done_;
 
   std::mutex m_;
+  std::condition_variable ended_;  // a run ended (or the campaign is stopping)
+  Evidence prefix_;                // share_evidence: the evidence of positions [0, merged_)
+  std::size_t merged_ = 0;
   std::vector<Slot> slots_;  // per position in order_
   std::size_t next_ = 0;     // the next position to hand out
   std::size_t head_ = 0;     // the position being reported to the observer
@@ -270,19 +298,18 @@ void check_options(const CampaignOptions& options) {
 }
 
 // A policy and an adapter that belong to the caller, lent to the one worker.
-template <class G>
-class LentPolicy final : public BasicPolicy<G> {
+class LentPolicy final : public Policy {
  public:
-  explicit LentPolicy(BasicPolicy<G>& p) : p_(p) {}
+  explicit LentPolicy(Policy& p) : p_(p) {}
   std::string_view name() const override { return p_.name(); }
-  void begin_run(const BasicRunView<G>& view, Rng& rng) override { p_.begin_run(view, rng); }
-  Decision choose(const BasicRunView<G>& view, Rng& rng) override { return p_.choose(view, rng); }
-  void observe(EdgeId taken, const BasicRunView<G>& view) override { p_.observe(taken, view); }
-  bool stop_at_passive(const BasicRunView<G>& view) override { return p_.stop_at_passive(view); }
+  void begin_run(const RunView& view, Rng& rng) override { p_.begin_run(view, rng); }
+  Decision choose(const RunView& view, Rng& rng) override { return p_.choose(view, rng); }
+  void observe(EdgeId taken, const RunView& view) override { p_.observe(taken, view); }
+  bool stop_at_passive(const RunView& view) override { return p_.stop_at_passive(view); }
   std::string stop_reason() const override { return p_.stop_reason(); }
 
  private:
-  BasicPolicy<G>& p_;
+  Policy& p_;
 };
 
 class LentAdapter final : public Adapter {
@@ -299,30 +326,9 @@ class LentAdapter final : public Adapter {
   Adapter& a_;
 };
 
-template <class G>
-CampaignResult campaign_of(const BasicRunner<G>& runner, const BasicCampaignWorkers<G>& workers,
-                           const CampaignOptions& options, BasicCampaignObserver<G>* observer) {
-  check_options(options);
-  if (!workers.policy || !workers.adapter) throw InternalError("run_campaign: a worker factory is missing");
-  Campaign<G> c(runner, workers, options, observer);
-  return c.run();
-}
-
-template <class G>
-CampaignResult lent_campaign(const BasicRunner<G>& runner, BasicPolicy<G>& policy, Adapter& adapter,
-                             const CampaignOptions& options, BasicCampaignObserver<G>* observer) {
-  check_options(options);
-  if (options.jobs != 1)
-    throw UsageError("jobs", "one policy and one adapter play one job: give CampaignWorkers for several");
-  const BasicCampaignWorkers<G> lent{
-      .policy = [&policy] { return std::make_unique<LentPolicy<G>>(policy); },
-      .adapter = [&adapter](std::uint32_t, const StopSignal&) { return std::make_unique<LentAdapter>(adapter); }};
-  Campaign<G> c(runner, lent, options, observer, false);
-  return c.run();
-}
-
 // On the fly the runs share one ModelGraph (campaign.hpp).
-void check_on_the_fly(const CampaignOptions& options) {
+void check_on_the_fly(const GameGraph& g, const CampaignOptions& options) {
+  if (g.is_explored()) return;
   if (options.jobs > 1)
     throw UsageError("jobs",
                      "a model explored on the fly is played by one job: its runs share the state space they "
@@ -337,24 +343,24 @@ void check_on_the_fly(const CampaignOptions& options) {
 
 CampaignResult run_campaign(const Runner& runner, const CampaignWorkers& workers, const CampaignOptions& options,
                             CampaignObserver* observer) {
-  return campaign_of(runner, workers, options, observer);
+  check_options(options);
+  check_on_the_fly(runner.graph(), options);
+  if (!workers.policy || !workers.adapter) throw InternalError("run_campaign: a worker factory is missing");
+  Campaign c(runner, workers, options, observer);
+  return c.run();
 }
 
 CampaignResult run_campaign(const Runner& runner, Policy& policy, Adapter& adapter, const CampaignOptions& options,
                             CampaignObserver* observer) {
-  return lent_campaign(runner, policy, adapter, options, observer);
-}
-
-CampaignResult run_campaign(const ModelRunner& runner, const ModelCampaignWorkers& workers,
-                            const CampaignOptions& options, ModelCampaignObserver* observer) {
-  check_on_the_fly(options);
-  return campaign_of(runner, workers, options, observer);
-}
-
-CampaignResult run_campaign(const ModelRunner& runner, ModelPolicy& policy, Adapter& adapter,
-                            const CampaignOptions& options, ModelCampaignObserver* observer) {
-  check_on_the_fly(options);
-  return lent_campaign(runner, policy, adapter, options, observer);
+  check_options(options);
+  check_on_the_fly(runner.graph(), options);
+  if (options.jobs != 1)
+    throw UsageError("jobs", "one policy and one adapter play one job: give CampaignWorkers for several");
+  const CampaignWorkers lent{
+      .policy = [&policy](const GameGraph&) { return std::make_unique<LentPolicy>(policy); },
+      .adapter = [&adapter](std::uint32_t, const StopSignal&) { return std::make_unique<LentAdapter>(adapter); }};
+  Campaign c(runner, lent, options, observer, false);
+  return c.run();
 }
 
 }  // namespace playtest

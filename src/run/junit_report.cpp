@@ -4,7 +4,6 @@
 
 #include <nlohmann/json.hpp>
 #include <ostream>
-#include <type_traits>
 
 #include "playtest/run/trace_writer.hpp"
 
@@ -55,8 +54,7 @@ std::string xml_escape(std::string_view s) {
 
 namespace {
 
-template <class G>
-JunitSuite suite_of(const G& g, std::span<const RunResult> runs, const JunitInfo& info) {
+JunitSuite suite_of(const GameGraph& g, std::span<const RunResult> runs, const JunitInfo& info) {
   JunitSuite suite{.name = info.suite, .classname = info.classname};
   if (!info.strategy.empty()) suite.properties.emplace_back("strategy", info.strategy);
   for (std::size_t i = 0; i < runs.size(); ++i) {
@@ -74,13 +72,12 @@ JunitSuite suite_of(const G& g, std::span<const RunResult> runs, const JunitInfo
   return suite;
 }
 
-template <class G>
-JunitSuite campaign_suite_of(const G& g, const CampaignResult& c, const JunitInfo& info) {
+JunitSuite campaign_suite_of(const GameGraph& g, const CampaignResult& c, const JunitInfo& info) {
   JunitSuite suite = suite_of(g, c.runs, info);
   suite.properties.emplace_back("seed", std::to_string(c.seed));
   suite.properties.emplace_back("runs", std::to_string(c.runs_requested));
   if (!c.shard.is_whole()) suite.properties.emplace_back("shard", to_string(c.shard));
-  if constexpr (std::is_same_v<G, ModelGraph>) suite.properties.emplace_back("on_the_fly", "true");
+  if (!g.is_explored()) suite.properties.emplace_back("on_the_fly", "true");
   // The campaign's identity, for merge (CampaignOptions::settings).
   if (!c.model_digest.empty()) suite.properties.emplace_back("model_digest", c.model_digest);
   if (!c.settings.empty())
@@ -92,16 +89,10 @@ JunitSuite campaign_suite_of(const G& g, const CampaignResult& c, const JunitInf
 
 }  // namespace
 
-JunitSuite junit_suite(const TestGraph& g, std::span<const RunResult> runs, const JunitInfo& info) {
+JunitSuite junit_suite(const GameGraph& g, std::span<const RunResult> runs, const JunitInfo& info) {
   return suite_of(g, runs, info);
 }
-JunitSuite junit_suite(const ModelGraph& g, std::span<const RunResult> runs, const JunitInfo& info) {
-  return suite_of(g, runs, info);
-}
-JunitSuite junit_suite(const TestGraph& g, const CampaignResult& c, const JunitInfo& info) {
-  return campaign_suite_of(g, c, info);
-}
-JunitSuite junit_suite(const ModelGraph& g, const CampaignResult& c, const JunitInfo& info) {
+JunitSuite junit_suite(const GameGraph& g, const CampaignResult& c, const JunitInfo& info) {
   return campaign_suite_of(g, c, info);
 }
 

@@ -3,16 +3,21 @@
 #include <fmt/format.h>
 
 #include "playtest/error.hpp"
-#include "playtest/run/policy_factory.hpp"
+#include "playtest/explore/model_graph.hpp"
+#include "playtest/strategy/strategy_row.hpp"
 
 namespace playtest {
 
 bool can_play_on_the_fly(const StrategySpec& spec) {
-  return plays_on_the_fly(spec.kind) && spec.goals.empty() && spec.edges.empty() && spec.traps.empty();
+  return (spec.strategy == nullptr || spec.strategy->on_the_fly) && spec.goals.empty() && spec.edges.empty() &&
+         spec.traps.empty();
 }
 
 TestPurpose on_the_fly_purpose(const StrategySpec& spec) {
-  if (!plays_on_the_fly(spec.kind)) (void)model_policy_maker(spec.kind);  // throws: needs the whole graph
+  if (spec.strategy != nullptr && !spec.strategy->on_the_fly)
+    throw UsageError("strategy", fmt::format("strategy '{}' needs the whole graph: it cannot play a model explored on "
+                                             "the fly (random, anti-ant and pessimistic can)",
+                                             spec.strategy->name));
   const char* why = "a model explored on the fly has no vertex or edge ids before a run reaches them";
   if (!spec.goals.empty()) throw UsageError("goals", why);
   if (!spec.edges.empty()) throw UsageError("edges", why);

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <ostream>
 #include <sstream>
-#include <type_traits>
 
 #include "playtest/graph/names.hpp"
 #include "playtest/run/trace_writer.hpp"
@@ -15,18 +14,14 @@ namespace playtest {
 
 namespace {
 
-template <class G>
-constexpr bool on_the_fly = std::is_same_v<G, ModelGraph>;
-
-template <class G>
-std::vector<EdgeId> edges_left(const BasicRunner<G>& runner, const RunResult& r) {
+std::vector<EdgeId> edges_left(const Runner& runner, const RunResult& r) {
   std::vector<EdgeId> left;
   if (r.purpose_met || runner.options().purpose.kind != TestPurpose::Kind::cover) return left;
-  const G& g = runner.graph();
-  if constexpr (on_the_fly<G>) {
+  const GameGraph& g = runner.graph();
+  if (!g.is_explored()) {
     // The edges discovered by the end of the run (its counts end there).
     for (std::uint32_t i = 0; i < r.edge_visits.size(); ++i)
-      if (r.edge_visits[i] == 0 && g.source(EdgeId{i}) != g.hidden_vertex()) left.push_back(EdgeId{i});
+      if (r.edge_visits[i] == 0 && g.is_coverable(EdgeId{i})) left.push_back(EdgeId{i});
   } else {
     const auto purpose = runner.purpose_edges();
     for (EdgeId e : g.edges())
@@ -51,7 +46,6 @@ std::string quoted_list(const std::vector<std::string>& items) {
 }  // namespace
 
 std::vector<EdgeId> purpose_edges_left(const Runner& runner, const RunResult& r) { return edges_left(runner, r); }
-std::vector<EdgeId> purpose_edges_left(const ModelRunner& runner, const RunResult& r) { return edges_left(runner, r); }
 
 std::string replay_command(const RunOutputOptions& o, const RunResult& r) {
   if (!o.replay || r.interrupted || (r.verdict != Verdict::fail && r.verdict != Verdict::error)) return {};
@@ -60,21 +54,20 @@ std::string replay_command(const RunOutputOptions& o, const RunResult& r) {
 
 namespace {
 
-template <class G>
-void run_text(std::ostream& out, const BasicRunner<G>& runner, const RunResult& r, std::uint32_t run_index,
+void run_text(std::ostream& out, const Runner& runner, const RunResult& r, std::uint32_t run_index,
               const RunOutputOptions& o) {
-  const G& g = runner.graph();
+  const GameGraph& g = runner.graph();
   out << fmt::format("run {} (seed {}): {} after {} steps, {} resets, {:.1f} ms: {}\n", r.run != 0 ? r.run : run_index,
                      r.seed, to_string(r.verdict), r.steps, r.resets, r.elapsed_ms, r.message);
   if ((r.verdict == Verdict::fail || r.verdict == Verdict::error) && !r.trace.empty())
     out << "trace (last steps):\n" << format_trace(g, r, o.trace_steps);
   if (r.verdict == Verdict::fail)
-    out << fmt::format("at vertex '{}': allowed {{{}}}, observed {}\n", g.name(r.fail_vertex), quoted_list(r.allowed),
+    out << fmt::format("at vertex '{}': allowed {{{}}}, observed {}\n", g.vertex_name(r.fail_vertex), quoted_list(r.allowed),
                        r.observed.empty() ? "silence" : "'" + r.observed + "'");
   if (r.verdict == Verdict::inconclusive) {
     const std::vector<EdgeId> left = edges_left(runner, r);
     if (!left.empty()) {
-      if constexpr (on_the_fly<G>)
+      if (!runner.graph().is_explored())
         out << fmt::format(
             "edges left uncovered: {} of the {} discovered by then (explored on the fly: the model's total is "
             "unknown)\n",
@@ -83,7 +76,7 @@ void run_text(std::ostream& out, const BasicRunner<G>& runner, const RunResult& 
         out << fmt::format("purpose edges left uncovered: {} of {}\n", left.size(), runner.purpose_edge_count());
       for (std::size_t i = 0; i < left.size() && i < o.purpose_listed; ++i)
         out << "  "
-            << fmt::format("{} --{}--> {}", g.name(g.source(left[i])), g.label(left[i]), g.name(g.target(left[i])))
+            << fmt::format("{} --{}--> {}", g.vertex_name(g.source(left[i])), g.label(left[i]), g.vertex_name(g.target(left[i])))
             << '\n';
       if (left.size() > o.purpose_listed) out << fmt::format("  ... and {} more\n", left.size() - o.purpose_listed);
     } else if (runner.options().purpose.kind == TestPurpose::Kind::reach && !r.purpose_met) {
@@ -93,8 +86,7 @@ void run_text(std::ostream& out, const BasicRunner<G>& runner, const RunResult& 
   if (const std::string replay = replay_command(o, r); !replay.empty()) out << "replay: " << replay << '\n';
 }
 
-template <class G>
-void campaign_text(std::ostream& out, const BasicRunner<G>& runner, const CampaignResult& c,
+void campaign_text(std::ostream& out, const Runner& runner, const CampaignResult& c,
                    const RunOutputOptions& o) {
   if (o.per_run)
     for (std::size_t i = 0; i < c.runs.size(); ++i)
@@ -116,7 +108,7 @@ void campaign_text(std::ostream& out, const BasicRunner<G>& runner, const Campai
     out << fmt::format("shard {}: {} of the campaign's {} runs\n", to_string(c.shard), c.runs_in_shard,
                        c.runs_requested);
   std::string note;
-  if constexpr (on_the_fly<G>)
+  if (!runner.graph().is_explored())
     note = fmt::format(
         " of the explored part (the model was explored on the fly: {} vertices expanded; its "
         "totals are unknown)",
@@ -133,16 +125,15 @@ void campaign_text(std::ostream& out, const BasicRunner<G>& runner, const Campai
   out << fmt::format("verdict: {}\n", to_string(c.verdict));
 }
 
-template <class G>
-nlohmann::json campaign_json_of(const BasicRunner<G>& runner, const CampaignResult& c, std::string_view strategy,
+nlohmann::json campaign_json_of(const Runner& runner, const CampaignResult& c, std::string_view strategy,
                                 const RunOutputOptions& o) {
-  const G& g = runner.graph();
+  const GameGraph& g = runner.graph();
   nlohmann::json j;
   j["verdict"] = std::string(to_string(c.verdict));
   j["strategy"] = std::string(strategy);
   j["seed"] = c.seed;
   j["coverage"] = coverage_json(c.coverage);
-  if constexpr (on_the_fly<G>) {
+  if (!runner.graph().is_explored()) {
     // Coverage totals are those of the part discovered (model's totals unknown).
     j["on_the_fly"] = true;
     j["vertices_expanded"] = g.num_expanded();
@@ -151,7 +142,7 @@ nlohmann::json campaign_json_of(const BasicRunner<G>& runner, const CampaignResu
   std::vector<std::string> labels;
   for (EdgeId e : g.edges()) {
     if (e.index() >= c.edge_visits.size() || c.edge_visits[e.index()] == 0) continue;
-    visits[std::string(g.name(e))] = c.edge_visits[e.index()];
+    visits[(g.edge_name(e))] = c.edge_visits[e.index()];
     labels.emplace_back(g.label(e));
   }
   std::sort(labels.begin(), labels.end());
@@ -179,11 +170,24 @@ nlohmann::json campaign_json_of(const BasicRunner<G>& runner, const CampaignResu
                          {"resets", r.resets},
                          {"elapsed_ms", r.elapsed_ms},
                          {"purpose_met", r.purpose_met},
-                         {"final_vertex", std::string(g.name(r.final_vertex))},
+                         {"final_vertex", (g.vertex_name(r.final_vertex))},
                          {"coverage", coverage_json(r.coverage)}};
     if (r.interrupted) jr["interrupted"] = true;
+    if (!r.starved.empty()) {  // stopped: the purpose was left only behind outcomes the system never chose
+      nlohmann::json js = nlohmann::json::array();
+      for (const StarvedOutcome& so : r.starved)
+        js.push_back({{"vertex", g.vertex_name(so.vertex)},
+                      {"label", std::string(g.label(so.edge))},
+                      {"edge", g.edge_name(so.edge)},
+                      {"visits", so.visits},
+                      {"contexts", so.contexts},
+                      {"declared_prob", so.declared_prob},
+                      {"edges_behind", so.edges_behind}});
+      jr["starved"] = std::move(js);
+      jr["untestable_edges"] = r.untestable_edges;
+    }
     if (r.verdict == Verdict::fail)
-      jr["failure"] = {{"vertex", std::string(g.name(r.fail_vertex))},
+      jr["failure"] = {{"vertex", (g.vertex_name(r.fail_vertex))},
                        {"allowed", r.allowed},
                        {"observed", r.observed.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.observed)}};
     if (r.verdict == Verdict::inconclusive) {
@@ -191,10 +195,10 @@ nlohmann::json campaign_json_of(const BasicRunner<G>& runner, const CampaignResu
       if (!left.empty()) {
         nlohmann::json jl = nlohmann::json::array();
         for (EdgeId e : left)
-          jl.push_back({{"edge", std::string(g.name(e))},
+          jl.push_back({{"edge", (g.edge_name(e))},
                         {"label", std::string(g.label(e))},
-                        {"from", std::string(g.name(g.source(e)))},
-                        {"to", std::string(g.name(g.target(e)))}});
+                        {"from", (g.vertex_name(g.source(e)))},
+                        {"to", (g.vertex_name(g.target(e)))}});
         jr["purpose_left"] = std::move(jl);
       }
     }
@@ -214,19 +218,7 @@ void write_run_text(std::ostream& out, const Runner& runner, const RunResult& r,
   run_text(text, runner, r, run_index, options);
   out << terminal_text(text.str());
 }
-void write_run_text(std::ostream& out, const ModelRunner& runner, const RunResult& r, std::uint32_t run_index,
-                    const RunOutputOptions& options) {
-  std::ostringstream text;
-  run_text(text, runner, r, run_index, options);
-  out << terminal_text(text.str());
-}
 void write_campaign_text(std::ostream& out, const Runner& runner, const CampaignResult& c,
-                         const RunOutputOptions& options) {
-  std::ostringstream text;
-  campaign_text(text, runner, c, options);
-  out << terminal_text(text.str());
-}
-void write_campaign_text(std::ostream& out, const ModelRunner& runner, const CampaignResult& c,
                          const RunOutputOptions& options) {
   std::ostringstream text;
   campaign_text(text, runner, c, options);
@@ -236,9 +228,4 @@ nlohmann::json campaign_json(const Runner& runner, const CampaignResult& c, std:
                              const RunOutputOptions& options) {
   return campaign_json_of(runner, c, strategy, options);
 }
-nlohmann::json campaign_json(const ModelRunner& runner, const CampaignResult& c, std::string_view strategy,
-                             const RunOutputOptions& options) {
-  return campaign_json_of(runner, c, strategy, options);
-}
-
 }  // namespace playtest

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <charconv>
 #include <stdexcept>
-#include <type_traits>
 
 #include "playtest/error.hpp"
 #include "playtest/graph/names.hpp"
@@ -63,18 +62,12 @@ std::string_view to_string(StepKind k) {
   return "?";
 }
 
-namespace {
-
-// Edges and labels covered among the edges `counted` keeps (every edge of an explored graph; the
-// edges of reached vertices on the fly).
-template <class G, class Counted>
-Coverage count_coverage(const G& g, std::span<const std::uint32_t> edge_visits, std::uint32_t edges_total,
-                        Counted counted) {
+Coverage coverage_of(const GameGraph& g, std::span<const std::uint32_t> edge_visits) {
   Coverage c;
-  c.edges_total = edges_total;
+  c.edges_total = g.num_coverable_edges();
   std::vector<std::uint8_t> used(g.num_labels(), 0), seen(g.num_labels(), 0);
   for (EdgeId e : g.edges()) {
-    if (!counted(e)) continue;
+    if (!g.is_coverable(e)) continue;  // on the fly: the hidden vertex is not reached yet
     const std::uint32_t l = g.label_id(e).value;
     used[l] = 1;
     if (e.index() < edge_visits.size() && edge_visits[e.index()] > 0) {
@@ -87,18 +80,6 @@ Coverage count_coverage(const G& g, std::span<const std::uint32_t> edge_visits, 
     c.labels_covered += seen[l];
   }
   return c;
-}
-
-}  // namespace
-
-Coverage coverage_of(const TestGraph& g, std::span<const std::uint32_t> edge_visits) {
-  return count_coverage(g, edge_visits, g.num_edges(), [](EdgeId) { return true; });
-}
-
-Coverage coverage_of(const ModelGraph& g, std::span<const std::uint32_t> edge_visits) {
-  // The hidden vertex (a passive initial state's own node) is not reached until a run comes back.
-  return count_coverage(g, edge_visits, g.num_reached_edges(),
-                        [&g](EdgeId e) { return g.source(e) != g.hidden_vertex(); });
 }
 
 std::vector<std::chrono::milliseconds> vertex_timeouts_from_specs(const TestGraph& g,
@@ -157,10 +138,9 @@ void check_online_testable(const TestGraph& g) {
   }
 }
 
-template <class G>
-BasicRunner<G>::BasicRunner(const G& g, RunOptions options) : g_(g), options_(std::move(options)) {
+Runner::Runner(const GameGraph& g, RunOptions options) : g_(g), options_(std::move(options)) {
   const TestPurpose& p = options_.purpose;
-  if constexpr (std::is_same_v<G, ModelGraph>) {
+  if (!g_.is_explored()) {
     // Checked vertex by vertex as the runs expand it (ModelGraph::expand).
     if (!p.goals.empty())
       throw UsageError("goals", "a model explored on the fly has no vertex ids yet: its goals are its final states");
@@ -171,11 +151,11 @@ BasicRunner<G>::BasicRunner(const G& g, RunOptions options) : g_(g), options_(st
     return;
   } else {
     if (g_.num_vertices() == 0) throw GraphError("the graph has no vertices");
-    check_online_testable(g_);
+    check_online_testable(*g_.explored());
     if (!options_.vertex_timeouts.empty() && options_.vertex_timeouts.size() != g_.num_vertices())
       throw InternalError("Runner: vertex_timeouts must be empty or have one entry per vertex");
     if (p.kind == TestPurpose::Kind::reach) {
-      goals_ = p.goals.empty() ? g_.goals() : p.goals;
+      goals_ = p.goals.empty() ? g_.explored()->goals() : p.goals;
       if (goals_.empty()) throw GraphError("the test purpose is to reach a goal, but the graph has no goal vertex");
       is_goal_.assign(g_.num_vertices(), 0);
       for (VertexId v : goals_) {
@@ -197,12 +177,9 @@ BasicRunner<G>::BasicRunner(const G& g, RunOptions options) : g_(g), options_(st
   }
 }
 
-template <class G>
-std::uint32_t BasicRunner<G>::purpose_edge_count() const {
-  if constexpr (std::is_same_v<G, ModelGraph>)
-    return options_.purpose.kind == TestPurpose::Kind::cover ? g_.num_reached_edges() : 0;
-  else
-    return purpose_edge_count_;
+std::uint32_t Runner::purpose_edge_count() const {
+  if (!g_.is_explored()) return options_.purpose.kind == TestPurpose::Kind::cover ? g_.num_coverable_edges() : 0;
+  return purpose_edge_count_;
 }
 
 namespace {
@@ -222,20 +199,18 @@ std::string allowed_list(const std::vector<std::string>& allowed) {
 namespace {
 
 // One test run, step by step (seed 001 §1's game loop): each member is one named part of the
-// loop, so that the loop itself reads as the protocol does. One template for both graphs: on a
-// ModelGraph (`on_the_fly`) a vertex is expanded when the run arrives at it, the per-edge counts grow
+// loop, so that the loop itself reads as the protocol does. On a graph explored on the fly
+// (`on_the_fly_`) a vertex is expanded when the run arrives at it, the per-edge counts grow
 // with the edges discovered, goals are the model's final states and the cover purpose is met when
 // every discovered edge is covered (then no edge is left undiscovered: every covered edge's target
 // was reached, hence expanded, so the reached part is closed under successors).
-template <class G>
 class RunSession {
-  static constexpr bool on_the_fly = std::is_same_v<G, ModelGraph>;
-
  public:
-  RunSession(const BasicRunner<G>& runner, const std::vector<std::uint8_t>& purpose_edges,
-             const std::vector<std::uint8_t>& is_goal, std::uint32_t purpose_edge_count, BasicPolicy<G>& policy,
-             Adapter& adapter, BasicRunObserver<G>* observer, std::uint64_t seed)
+  RunSession(const Runner& runner, const std::vector<std::uint8_t>& purpose_edges,
+             const std::vector<std::uint8_t>& is_goal, std::uint32_t purpose_edge_count, Policy& policy,
+             Adapter& adapter, RunObserver* observer, std::uint64_t seed, const Evidence* prior)
       : g_(runner.graph()),
+        on_the_fly_(!g_.is_explored()),
         o_(runner.options()),
         purpose_edges_(purpose_edges),
         is_goal_(is_goal),
@@ -246,7 +221,8 @@ class RunSession {
         t0_(Clock::now()),
         budget_end_(t0_ + o_.time_budget),
         v_(g_.initial()),
-        purpose_left_(purpose_edge_count) {
+        purpose_left_(purpose_edge_count),
+        evidence_(std::make_shared<Evidence>(std::min(o_.evidence_context, Evidence::max_context_limit), prior)) {
     r_.seed = seed;
     r_.edge_visits.assign(g_.num_edges(), 0);
     arrived();
@@ -286,8 +262,12 @@ class RunSession {
     adapter_.finish();
     r_.final_vertex = v_;
     r_.elapsed_ms = ms_since_start();
-    if constexpr (on_the_fly) r_.edge_visits.resize(g_.num_edges(), 0);
+    if (on_the_fly_) r_.edge_visits.resize(g_.num_edges(), 0);
     r_.coverage = coverage_of(g_, r_.edge_visits);
+    // The run's own share (without the campaign's prior, which the campaign already has).
+    auto own = std::make_shared<Evidence>(evidence_->max_context());
+    own->merge_own(*evidence_);
+    r_.evidence = std::move(own);
     if (observer_) observer_->on_end(g_, r_);
     return std::move(r_);
   }
@@ -297,24 +277,24 @@ class RunSession {
 
   bool has_budget() const { return o_.time_budget.count() > 0; }
   double ms_since_start() const { return std::chrono::duration<double, std::milli>(Clock::now() - t0_).count(); }
-  BasicRunView<G> view() const {
-    return BasicRunView<G>{g_, v_, r_.steps, std::span<const std::uint32_t>(r_.edge_visits),
-                           std::span<const std::uint8_t>(purpose_edges_)};
+  RunView view() const {
+    return RunView{g_, v_, r_.steps, std::span<const std::uint32_t>(r_.edge_visits),
+                   std::span<const std::uint8_t>(purpose_edges_), evidence_.get()};
   }
   // The model is now at v_: on the fly, expand it and count its edges (its kind and out-edges are
   // asked for next, and the cover purpose needs its edges before it is judged).
   void arrived() {
-    if constexpr (on_the_fly) {
-      g_.expand(v_);
+    if (on_the_fly_) {
+      (void)g_.out_edges(v_);  // expands v_
       if (r_.edge_visits.size() < g_.num_edges()) r_.edge_visits.resize(g_.num_edges(), 0);
     }
   }
 
   // --- ending the run ---------------------------------------------------------------------------
   bool purpose_met() const {
-    if constexpr (on_the_fly) {
+    if (on_the_fly_) {
       if (o_.purpose.kind == TestPurpose::Kind::reach) return g_.is_goal(v_);
-      if (o_.purpose.kind == TestPurpose::Kind::cover) return covered_ == g_.num_reached_edges();
+      if (o_.purpose.kind == TestPurpose::Kind::cover) return covered_ == g_.num_coverable_edges();
     } else {
       if (o_.purpose.kind == TestPurpose::Kind::reach) return is_goal_[v_.index()] != 0;
       if (o_.purpose.kind == TestPurpose::Kind::cover) return purpose_left_ == 0;
@@ -344,10 +324,11 @@ class RunSession {
       r_.verdict = Verdict::pass;
       r_.purpose_met = true;
       r_.message = o_.purpose.kind == TestPurpose::Kind::reach
-                       ? fmt::format("reached goal '{}' in {} steps", g_.name(v_), r_.steps)
+                       ? fmt::format("reached goal '{}' in {} steps", g_.vertex_name(v_), r_.steps)
                        : fmt::format("covered the purpose's edges in {} steps", r_.steps);
       return true;
     }
+    if (starvation_check_due_ && only_starved_left()) return true;
     if (o_.max_steps != 0 && r_.steps >= o_.max_steps) {
       end_without_failure(fmt::format("step budget of {} spent", o_.max_steps));
       return true;
@@ -394,15 +375,19 @@ class RunSession {
   void follow(EdgeId e, StepKind kind, std::string_view label) {
     ++r_.steps;
     const VertexId from = v_;
+    if (kind == StepKind::observation || kind == StepKind::timeout) learn(from, e);
+    remember(e);
     v_ = g_.target(e);
-    if constexpr (on_the_fly) {
+    if (on_the_fly_) {
       if (r_.edge_visits[e.index()]++ == 0) ++covered_;
       record(kind, from, e, v_, label);  // before expanding the target: the step happened even if that fails
       arrived();
     } else {
       if (r_.edge_visits[e.index()]++ == 0 && o_.purpose.kind == TestPurpose::Kind::cover &&
-          (purpose_edges_.empty() || purpose_edges_[e.index()]))
+          (purpose_edges_.empty() || purpose_edges_[e.index()])) {
         --purpose_left_;
+        if (any_starved_) starvation_check_due_ = true;  // what is left changed
+      }
       record(kind, from, e, v_, label);
     }
     policy_.observe(e, view());
@@ -422,7 +407,7 @@ class RunSession {
       if (!g_.is_timeout(e) && g_.label(e) == label) match = e;
     if (match.is_none()) {
       auto allowed = outputs_of(v_);
-      std::string msg = fmt::format("at passive vertex '{}' the system produced '{}'; the model allows {}", g_.name(v_),
+      std::string msg = fmt::format("at passive vertex '{}' the system produced '{}'; the model allows {}", g_.vertex_name(v_),
                                     label, allowed_list(allowed));
       return fail(std::move(label), std::move(allowed), std::move(msg), StepKind::unexpected);
     }
@@ -439,7 +424,7 @@ class RunSession {
       std::string msg = fmt::format(
           "at active vertex '{}' (where the model waits for a stimulus and allows no output) the system produced "
           "'{}'{}",
-          g_.name(v_), label,
+          g_.vertex_name(v_), label,
           before.empty() ? std::string() : fmt::format(" before it accepted the stimulus '{}'", before));
       return fail(std::move(label), {}, std::move(msg), StepKind::unexpected);
     }
@@ -452,10 +437,10 @@ class RunSession {
     if (policy_.stop_at_passive(view())) {
       const std::string why = policy_.stop_reason();
       return end_without_failure(fmt::format("policy '{}' stopped at vertex '{}' after {} steps{}", policy_.name(),
-                                             g_.name(v_), r_.steps, why.empty() ? "" : ": " + why));
+                                             g_.vertex_name(v_), r_.steps, why.empty() ? "" : ": " + why));
     }
     std::chrono::milliseconds t = o_.timeout;
-    if constexpr (!on_the_fly)
+    if (!on_the_fly_)
       if (!o_.vertex_timeouts.empty() && o_.vertex_timeouts[v_.index()].count() > 0) t = o_.vertex_timeouts[v_.index()];
     Clock::time_point deadline = Clock::now() + t;
     bool cut_by_budget = false;
@@ -479,7 +464,7 @@ class RunSession {
       std::string msg = fmt::format(
           "at passive vertex '{}' the system produced nothing {}; the model expects one of {} and has no timeout "
           "edge there",
-          g_.name(v_),
+          g_.vertex_name(v_),
           declared_quiet ? "(the adapter declared quiescence)" : fmt::format("within {} ms", waited.count()),
           allowed_list(allowed));
       return fail("", std::move(allowed), std::move(msg), StepKind::silence);
@@ -495,7 +480,7 @@ class RunSession {
     if (pending.kind == AdapterEvent::Kind::output) return output_at_active(std::move(pending.label), {});
     if (g_.out_degree(v_) == 0) {
       if (!(o_.reset_on_dead_end && g_.is_resettable()))
-        return end_without_failure(fmt::format("dead end at vertex '{}' after {} steps", g_.name(v_), r_.steps));
+        return end_without_failure(fmt::format("dead end at vertex '{}' after {} steps", g_.vertex_name(v_), r_.steps));
       return reset();
     }
     const Decision d = policy_.choose(view(), rng_);
@@ -507,7 +492,7 @@ class RunSession {
       case Decision::Kind::stop: {
         const std::string why = policy_.stop_reason();
         return end_without_failure(fmt::format("policy '{}' stopped at vertex '{}' after {} steps{}", policy_.name(),
-                                               g_.name(v_), r_.steps, why.empty() ? "" : ": " + why));
+                                               g_.vertex_name(v_), r_.steps, why.empty() ? "" : ": " + why));
       }
     }
     throw InternalError("RunSession: unknown decision");
@@ -515,7 +500,7 @@ class RunSession {
   Next take(EdgeId e) {
     if (e.index() >= g_.num_edges() || g_.source(e) != v_)
       throw InternalError(
-          fmt::format("policy '{}' chose an edge that does not leave vertex '{}'", policy_.name(), g_.name(v_)));
+          fmt::format("policy '{}' chose an edge that does not leave vertex '{}'", policy_.name(), g_.vertex_name(v_)));
     if (g_.is_observe(e)) {  // the tester waits; nothing is sent
       follow(e, StepKind::wait, g_.label(e));
       return Next::go_on;
@@ -526,7 +511,7 @@ class RunSession {
       return end_without_failure(
           fmt::format("the system refused the stimulus '{}' at vertex '{}' (not input-enabled there: nothing can be "
                       "judged after it) after {} steps",
-                      label, g_.name(v_), r_.steps));
+                      label, g_.vertex_name(v_), r_.steps));
     if (early.kind == AdapterEvent::Kind::output) return output_raced_stimulus(std::move(early.label), label);
     follow(e, StepKind::stimulus, label);
     return Next::go_on;
@@ -545,7 +530,7 @@ class RunSession {
       r_.message = fmt::format(
           "the system produced '{}' before it accepted the stimulus '{}'; at vertex '{}', where that output leads, "
           "the model does not offer '{}', so nothing more can be judged",
-          output, label, g_.name(v_), label);
+          output, label, g_.vertex_name(v_), label);
       return Next::stop;
     }
     follow(input, StepKind::stimulus, label);
@@ -560,38 +545,97 @@ class RunSession {
     ++r_.resets;
     const VertexId from = v_;
     v_ = g_.initial();
+    window_.clear();  // a fresh system: its history starts again
     arrived();
     record(StepKind::reset, from, EdgeId::none(), v_, "");
     policy_.begin_run(view(), rng_);
     return Next::go_on;
   }
 
-  const G& g_;
+  // --- what the system shows (strategy/evidence.hpp, strategy/starvation.hpp) -------------------
+  // The last edges taken since the run began or the system was reset, most recent last.
+  void remember(EdgeId e) {
+    const std::size_t k = evidence_->max_context();
+    if (k == 0) return;
+    if (window_.size() == k) window_.erase(window_.begin());
+    window_.push_back(e);
+  }
+  // The system chose `e` at passive vertex `v`.
+  void learn(VertexId v, EdgeId e) {
+    evidence_->record(v, window_, e);
+    if (o_.starvation_confidence <= 0 || on_the_fly_ || o_.purpose.kind == TestPurpose::Kind::none) return;
+    if (starved_.empty()) starved_.assign(g_.num_edges(), 0);
+    for (EdgeId out : g_.out_edges(v))
+      if (!starved_[out.index()] && is_starved(g_, *evidence_, v, out, o_.starvation_confidence, r_.edge_visits)) {
+        starved_[out.index()] = 1;
+        any_starved_ = starvation_check_due_ = true;
+      }
+  }
+  // What the purpose still wants, per edge: uncovered purpose edges (cover), edges into a goal (reach).
+  std::vector<std::uint8_t> wanted_edges() const {
+    std::vector<std::uint8_t> wanted(g_.num_edges(), 0);
+    for (EdgeId e : g_.edges()) {
+      if (o_.purpose.kind == TestPurpose::Kind::cover)
+        wanted[e.index()] =
+            r_.edge_visits[e.index()] == 0 && (purpose_edges_.empty() || purpose_edges_[e.index()]) ? 1 : 0;
+      else if (o_.purpose.kind == TestPurpose::Kind::reach)
+        wanted[e.index()] = is_goal_[g_.target(e).index()];
+    }
+    return wanted;
+  }
+  // Ends the run INCONCLUSIVE, naming the starved outcomes, when nothing the purpose wants can be
+  // reached any more without one of them (it would spend the budget for nothing).
+  bool only_starved_left() {
+    starvation_check_due_ = false;
+    StarvationVerdict v = check_starvation(g_, *evidence_, v_, starved_, wanted_edges());
+    if (!v.only_starved_left) return false;
+    std::string msg = fmt::format(
+        "stopped after {} step{}: what the purpose still asks for ({} edge{}) lies only behind outcomes the system "
+        "never chose, although the model's probabilities would have shown each with probability {:g}",
+        r_.steps, r_.steps == 1 ? "" : "s", v.untestable, v.untestable == 1 ? "" : "s", o_.starvation_confidence);
+    for (const StarvedOutcome& s : v.starved)
+      msg += fmt::format("; the system never chose '{}' at '{}' in {} visits, over {} histor{} (declared {:g}); {} edge{} "
+                         "behind it untested",
+                         g_.label(s.edge), g_.vertex_name(s.vertex), s.visits, s.contexts,
+                         s.contexts == 1 ? "y" : "ies", s.declared_prob, s.edges_behind, s.edges_behind == 1 ? "" : "s");
+    msg += ". A model that allows what the system never does is a finding for the modeller, not a failure of the "
+           "system";
+    r_.verdict = Verdict::inconclusive;
+    r_.message = std::move(msg);
+    r_.starved = std::move(v.starved);
+    r_.untestable_edges = v.untestable;
+    return true;
+  }
+
+  const GameGraph& g_;
+  const bool on_the_fly_;
   const RunOptions& o_;
   const std::vector<std::uint8_t>& purpose_edges_;
   const std::vector<std::uint8_t>& is_goal_;
-  BasicPolicy<G>& policy_;
+  Policy& policy_;
   Adapter& adapter_;
-  BasicRunObserver<G>* observer_;
+  RunObserver* observer_;
   Rng rng_;
   const Clock::time_point t0_, budget_end_;
   RunResult r_;
   VertexId v_;
   std::uint32_t purpose_left_;
   std::uint32_t covered_ = 0;  // on the fly: edges taken at least once
+  std::shared_ptr<Evidence> evidence_;
+  std::vector<EdgeId> window_;        // the last edges (RunOptions::evidence_context of them)
+  std::vector<std::uint8_t> starved_;  // per edge: a starved outcome
+  bool any_starved_ = false, starvation_check_due_ = false;
 };
 
 }  // namespace
 
-template <class G>
-RunResult BasicRunner<G>::run(BasicPolicy<G>& policy, Adapter& adapter, BasicRunObserver<G>* observer,
-                              std::optional<std::uint64_t> seed) const {
-  return RunSession<G>(*this, purpose_edges_, is_goal_, purpose_edge_count_, policy, adapter, observer,
-                       seed.value_or(options_.seed))
+RunResult Runner::run(Policy& policy, Adapter& adapter, RunObserver* observer, std::optional<std::uint64_t> seed,
+                      const Evidence* prior) const {
+  if (prior != nullptr && prior->max_context() != std::min(options_.evidence_context, Evidence::max_context_limit))
+    throw InternalError("Runner::run: the prior evidence records histories of another length");
+  return RunSession(*this, purpose_edges_, is_goal_, purpose_edge_count_, policy, adapter, observer,
+                    seed.value_or(options_.seed), prior)
       .run();
 }
-
-template class BasicRunner<TestGraph>;
-template class BasicRunner<ModelGraph>;
 
 }  // namespace playtest

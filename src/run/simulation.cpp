@@ -8,10 +8,10 @@
 #include <mutex>
 #include <ostream>
 #include <thread>
-#include <type_traits>
 
 #include "playtest/error.hpp"
 #include "playtest/graph/names.hpp"
+#include "playtest/explore/model_graph.hpp"
 #include "playtest/run/simulated_sut.hpp"
 
 namespace playtest {
@@ -36,14 +36,12 @@ struct SimOutcome {
 
 // What one thread plays with: its policy and the runner (on a TestGraph all threads share one; on
 // the fly each has its own ModelGraph and runner).
-template <class G>
 struct Player {
-  const BasicRunner<G>* runner;
-  BasicPolicy<G>* policy;
+  const Runner* runner;
+  Policy* policy;
 };
 
-template <class G>
-SimulationStats simulate_with(std::vector<Player<G>> players, const SimulationOptions& options,
+SimulationStats simulate_with(std::vector<Player> players, const SimulationOptions& options,
                               std::span<const Mutant> mutants) {
   SimulationStats s;
   s.strategy = std::string(players.front().policy->name());
@@ -59,18 +57,18 @@ SimulationStats simulate_with(std::vector<Player<G>> players, const SimulationOp
   std::vector<SimOutcome> outcomes(tasks.size());
   std::mutex progress_mutex;
   std::uint64_t done_runs = 0;
-  auto play = [&](const Player<G>& player, std::size_t t) {
+  auto play = [&](const Player& player, std::size_t t) {
     const SimTask& task = tasks[t];
     const bool model_run = task.mutant < 0;
     const std::uint64_t sut_seed =
         model_run ? derive_seed(options.seed, task.run, 1)
                   : derive_seed(options.seed, (static_cast<std::uint64_t>(task.mutant) + 1) * 1000003ull + task.run, 1);
-    const G& model = player.runner->graph();
-    const G* sut_graph = &model;
-    if constexpr (std::is_same_v<G, TestGraph>)
+    const GameGraph& model = player.runner->graph();
+    const GameGraph* sut_graph = &model;  // on the fly: the model program itself
+    if (model.is_explored())
       sut_graph = model_run ? (options.implementation ? options.implementation : &model)
                             : &mutants[static_cast<std::size_t>(task.mutant)].graph;
-    BasicSimulatedSut<G> sut(*sut_graph, sut_seed, options.sut);
+    SimulatedSut sut(*sut_graph, sut_seed, options.sut);
     const RunResult r = player.runner->run(*player.policy, sut, nullptr, derive_seed(options.seed, task.run, 0));
     // The simulated system is the model itself: a model that fails in a run (on the fly) is a bad
     // input, not an ERROR to count among the runs.
@@ -89,7 +87,7 @@ SimulationStats simulate_with(std::vector<Player<G>> players, const SimulationOp
     std::exception_ptr error;
     std::mutex error_mutex;
     std::vector<std::thread> threads;
-    for (const Player<G>& player : players)
+    for (const Player& player : players)
       threads.emplace_back([&, player] {
         try {
           for (std::size_t t; !failed.load() && (t = next.fetch_add(1)) < tasks.size();) play(player, t);
@@ -175,14 +173,14 @@ RunOptions simulation_run_options(const SimulationOptions& options) {
 
 }  // namespace
 
-SimulationStats simulate(const TestGraph& model, const std::function<std::unique_ptr<Policy>()>& policies,
-                         const SimulationOptions& options, std::span<const Mutant> mutants) {
+SimulationStats simulate(const TestGraph& model, const PolicyMaker& policies, const SimulationOptions& options,
+                         std::span<const Mutant> mutants) {
   const std::uint32_t threads = thread_count(options, mutants.size());
   const Runner runner(model, simulation_run_options(options));
   std::vector<std::unique_ptr<Policy>> owned;
-  std::vector<Player<TestGraph>> players;
+  std::vector<Player> players;
   for (std::uint32_t t = 0; t < threads; ++t) {
-    owned.push_back(policies());
+    owned.push_back(policies(model));
     players.push_back({&runner, owned.back().get()});
   }
   return simulate_with(std::move(players), options, mutants);
@@ -191,12 +189,10 @@ SimulationStats simulate(const TestGraph& model, const std::function<std::unique
 SimulationStats simulate(const TestGraph& model, Policy& policy, const SimulationOptions& options,
                          std::span<const Mutant> mutants) {
   const Runner runner(model, simulation_run_options(options));
-  return simulate_with<TestGraph>({{&runner, &policy}}, options, mutants);
+  return simulate_with({{&runner, &policy}}, options, mutants);
 }
 
-SimulationStats simulate(const Model& model,
-                         const std::function<std::unique_ptr<ModelPolicy>(const ModelGraph&)>& policies,
-                         const SimulationOptions& options) {
+SimulationStats simulate(const Model& model, const PolicyMaker& policies, const SimulationOptions& options) {
   if (options.implementation != nullptr)
     throw UsageError("implementation", "a model explored on the fly is simulated against itself only");
   const std::uint32_t threads = thread_count(options, 0);
@@ -204,32 +200,29 @@ SimulationStats simulate(const Model& model,
   // Each thread explores the model in its own ModelGraph (the choices do not depend on ids, so the
   // result is the same for any number of threads).
   std::vector<std::unique_ptr<ModelGraph>> graphs;
-  std::vector<std::unique_ptr<ModelRunner>> runners;
-  std::vector<std::unique_ptr<ModelPolicy>> owned;
-  std::vector<Player<ModelGraph>> players;
+  std::vector<std::unique_ptr<Runner>> runners;
+  std::vector<std::unique_ptr<Policy>> owned;
+  std::vector<Player> players;
   for (std::uint32_t t = 0; t < threads; ++t) {
     graphs.push_back(std::make_unique<ModelGraph>(model));
-    runners.push_back(std::make_unique<ModelRunner>(*graphs.back(), ro));
+    runners.push_back(std::make_unique<Runner>(*graphs.back(), ro));
     owned.push_back(policies(*graphs.back()));
     players.push_back({runners.back().get(), owned.back().get()});
   }
   return simulate_with(std::move(players), options, {});
 }
 
-std::string describe_purpose(const ModelGraph& g, const TestPurpose& p) {
-  (void)g;
-  switch (p.kind) {
+std::string describe_purpose(const GameGraph& game, const TestPurpose& p) {
+  const TestGraph* whole = game.explored();
+  if (whole == nullptr) switch (p.kind) {
     case TestPurpose::Kind::none:
       return "none";
     case TestPurpose::Kind::reach:
       return "reach a final state (on the fly)";
     case TestPurpose::Kind::cover:
       return "cover every edge (on the fly: total unknown)";
-  }
-  return "?";
-}
-
-std::string describe_purpose(const TestGraph& g, const TestPurpose& p) {
+    }
+  const TestGraph& g = *whole;
   switch (p.kind) {
     case TestPurpose::Kind::none:
       return "none";

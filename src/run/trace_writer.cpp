@@ -7,18 +7,16 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <ostream>
-#include <type_traits>
 
 #include "playtest/error.hpp"
 #include "playtest/graph/graph_digest.hpp"
 
 namespace playtest {
 
-void JsonlTraceWriter::on_campaign_begin(const TestGraph& g, const CampaignOptions& o) {
-  write_campaign(coverage_of(g, {}), o, graph_digest(g));
+void JsonlTraceWriter::on_campaign_begin(const GameGraph& g, const CampaignOptions& o) {
+  const TestGraph* t = g.explored();
+  write_campaign(t ? std::optional(coverage_of(g, {})) : std::nullopt, o, t ? graph_digest(*t) : std::string());
 }
-
-void JsonlTraceWriter::on_campaign_begin(const ModelGraph&, const CampaignOptions& o) { write_campaign({}, o); }
 
 void JsonlTraceWriter::write_campaign(std::optional<Coverage> totals, const CampaignOptions& o,
                                       const std::string& model_digest) {
@@ -51,26 +49,23 @@ void JsonlTraceWriter::begin_run(std::uint32_t run, std::uint64_t seed, std::str
   out_.flush();
 }
 
-template <class G>
-void JsonlTraceWriter::write_step(const G& g, const TraceStep& s) {
+void JsonlTraceWriter::on_step(const GameGraph& g, const TraceStep& s) {
   nlohmann::json j = {{"event", "step"},
                       {"run", run_},
                       {"step", s.step},
                       {"time_ms", std::round(s.time_ms * 1000.0) / 1000.0},
                       {"kind", std::string(to_string(s.kind))},
-                      {"vertex", std::string(g.name(s.from))}};
+                      {"vertex", (g.vertex_name(s.from))}};
   if (s.kind != StepKind::reset) j["label"] = s.label;
   // On the fly edges are numbered in the order the runs discovered them, which is not the explored
   // graph's: the step is named by its vertices and label only, which is what readers match then.
-  if constexpr (!std::is_same_v<G, ModelGraph>)
-    if (!s.edge.is_none()) j["edge"] = std::string(g.name(s.edge));
-  if (s.kind != StepKind::unexpected && s.kind != StepKind::silence) j["to"] = std::string(g.name(s.to));
+  if (g.is_explored() && !s.edge.is_none()) j["edge"] = (g.edge_name(s.edge));
+  if (s.kind != StepKind::unexpected && s.kind != StepKind::silence) j["to"] = (g.vertex_name(s.to));
   out_ << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
   out_.flush();
 }
 
-template <class G>
-void JsonlTraceWriter::write_end(const G& g, const RunResult& r) {
+void JsonlTraceWriter::on_end(const GameGraph& g, const RunResult& r) {
   nlohmann::json j = {{"event", "end"},
                       {"run", run_},
                       {"verdict", std::string(to_string(r.verdict))},
@@ -80,7 +75,7 @@ void JsonlTraceWriter::write_end(const G& g, const RunResult& r) {
                       {"purpose_met", r.purpose_met},
                       {"message", r.message}};
   if (r.verdict == Verdict::fail)
-    j["failure"] = {{"vertex", std::string(g.name(r.fail_vertex))},
+    j["failure"] = {{"vertex", (g.vertex_name(r.fail_vertex))},
                     {"allowed", r.allowed},
                     {"observed", r.observed.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.observed)}};
   if (r.interrupted) {
@@ -90,11 +85,6 @@ void JsonlTraceWriter::write_end(const G& g, const RunResult& r) {
   out_ << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
   out_.flush();
 }
-
-void JsonlTraceWriter::on_step(const TestGraph& g, const TraceStep& step) { write_step(g, step); }
-void JsonlTraceWriter::on_step(const ModelGraph& g, const TraceStep& step) { write_step(g, step); }
-void JsonlTraceWriter::on_end(const TestGraph& g, const RunResult& result) { write_end(g, result); }
-void JsonlTraceWriter::on_end(const ModelGraph& g, const RunResult& result) { write_end(g, result); }
 
 JsonlTraceDirWriter::JsonlTraceDirWriter(std::string dir, std::string strategy)
     : dir_(std::move(dir)), strategy_(std::move(strategy)) {
@@ -107,14 +97,10 @@ JsonlTraceDirWriter::JsonlTraceDirWriter(std::string dir, std::string strategy)
 
 JsonlTraceDirWriter::~JsonlTraceDirWriter() = default;
 
-void JsonlTraceDirWriter::on_campaign_begin(const TestGraph& g, const CampaignOptions& options) {
-  totals_ = coverage_of(g, {});
-  digest_ = graph_digest(g);
-  options_ = options;
-}
-
-void JsonlTraceDirWriter::on_campaign_begin(const ModelGraph&, const CampaignOptions& options) {
-  totals_.reset();
+void JsonlTraceDirWriter::on_campaign_begin(const GameGraph& g, const CampaignOptions& options) {
+  const TestGraph* t = g.explored();
+  totals_ = t ? std::optional(coverage_of(g, {})) : std::nullopt;
+  digest_ = t ? graph_digest(*t) : std::string();
   options_ = options;
 }
 
@@ -129,19 +115,11 @@ void JsonlTraceDirWriter::on_run_begin(std::uint32_t run, std::uint64_t seed) {
   writer_->on_run_begin(run, seed);
 }
 
-void JsonlTraceDirWriter::on_step(const TestGraph& g, const TraceStep& step) {
+void JsonlTraceDirWriter::on_step(const GameGraph& g, const TraceStep& step) {
   if (writer_) writer_->on_step(g, step);
 }
 
-void JsonlTraceDirWriter::on_step(const ModelGraph& g, const TraceStep& step) {
-  if (writer_) writer_->on_step(g, step);
-}
-
-void JsonlTraceDirWriter::on_end(const TestGraph& g, const RunResult& result) { end(g, result); }
-void JsonlTraceDirWriter::on_end(const ModelGraph& g, const RunResult& result) { end(g, result); }
-
-template <class G>
-void JsonlTraceDirWriter::end(const G& g, const RunResult& result) {
+void JsonlTraceDirWriter::on_end(const GameGraph& g, const RunResult& result) {
   if (!writer_) return;
   writer_->on_end(g, result);
   writer_.reset();
@@ -156,30 +134,28 @@ void JsonlTraceDirWriter::close() {
 
 namespace {
 
-template <class G>
-std::string step_text(const G& g, const TraceStep& s) {
+std::string step_text(const GameGraph& g, const TraceStep& s) {
   std::string head = fmt::format("{:>5} {:>9.1f} ms  {:<11} ", s.step, s.time_ms, to_string(s.kind));
   switch (s.kind) {
     case StepKind::stimulus:
-      return head + fmt::format("{} --{}--> {}", g.name(s.from), s.label, g.name(s.to));
+      return head + fmt::format("{} --{}--> {}", g.vertex_name(s.from), s.label, g.vertex_name(s.to));
     case StepKind::observation:
-      return head + fmt::format("{} --{}--> {}", g.name(s.from), s.label, g.name(s.to));
+      return head + fmt::format("{} --{}--> {}", g.vertex_name(s.from), s.label, g.vertex_name(s.to));
     case StepKind::timeout:
-      return head + fmt::format("{} --(timeout) {}--> {}", g.name(s.from), s.label, g.name(s.to));
+      return head + fmt::format("{} --(timeout) {}--> {}", g.vertex_name(s.from), s.label, g.vertex_name(s.to));
     case StepKind::reset:
-      return head + fmt::format("{} ==reset==> {}", g.name(s.from), g.name(s.to));
+      return head + fmt::format("{} ==reset==> {}", g.vertex_name(s.from), g.vertex_name(s.to));
     case StepKind::unexpected:
-      return head + fmt::format("{} --{}--> ? (not allowed here)", g.name(s.from), s.label);
+      return head + fmt::format("{} --{}--> ? (not allowed here)", g.vertex_name(s.from), s.label);
     case StepKind::silence:
-      return head + fmt::format("{} --(silence)--> ? (no timeout edge here)", g.name(s.from));
+      return head + fmt::format("{} --(silence)--> ? (no timeout edge here)", g.vertex_name(s.from));
     case StepKind::wait:
-      return head + fmt::format("{} --({})--> {}", g.name(s.from), s.label, g.name(s.to));
+      return head + fmt::format("{} --({})--> {}", g.vertex_name(s.from), s.label, g.vertex_name(s.to));
   }
   return head;
 }
 
-template <class G>
-std::string trace_text(const G& g, const RunResult& r, std::size_t max_steps) {
+std::string trace_text(const GameGraph& g, const RunResult& r, std::size_t max_steps) {
   std::string out;
   std::size_t first = r.trace.size() > max_steps ? r.trace.size() - max_steps : 0;
   if (first > 0) out += fmt::format("  ... {} earlier steps\n", first);
@@ -189,16 +165,12 @@ std::string trace_text(const G& g, const RunResult& r, std::size_t max_steps) {
 
 }  // namespace
 
-std::string format_step(const TestGraph& g, const TraceStep& s) { return step_text(g, s); }
-std::string format_step(const ModelGraph& g, const TraceStep& s) { return step_text(g, s); }
-std::string format_trace(const TestGraph& g, const RunResult& r, std::size_t max_steps) {
-  return trace_text(g, r, max_steps);
-}
-std::string format_trace(const ModelGraph& g, const RunResult& r, std::size_t max_steps) {
+std::string format_step(const GameGraph& g, const TraceStep& s) { return step_text(g, s); }
+std::string format_trace(const GameGraph& g, const RunResult& r, std::size_t max_steps) {
   return trace_text(g, r, max_steps);
 }
 
-void write_trace(std::ostream& out, const TestGraph& g, const RunResult& r, const TraceHeader& header) {
+void write_trace(std::ostream& out, const GameGraph& g, const RunResult& r, const TraceHeader& header) {
   JsonlTraceWriter w(out);
   w.set_context(header.model, {}, header.params);
   w.begin_run(header.run, header.seed, header.strategy);

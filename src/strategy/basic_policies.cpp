@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 
 #include "playtest/strategy/anti_ant_policy.hpp"
+#include "playtest/strategy/basic_strategies.hpp"
 #include "playtest/strategy/random_walk_policy.hpp"
 #include "playtest/strategy/table_policy.hpp"
 
@@ -13,7 +14,7 @@ Decision TablePolicy::choose(const RunView& view, Rng&) {
   EdgeId e = view.current.index() < strategy_.size() ? strategy_[view.current.index()] : EdgeId::none();
   if (e.is_none()) {
     if (view.graph.is_resettable() && view.current != view.graph.initial()) return Decision::reset();
-    stop_reason_ = fmt::format("the strategy has no move at '{}'{}", view.graph.name(view.current),
+    stop_reason_ = fmt::format("the strategy has no move at '{}'{}", view.graph.vertex_name(view.current),
                                no_move_.empty() ? "" : ": " + no_move_);
     return Decision::stop();
   }
@@ -37,10 +38,34 @@ Decision BoundedPolicy::choose(const RunView& view, Rng&) {
   if (e.is_none()) {
     if (view.graph.is_resettable() && view.current != view.graph.initial()) return Decision::reset();
     stop_reason_ = fmt::format("no goal can be reached from '{}' within the bound of {} moves",
-                               view.graph.name(view.current), bound_);
+                               view.graph.vertex_name(view.current), bound_);
     return Decision::stop();
   }
   return Decision::take(e);
+}
+
+const StrategyRow& random_strategy() {
+  static const StrategyRow row{
+      .name = "random",
+      .summary = "uniform random walk: an out-edge chosen uniformly at random",
+      .source = "seed 002 §5.1 (the random baseline)",
+      .on_the_fly = true,
+      .prepare = [](const StrategyContext&) {
+        return PreparedStrategy::play([](const GameGraph&) { return std::make_unique<RandomWalkPolicy>(); });
+      }};
+  return row;
+}
+
+const StrategyRow& anti_ant_strategy() {
+  static const StrategyRow row{
+      .name = "anti-ant",
+      .summary = "the least visited out-edge so far in the run, ties at random",
+      .source = "seed 002 §2, §5.1 (after Li and Lam)",
+      .on_the_fly = true,
+      .prepare = [](const StrategyContext&) {
+        return PreparedStrategy::play([](const GameGraph&) { return std::make_unique<AntiAntPolicy>(); });
+      }};
+  return row;
 }
 
 }  // namespace playtest

@@ -6,6 +6,7 @@
 
 #include "playtest/error.hpp"
 #include "playtest/graph/names.hpp"
+#include "playtest/strategy/strategy_row.hpp"
 #include "playtest/strategy/traps.hpp"
 
 namespace playtest {
@@ -47,18 +48,18 @@ TestPurpose::Kind StrategySpec::purpose_kind() const {
     case PurposeChoice::none: return TestPurpose::Kind::none;
     case PurposeChoice::automatic: break;
   }
-  if (!goals.empty() || needs_goals(kind)) return TestPurpose::Kind::reach;
-  if (kind == StrategyKind::torx) return TestPurpose::Kind::none;
-  return TestPurpose::Kind::cover;
+  if (!goals.empty()) return TestPurpose::Kind::reach;
+  return strategy != nullptr ? strategy->default_purpose : TestPurpose::Kind::cover;
 }
 
 TestPurpose StrategySpec::resolve(const TestGraph& g, std::span<const std::string> declared_traps) const {
   TestPurpose p = purpose_from_names(g, purpose_kind(), goals, edges);
   if (!traps.empty()) p.edges = select_traps(g, traps, declared_traps);
-  if ((needs_goals(kind) || p.kind == TestPurpose::Kind::reach) && p.goals.empty() && g.num_goals() == 0)
+  const bool strategy_needs_goals = strategy != nullptr && strategy->needs_goals;
+  if ((strategy_needs_goals || p.kind == TestPurpose::Kind::reach) && p.goals.empty() && g.num_goals() == 0)
     throw UsageError("goals", fmt::format("{} needs goal vertices, and the graph has none",
-                                          needs_goals(kind) ? fmt::format("strategy '{}'", to_string(kind))
-                                                            : std::string("the test purpose 'reach'")));
+                                          strategy_needs_goals ? fmt::format("strategy '{}'", strategy->name)
+                                                               : std::string("the test purpose 'reach'")));
   return p;
 }
 

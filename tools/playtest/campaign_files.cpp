@@ -1,7 +1,6 @@
 #include "campaign_files.hpp"
 
 #include <optional>
-#include <type_traits>
 
 #include "common.hpp"
 #include "playtest/report/html_report.hpp"
@@ -15,43 +14,40 @@ namespace {
 
 // Passes a campaign on to the trace writer (a file, or one per run) and keeps a progress line (on a
 // terminal only). The campaign reports runs in run order, one at a time.
-template <class G>
-class Progress final : public BasicCampaignObserver<G> {
+class Progress final : public CampaignObserver {
  public:
-  Progress(BasicCampaignObserver<G>* trace, std::uint32_t runs) : trace_(trace), runs_(runs), line_("run", "runs") {}
-  void on_campaign_begin(const G& g, const CampaignOptions& o) override {
+  Progress(CampaignObserver* trace, std::uint32_t runs) : trace_(trace), runs_(runs), line_("run", "runs") {}
+  void on_campaign_begin(const GameGraph& g, const CampaignOptions& o) override {
     if (trace_) trace_->on_campaign_begin(g, o);
   }
   void on_run_begin(std::uint32_t run, std::uint64_t seed) override {
     if (runs_ > 1) line_.update(run - 1, runs_);
     if (trace_) trace_->on_run_begin(run, seed);
   }
-  void on_step(const G& g, const TraceStep& step) override {
+  void on_step(const GameGraph& g, const TraceStep& step) override {
     if (trace_) trace_->on_step(g, step);
   }
-  void on_end(const G& g, const RunResult& result) override {
+  void on_end(const GameGraph& g, const RunResult& result) override {
     if (trace_) trace_->on_end(g, result);
   }
   void finish() { line_.finish(); }
 
  private:
-  BasicCampaignObserver<G>* trace_;
+  CampaignObserver* trace_;
   std::uint32_t runs_;
   ProgressLine line_;
 };
 
 }  // namespace
 
-template <class G>
-struct BasicCampaignFiles<G>::State {
+struct CampaignFiles::State {
   std::optional<Output> trace_out, junit_out, report_out;
   std::optional<JsonlTraceWriter> trace;
   std::optional<JsonlTraceDirWriter> trace_dir;
-  std::optional<Progress<G>> progress;
+  std::optional<Progress> progress;
 };
 
-template <class G>
-BasicCampaignFiles<G>::BasicCampaignFiles(const CampaignFileNames& names, std::uint32_t runs)
+CampaignFiles::CampaignFiles(const CampaignFileNames& names, std::uint32_t runs)
     : names_(names), state_(std::make_unique<State>()) {
   State& s = *state_;
   if (!names.junit.empty()) s.junit_out.emplace(names.junit);
@@ -64,22 +60,19 @@ BasicCampaignFiles<G>::BasicCampaignFiles(const CampaignFileNames& names, std::u
     s.trace_dir.emplace(names.trace_dir, names.strategy);
     s.trace_dir->set_context(names.model, names.replay, names.params);
   }
-  BasicCampaignObserver<G>* trace = s.trace       ? static_cast<BasicCampaignObserver<G>*>(&*s.trace)
-                                    : s.trace_dir ? static_cast<BasicCampaignObserver<G>*>(&*s.trace_dir)
-                                                  : nullptr;
+  CampaignObserver* trace = s.trace       ? static_cast<CampaignObserver*>(&*s.trace)
+                            : s.trace_dir ? static_cast<CampaignObserver*>(&*s.trace_dir)
+                                          : nullptr;
   s.progress.emplace(trace, runs);
 }
 
-template <class G>
-BasicCampaignFiles<G>::~BasicCampaignFiles() = default;
+CampaignFiles::~CampaignFiles() = default;
 
-template <class G>
-BasicCampaignObserver<G>* BasicCampaignFiles<G>::observer() {
+CampaignObserver* CampaignFiles::observer() {
   return &*state_->progress;
 }
 
-template <class G>
-void BasicCampaignFiles<G>::finish(const G& g, const CampaignResult& c) {
+void CampaignFiles::finish(const GameGraph& g, const CampaignResult& c) {
   State& s = *state_;
   s.progress->finish();
   if (s.trace_out) s.trace_out->close();
@@ -93,13 +86,12 @@ void BasicCampaignFiles<G>::finish(const G& g, const CampaignResult& c) {
   }
 }
 
-template <class G>
-void BasicCampaignFiles<G>::write_report(const G& g, const CampaignResult& c, const StopSignal* stop) {
+void CampaignFiles::write_report(const GameGraph& g, const CampaignResult& c, const StopSignal* stop) {
   State& s = *state_;
   if (!s.report_out) return;
   report::Report rep{
       .title = "playtest run " + names_.model, .tool_version = PLAYTEST_VERSION, .model_name = names_.model};
-  if constexpr (std::is_same_v<G, TestGraph>) rep.model = &g;  // on the fly: no picture of the model
+  rep.model = g.explored();  // on the fly: no picture of the model
   for (const RunResult& r : c.runs)
     rep.runs.push_back(report::run_record(
         g, r, r.run, {.strategy = names_.strategy, .model = names_.model, .replay = names_.replay(r.seed)}));
@@ -108,8 +100,5 @@ void BasicCampaignFiles<G>::write_report(const G& g, const CampaignResult& c, co
   report::write_html_report(s.report_out->stream(), rep, options);
   s.report_out->close();
 }
-
-template class BasicCampaignFiles<TestGraph>;
-template class BasicCampaignFiles<ModelGraph>;
 
 }  // namespace playtest::cli

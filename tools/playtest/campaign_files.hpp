@@ -8,8 +8,7 @@
 #include <memory>
 #include <string>
 
-#include "playtest/explore/model_graph.hpp"
-#include "playtest/graph/test_graph.hpp"
+#include "playtest/graph/game_graph.hpp"
 #include "playtest/run/campaign.hpp"
 
 namespace playtest::cli {
@@ -27,24 +26,22 @@ struct CampaignFileNames {
 
 // Opens the outputs before the campaign (an unwritable path fails before any run; the JUnit file
 // and the report are written to temporary files renamed into place when complete) and passes
-// the campaign on to them; shows a progress line over the runs on a terminal. `G`: the graph the
-// runs play on (CampaignFiles: a TestGraph; a ModelGraph on the fly, docs/testing.md "Models too
-// big to explore", where the report has no picture of the model).
-template <class G>
-class BasicCampaignFiles {
+// the campaign on to them; shows a progress line over the runs on a terminal. On a model explored
+// on the fly (docs/testing.md "Models too big to explore") the report has no picture of the model.
+class CampaignFiles {
  public:
-  BasicCampaignFiles(const CampaignFileNames& names, std::uint32_t runs);
-  ~BasicCampaignFiles();
-  BasicCampaignFiles(const BasicCampaignFiles&) = delete;
-  BasicCampaignFiles& operator=(const BasicCampaignFiles&) = delete;
+  CampaignFiles(const CampaignFileNames& names, std::uint32_t runs);
+  ~CampaignFiles();
+  CampaignFiles(const CampaignFiles&) = delete;
+  CampaignFiles& operator=(const CampaignFiles&) = delete;
 
-  BasicCampaignObserver<G>* observer();
+  CampaignObserver* observer();
   // After the campaign (also after an interrupted one): ends the progress line, closes the traces
   // and writes the JUnit file, the records CI needs, before anything slow.
-  void finish(const G& g, const CampaignResult& c);
+  void finish(const GameGraph& g, const CampaignResult& c);
   // Last, the HTML report: Graphviz may take minutes per picture; once `stop` is requested the
   // picture in progress is killed and the page is written without the rest.
-  void write_report(const G& g, const CampaignResult& c, const StopSignal* stop);
+  void write_report(const GameGraph& g, const CampaignResult& c, const StopSignal* stop);
 
  private:
   struct State;
@@ -52,8 +49,5 @@ class BasicCampaignFiles {
   std::unique_ptr<State> state_;
 };
 
-extern template class BasicCampaignFiles<TestGraph>;
-extern template class BasicCampaignFiles<ModelGraph>;
-using CampaignFiles = BasicCampaignFiles<TestGraph>;
 
 }  // namespace playtest::cli

@@ -12,7 +12,6 @@
 #include "option_checks.hpp"
 #include "playtest/run/campaign.hpp"
 #include "playtest/run/on_the_fly.hpp"
-#include "playtest/run/policy_factory.hpp"
 #include "playtest/run/run_output.hpp"
 #include "playtest/run/subprocess_adapter.hpp"
 #include "playtest/strategy/traps.hpp"
@@ -30,6 +29,7 @@ struct Options {
   double time_s = 0;
   std::uint32_t runs = 1, jobs = 1;
   bool json = false, quiet = false, fail_fast = false;
+  std::string adapt = "on";           // --adapt: learn the system's choices and re-plan (issue 22)
   ShrinkCliOptions shrink;            // --shrink FILE: shrink the first FAIL right after the campaign
   const CLI::App* command = nullptr;  // the parsed subcommand (its options identify the campaign)
 };
@@ -55,38 +55,37 @@ const std::vector<std::string> not_campaign_settings = {
 
 // The campaign on `g`: a TestGraph, or a model explored on the fly (ModelGraph, docs/testing.md
 // "Models too big to explore"); one code path for both.
-template <class G>
-int play(const Options& o, const G& g) {
-  constexpr bool on_the_fly = std::is_same_v<G, ModelGraph>;
+int play(const Options& o, const GameGraph& g, const ModelGraph* on_the_fly) {
   const std::string& name = o.strategy.strategies.front();
   const StrategySpec spec = strategy_spec(o.strategy, name);
+  const Adaptation adapt = o.adapt == "on" ? Adaptation::on : Adaptation::off;
   StopSignal stop;
   RunOptions ro{.max_steps = o.steps,
                 .time_budget = std::chrono::milliseconds(static_cast<std::int64_t>(o.time_s * 1000.0)),
+                .starvation_confidence = adapt == Adaptation::on ? 0.999 : 0.0,
                 .stop = &stop};
-  BasicCampaignWorkers<G> workers;
-  if constexpr (on_the_fly) {
+  CampaignWorkers workers;
+  if (on_the_fly) {
     ro.purpose = on_the_fly_purpose(spec);
     ro.timeout = std::chrono::milliseconds(o.sut.timeout_ms);  // (no --vertex-timeout on the fly)
-    workers.policy = [maker = model_policy_maker(spec.kind), &g] { return maker(g); };
+    require_something_to_test(*on_the_fly, ro.purpose);
   } else {
-    ro.purpose = spec.resolve(g, declared_traps(g));
-    apply_timeouts(g, o.sut, ro);
+    ro.purpose = spec.resolve(*g.explored(), declared_traps(*g.explored()));
+    apply_timeouts(*g.explored(), o.sut, ro);
+    require_something_to_test(*g.explored(), ro.purpose);
   }
-  require_something_to_test(g, ro.purpose);
-  const BasicRunner<G> runner(g, ro);  // refuses graphs that cannot drive an online test
+  const Runner runner(g, ro);  // refuses graphs that cannot drive an online test
   const CampaignOptions co{.runs = o.runs,
                            .seed = o.seed,
                            .jobs = o.jobs,
                            .shard = parse_shard(o.shard),
                            .fail_fast = o.fail_fast,
                            .settings = o.command ? campaign_settings(o.command, not_campaign_settings)
-                                                 : std::map<std::string, std::string>{}};
+                                                 : std::map<std::string, std::string>{},
+                           .share_evidence = adapt == Adaptation::on};
   const SubprocessOptions so = subprocess_options(o.sut);
-  if constexpr (!on_the_fly) {
-    refuse_unreachable(o.strategy, g, ro.purpose);  // after the options' own checks, before any run
-    workers.policy = policy_maker(spec.kind, g, policy_setup(o.strategy, ro.purpose));
-  }
+  if (!on_the_fly) refuse_unreachable(o.strategy, *g.explored(), ro.purpose);  // after the options' checks
+  workers.policy = prepare(o.strategy, spec, g, ro.purpose, adapt);
   workers.adapter = subprocess_adapters(so);
   const CampaignFileNames files{.model = o.input.path,
                                 .params = o.input.params,
@@ -96,15 +95,15 @@ int play(const Options& o, const G& g) {
                                 .report = o.report,
                                 .junit = o.junit,
                                 .replay = replay};
-  BasicCampaignFiles<G> outputs(files, o.runs);
+  CampaignFiles outputs(files, o.runs);
 
   // From here on a signal stops the campaign; what was observed is written all the same.
   const InterruptScope interrupts(stop);
   const CampaignResult c = run_campaign(runner, workers, co, outputs.observer());
   outputs.finish(g, c);
   std::optional<ShrinkDone> shrunk;
-  if constexpr (!on_the_fly)
-    shrunk = shrink_first_failure(g, c, ro, so, o.shrink, o.sut, o.trace, o.input.path, o.input.params);
+  if (!on_the_fly)
+    shrunk = shrink_first_failure(*g.explored(), c, ro, so, o.shrink, o.sut, o.trace, o.input.path, o.input.params);
   const bool interrupted = c.interrupted || (shrunk && shrunk->result.interrupted);
   // A model that failed in a run (on the fly) is a bad input (exit 2), said on stderr after the
   // outputs, which keep everything observed up to there.
@@ -152,8 +151,12 @@ int run(const Options& o) {
   if (input.whole_graph_for.empty() && o.jobs > 1) input.whole_graph_for = "--jobs";
   if (input.whole_graph_for.empty() && o.shard != "1/1") input.whole_graph_for = "--shard";
   if (input.whole_graph_for.empty())
-    if (const std::unique_ptr<Model> model = load_model_program(o.input)) return play(o, ModelGraph(*model));
-  return play(o, load_input(input));
+    if (const std::unique_ptr<Model> model = load_model_program(o.input)) {
+      const ModelGraph g(*model);
+      return play(o, g, &g);
+    }
+  const TestGraph g = load_input(input);
+  return play(o, g, nullptr);
 }
 
 const Registration reg{
@@ -203,6 +206,14 @@ const Registration reg{
                       "After a FAIL, shrink the first failing run to a shortest failing stimulus sequence and write "
                       "its trace here (docs/diagnosis.md; --shrink-attempts, --shrink-threshold, --shrink-budget)");
       add_shrink_options(sub, o->shrink, "shrink-");
+      sub->add_option("--adapt", o->adapt,
+                      "on: cover, planner, reach and expected learn the system's choices (per vertex and per "
+                      "history) and re-plan on them, runs learn from the runs before them, and a run whose purpose "
+                      "is left only behind outcomes the system never chooses stops INCONCLUSIVE naming them; off: "
+                      "play the model's declared probabilities (the papers' numbers) (docs/testing.md \"Adaptive "
+                      "strategies\")")
+          ->check(CLI::IsMember({"on", "off"}))
+          ->default_val("on");
       sub->add_flag("--json", o->json, "Print the result as JSON");
       sub->add_flag("--quiet", o->quiet, "Print only the coverage and the verdict");
       o->command = sub;

@@ -1,12 +1,15 @@
 // playtest simulate MODEL --strategy A,B --runs R [--mutants]: compare strategies against a simulated
 // system that plays the model's own probabilities (seeded), and against mutants of the model.
+#include <fmt/format.h>
+
 #include "command.hpp"
 #include "common.hpp"
 #include "option_checks.hpp"
+#include "playtest/diagnose/mutant_analysis.hpp"
 #include "playtest/report/html_report.hpp"
+#include "playtest/graph/transforms.hpp"
 #include "playtest/run/mutation.hpp"
 #include "playtest/run/on_the_fly.hpp"
-#include "playtest/run/policy_factory.hpp"
 #include "playtest/run/simulation.hpp"
 #include "playtest/strategy/traps.hpp"
 #include "progress.hpp"
@@ -22,15 +25,42 @@ struct Options {
   std::uint32_t runs = 100, mutant_count = 20, mutant_runs = 10, threads = 0;
   std::string shard = "1/1";
   bool mutants = false, json = false;
-  std::string impl;  // --impl: the simulated SUT plays this model instead
+  std::string impl;    // --impl: the simulated SUT plays this model instead
+  std::string system;  // --system: the simulated SUT plays the model with these probabilities
+  std::string adapt = "off";
+  std::string system_choice = "probabilities";
   std::string report;
 };
 
 // The comparison on `g`: a TestGraph, or a model explored on the fly (each thread of each strategy
 // explores it anew in a ModelGraph of its own; `g` checks that there is something to test).
-template <class G>
-int compare(const Options& o, const G& g, const Model* model, InputFormat format) {
-  constexpr bool on_the_fly = std::is_same_v<G, ModelGraph>;
+// The system of --system: `learned` must have the model's vertices and edges (by name, in any order);
+// the result is the model with learned's probabilities, so that the simulated system plays the
+// model's structure with the probabilities the system really has.
+TestGraph system_graph(const TestGraph& model, const TestGraph& learned, const std::string& path) {
+  if (learned.num_vertices() != model.num_vertices() || learned.num_edges() != model.num_edges())
+    throw InputError(Diagnostic{{path, 0, 0, ""},
+                                fmt::format("--system: {} vertices and {} edges, the model has {} and {}: it must be the "
+                                            "same graph with other probabilities",
+                                            learned.num_vertices(), learned.num_edges(), model.num_vertices(),
+                                            model.num_edges()),
+                                {}});
+  std::vector<double> probs(model.num_edges(), 0.0);
+  for (EdgeId e : model.edges()) {
+    const auto f = learned.find_edge(model.name(e));
+    if (!f || learned.name(learned.source(*f)) != model.name(model.source(e)) ||
+        learned.name(learned.target(*f)) != model.name(model.target(e)) || learned.label(*f) != model.label(e))
+      throw InputError(Diagnostic{{path, 0, 0, ""},
+                                  fmt::format("--system: edge '{}' ({} --{}--> {}) of the model is not in it", model.name(e),
+                                              model.name(model.source(e)), model.label(e), model.name(model.target(e))),
+                                  {}});
+    probs[e.index()] = learned.probability(*f);
+  }
+  return with_probabilities(model, probs);
+}
+
+int compare(const Options& o, const GameGraph& g, const ModelGraph* on_the_fly, const Model* model,
+            InputFormat format) {
   std::optional<TestGraph> impl;
   StrategyComparison c{.seed = o.seed,
                        .max_steps = o.steps,
@@ -40,14 +70,16 @@ int compare(const Options& o, const G& g, const Model* model, InputFormat format
                        .model = o.input.path,
                        .implementation = o.impl};
   std::vector<Mutant> mutants;
-  if constexpr (!on_the_fly) {
+  const Adaptation adapt = o.adapt == "on" ? Adaptation::on : Adaptation::off;
+  if (!on_the_fly) {
     if (!o.impl.empty()) impl = load_input(o.input.with_path(o.impl));
-    if (o.mutants) mutants = make_mutants(g, o.mutant_count, o.seed);
+    if (!o.system.empty()) impl = system_graph(*g.explored(), load_input(o.input.with_path(o.system)), o.system);
+    if (o.mutants) mutants = make_mutants(*g.explored(), o.mutant_count, o.seed);
   }
   // Each mutant classified by the product game of model and mutant (mutant_classification.hpp).
   for (const Mutant& m : mutants) {
     std::optional<MutantAnalysis> analysis;
-    if constexpr (!on_the_fly) analysis = analyze_mutant(g, m.graph);
+    if (!on_the_fly) analysis = analyze_mutant(*g.explored(), m.graph);
     c.mutants.push_back({std::string(to_string(m.kind)), m.description, std::move(analysis)});
   }
   for (const std::string& name : o.strategy.strategies) {
@@ -55,30 +87,34 @@ int compare(const Options& o, const G& g, const Model* model, InputFormat format
     SimulationOptions so{
         .runs = o.runs, .mutant_runs = o.mutant_runs, .seed = o.seed, .threads = o.threads, .shard = c.shard};
     so.run.max_steps = o.steps;
+    so.run.starvation_confidence = adapt == Adaptation::on ? 0.999 : 0.0;
+    if (o.system_choice == "incoming-edge") so.sut.choice = SimulatedSutOptions::Choice::incoming_edge;
     ProgressLine progress("simulate " + name, "runs");
     so.on_progress = [&](std::uint64_t done, std::uint64_t total) { progress.update(done, total); };
-    if constexpr (on_the_fly) {
+    if (on_the_fly) {
       so.run.purpose = on_the_fly_purpose(spec);
-      require_something_to_test(g, so.run.purpose);
-      c.rows.push_back({name, so.run.purpose, simulate(*model, model_policy_maker(spec.kind), so),
+      require_something_to_test(*on_the_fly, so.run.purpose);
+      c.rows.push_back({name, so.run.purpose, simulate(*model, prepare(o.strategy, spec, g, so.run.purpose, adapt), so),
                         describe_purpose(g, so.run.purpose)});
     } else {
-      so.run.purpose = spec.resolve(g, declared_traps(g));
-      require_something_to_test(g, so.run.purpose);
-      refuse_unreachable(o.strategy, g, so.run.purpose);
+      const TestGraph& whole = *g.explored();
+      so.run.purpose = spec.resolve(whole, declared_traps(whole));
+      require_something_to_test(whole, so.run.purpose);
+      refuse_unreachable(o.strategy, whole, so.run.purpose);
       if (impl) {
         so.implementation = &*impl;
         // ioco implementations refuse inputs they lack and give outputs only when observed.
-        so.sut.ioco_implementation = format == InputFormat::aut || format == InputFormat::lts;
+        so.sut.ioco_implementation = o.system.empty() && (format == InputFormat::aut || format == InputFormat::lts);
       }
-      const auto policies = policy_maker(spec.kind, g, policy_setup(o.strategy, so.run.purpose));
-      c.rows.push_back({name, so.run.purpose, simulate(g, policies, so, mutants), describe_purpose(g, so.run.purpose)});
+      const PolicyMaker policies = prepare(o.strategy, spec, g, so.run.purpose, adapt);
+      c.rows.push_back(
+          {name, so.run.purpose, simulate(whole, policies, so, mutants), describe_purpose(g, so.run.purpose)});
     }
   }
   if (!o.report.empty()) {
     Output out(o.report);
     report::Report rep{.title = "playtest simulate " + o.input.path, .tool_version = PLAYTEST_VERSION};
-    if constexpr (!on_the_fly) rep.model = &g;  // on the fly there is no picture of the model
+    rep.model = g.explored();  // on the fly there is no picture of the model
     rep.model_name = o.input.path;
     rep.simulation = &c;
     report::write_html_report(out.stream(), rep);
@@ -86,11 +122,11 @@ int compare(const Options& o, const G& g, const Model* model, InputFormat format
   }
   if (o.json) {
     nlohmann::json j = comparison_json(c);
-    if constexpr (on_the_fly) j["on_the_fly"] = true;
+    if (on_the_fly) j["on_the_fly"] = true;
     print_json(j);
   } else {
     write_comparison_text(std::cout, c);
-    if constexpr (on_the_fly)
+    if (on_the_fly)
       std::cout << "(the model was explored on the fly, by each run as far as it went: its size is unknown)\n";
   }
   return exit_ok;
@@ -102,12 +138,16 @@ int run(const Options& o) {
   input.whole_graph_for = whole_graph_reason(o.strategy);
   if (input.whole_graph_for.empty() && o.mutants) input.whole_graph_for = "--mutants";
   if (input.whole_graph_for.empty() && !o.impl.empty()) input.whole_graph_for = "--impl";
+  if (input.whole_graph_for.empty() && !o.system.empty()) input.whole_graph_for = "--system";
+  if (input.whole_graph_for.empty() && o.adapt == "on") input.whole_graph_for = "--adapt on";
   if (input.whole_graph_for.empty())
-    if (const std::unique_ptr<Model> model = load_model_program(o.input))
-      return compare(o, ModelGraph(*model), model.get(), InputFormat::model);
+    if (const std::unique_ptr<Model> model = load_model_program(o.input)) {
+      const ModelGraph g(*model);
+      return compare(o, g, &g, model.get(), InputFormat::model);
+    }
   InputFormat format{};
   const TestGraph g = load_input(input, &format);
-  return compare(o, g, nullptr, format);
+  return compare(o, g, nullptr, nullptr, format);
 }
 
 const Registration reg{
@@ -132,6 +172,23 @@ const Registration reg{
           "The simulated system plays this model (same kinds as FILE, e.g. a faulty .aut implementation) "
           "instead of FILE; for ioco models (.aut, lts/1) it refuses inputs it has no transition for (the run ends "
           "without a verdict on them) and gives outputs only when the tester observes");
+      auto* system = sub->add_option(
+          "--system", o->system,
+          "The simulated system chooses with this model's probabilities (a graph/1 file with the same vertices and "
+          "edges, e.g. the output of playtest learn -o) instead of FILE's, which the strategies still plan on");
+      system->excludes(sub->get_option("--impl"));
+      sub->add_option("--system-choice", o->system_choice,
+                      "How the simulated system chooses at a passive vertex: probabilities (the model's, or --system's), "
+                      "or incoming-edge (a fixed function of the edge that led there: a system whose choices depend on "
+                      "history, to measure --adapt offline)")
+          ->check(CLI::IsMember({"probabilities", "incoming-edge"}))
+          ->default_val("probabilities");
+      sub->add_option("--adapt", o->adapt,
+                      "on: cover, planner, reach and expected learn the simulated system's choices within each run and "
+                      "re-plan (as run does by default); off (default here): they play the model's probabilities, "
+                      "the papers' numbers")
+          ->check(CLI::IsMember({"on", "off"}))
+          ->default_val("off");
       sub->add_flag("--mutants", o->mutants, "Also run against mutants of the model and report how many are detected");
       sub->add_option("--mutant-count", o->mutant_count, "Number of mutants")->default_val(20);
       sub->add_option("--mutant-runs", o->mutant_runs, "Runs per mutant and strategy")->default_val(10);

@@ -17,7 +17,6 @@
 #include "playtest/ioco/ioco_graph.hpp"
 #include "playtest/ioco/lts_io.hpp"
 #include "playtest/lang/model_program.hpp"
-#include "playtest/run/policy_factory.hpp"
 #include "playtest/source_text.hpp"
 
 namespace playtest::cli {
@@ -202,7 +201,6 @@ std::unique_ptr<Model> load_model_program(const InputOptions& opts) {
   return compile_model(*text, opts.path, model_params(opts));
 }
 
-std::string strategy_list() { return strategy_names_list(); }
 
 int exit_code_of(Verdict v) {
   switch (v) {

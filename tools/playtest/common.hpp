@@ -80,9 +80,6 @@ void print_json(const nlohmann::json& j);
 // --seed, the same option everywhere: default 0.
 void add_seed_option(CLI::App* sub, std::uint64_t& seed, const std::string& what);
 
-// The strategy names (run/policy_factory.hpp), comma-separated, for --help texts.
-std::string strategy_list();
-
 // The command line playtest was started with (main records it), and the shell command that runs
 // it again without the options in `drop` (each with its value, e.g. "--seed") and the flags in
 // `drop_flags`, with `append` added: what a report shows as the command that replays one run.

@@ -79,6 +79,7 @@ void report(const UsageError& e, const CLI::App* sub) {
                      : e.parameter().empty() ? std::string()
                                              : "'" + e.parameter() + "': ";
   fmt::print(stderr, "playtest: error: {}{}\n", what, terminal_text(e.diagnostic().message));
+  for (const std::string& note : e.diagnostic().notes) fmt::print(stderr, "  note: {}\n", terminal_text(note));
 }
 
 // What a command printed must have reached standard output: a full disk or a closed pipe is an

@@ -2,6 +2,7 @@
 
 #include "common.hpp"
 #include "option_checks.hpp"
+#include "playtest/catalog/strategy_table.hpp"
 #include "playtest/diagnose/analyze.hpp"
 #include "playtest/error.hpp"
 
@@ -9,7 +10,7 @@ namespace playtest::cli {
 
 void add_strategy_options(CLI::App* sub, StrategyOptions& o, bool several) {
   auto* s = sub->add_option("--strategy", o.strategies,
-                            (several ? "Strategies, comma-separated: " : "One of: ") + strategy_list());
+                            (several ? "Strategies, comma-separated: " : "One of: ") + strategy_names_list());
   s->default_str("random");
   if (several)
     s->delimiter(',');
@@ -24,15 +25,24 @@ void add_strategy_options(CLI::App* sub, StrategyOptions& o, bool several) {
                   "Test purpose as traps, comma-separated: all, model (meta.traps), edge ids, labels, globs (* ?), "
                   "id:/label: prefixes; the run covers them (docs/planning.md)")
       ->delimiter(',');
-  sub->add_option("--bound", o.bound, "reach: the game bound n (default: 2 * vertices + 2; restarted when spent)")
-      ->check(positive_integer());  // 0 is not "the default": leave the option out for that
-  add_torx_options(sub, o.torx);
-  sub->add_flag("--planner-exact", o.planner_exact,
-                "planner: the paper's exact gain at any size (no planning horizon; slow on large graphs, "
-                "docs/planning.md)");
+  // The strategies' own options, from the table's rows.
+  for (const StrategyOption& so : strategy_options()) {
+    const std::string name(so.name);
+    if (so.value.empty()) {
+      sub->add_flag_callback("--" + name, [&o, name] { o.args.set(name, "true"); }, std::string(so.help));
+    } else {
+      CLI::Option* opt = sub->add_option_function<std::string>(
+                             "--" + name, [&o, name](const std::string& v) { o.args.set(name, v); },
+                             std::string(so.help))
+                             ->type_name(std::string(so.value));
+      if (so.positive) opt->check(positive_integer());  // 0 is not "the default": leave the option out
+    }
+  }
   sub->add_flag("--allow-unreachable", o.allow_unreachable,
                 "Run even when no run can meet the test purpose (a goal unreachable from the initial vertex, edges "
                 "no run can take; playtest analyze tells more)");
+  sub->add_flag("--allow-uncertified", o.allow_uncertified,
+                "Play a solver's strategy even when it could not be certified optimal (expected; refused by default)");
 }
 
 void refuse_unreachable(const StrategyOptions& o, const TestGraph& g, const TestPurpose& purpose) {
@@ -46,7 +56,7 @@ void refuse_unreachable(const StrategyOptions& o, const TestGraph& g, const Test
 }
 
 StrategySpec strategy_spec(const StrategyOptions& o, const std::string& name) {
-  return StrategySpec{.kind = parse_strategy_kind(name),
+  return StrategySpec{.strategy = &strategy_named(name),
                       .purpose = parse_purpose_choice(o.purpose),
                       .goals = o.goals,
                       .edges = o.edges,
@@ -55,18 +65,17 @@ StrategySpec strategy_spec(const StrategyOptions& o, const std::string& name) {
 
 std::string whole_graph_reason(const StrategyOptions& o) {
   for (const std::string& name : o.strategies)
-    if (!plays_on_the_fly(parse_strategy_kind(name))) return "strategy '" + name + "'";
+    if (!strategy_named(name).on_the_fly) return "strategy '" + name + "'";
   if (!o.goals.empty()) return "--goal";
   if (!o.edges.empty()) return "--edge";
   if (!o.traps.empty()) return "--traps";
   return "";
 }
 
-PolicySetup policy_setup(const StrategyOptions& o, const TestPurpose& purpose) {
-  PolicySetup setup{
-      .goals = purpose.goals, .edges = purpose.edges, .bound = o.bound, .torx = resolve_torx_options(o.torx)};
-  if (o.planner_exact) setup.planner.horizon = setup.planner.tail_traps = 0;
-  return setup;
+PolicyMaker prepare(const StrategyOptions& o, const StrategySpec& spec, const GameGraph& g, const TestPurpose& purpose,
+                    Adaptation adapt) {
+  return policy_maker(spec.strategy->name, g, purpose,
+                      {.args = o.args, .adapt = adapt, .allow_uncertified = o.allow_uncertified});
 }
 
 }  // namespace playtest::cli

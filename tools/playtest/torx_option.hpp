@@ -1,4 +1,5 @@
-// The TorX options shared by `ioco torx-prob`, `run` and `simulate` (seed 004 §3, docs/ioco.md):
+// The TorX options of `ioco torx-prob` (seed 004 §3, docs/ioco.md; run and simulate take the same
+// options from the torx row of the strategy table):
 // --torx-p STOP:INPUT:OBSERVE, or --torx-ratio N:M with --torx-stop P1, and --max-length L.
 #pragma once
 

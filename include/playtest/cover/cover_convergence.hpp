@@ -7,6 +7,7 @@
 #include <optional>
 #include <vector>
 
+#include "playtest/strategy/statistics.hpp"
 #include "playtest/cover/cover_policy.hpp"
 #include "playtest/cover/tour_segments.hpp"
 #include "playtest/graph/test_graph.hpp"
@@ -72,11 +73,5 @@ struct ConvergenceTable {
 // k-th visit happened. A run that stops (covered, or stuck) keeps its final state for later rows.
 // Resets take the system to the initial vertex at the reset cost.
 ConvergenceTable simulate_coverage(const TestGraph& g, CoverPolicy& policy, const ConvergenceOptions& options = {});
-
-// Wilson score interval for `successes` out of `trials` at normal quantile z.
-struct Interval {
-  double low = 0, high = 0;
-};
-Interval wilson_interval(std::uint32_t successes, std::uint32_t trials, double z);
 
 }  // namespace playtest

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "playtest/diagnose/statistics.hpp"
+#include "playtest/strategy/statistics.hpp"
 #include "playtest/run/runner.hpp"
 #include "playtest/run/trace_reader.hpp"
 

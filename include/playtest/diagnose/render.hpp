@@ -11,7 +11,7 @@
 #include "playtest/diagnose/learn.hpp"
 #include "playtest/diagnose/replay.hpp"
 #include "playtest/diagnose/shrink.hpp"
-#include "playtest/diagnose/statistics.hpp"
+#include "playtest/strategy/statistics.hpp"
 
 namespace playtest {
 

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "playtest/diagnose/script.hpp"
-#include "playtest/diagnose/statistics.hpp"
+#include "playtest/strategy/statistics.hpp"
 #include "playtest/run/adapter.hpp"
 #include "playtest/run/runner.hpp"
 

@@ -24,11 +24,11 @@
 
 #include "playtest/explore/model.hpp"
 #include "playtest/explore/state_space.hpp"
-#include "playtest/graph/test_graph.hpp"
+#include "playtest/graph/game_graph.hpp"
 
 namespace playtest {
 
-class ModelGraph {
+class ModelGraph final : public GameGraph {
  public:
   // Expands the initial vertex. The model must outlive the graph. Throws ModelError from the model
   // and GraphError when a vertex cannot drive an online test (check_online_testable's rules).
@@ -40,19 +40,17 @@ class ModelGraph {
 
   // What has been discovered so far: every vertex reached or seen as a target, every out-edge of an
   // expanded vertex, every label on them.
-  std::uint32_t num_vertices() const { return space_.num_nodes(); }
-  std::uint32_t num_edges() const { return static_cast<std::uint32_t>(source_.size()); }
+  std::uint32_t num_vertices() const override { return space_.num_nodes(); }
+  std::uint32_t num_edges() const override { return static_cast<std::uint32_t>(source_.size()); }
   // The edges of the vertices a run can have reached: num_edges() but for the natural node of a
   // passive initial state until it is reached (the run starts at its twin). What coverage counts.
   std::uint32_t num_reached_edges() const { return num_edges() - hidden_edges_; }
   // That node (none when the initial state is active or the node was reached).
   VertexId hidden_vertex() const { return hidden_; }
-  std::uint32_t num_expanded() const { return expanded_; }
-  std::uint32_t num_labels() const { return static_cast<std::uint32_t>(label_texts_.size()); }
-  IdRange<VertexId> vertices() const { return {0, num_vertices()}; }
-  IdRange<EdgeId> edges() const { return {0, num_edges()}; }
+  std::uint32_t num_expanded() const override { return expanded_; }
+  std::uint32_t num_labels() const override { return static_cast<std::uint32_t>(label_texts_.size()); }
 
-  VertexId initial() const { return initial_; }
+  VertexId initial() const override { return initial_; }
   bool is_expanded(VertexId v) const { return space_.is_expanded(node(v)); }
   // Computes v's kind, goal flag and out-edges (once).
   void expand(VertexId v) const {
@@ -60,43 +58,44 @@ class ModelGraph {
   }
 
   // Expanding accessors.
-  IdRange<EdgeId> out_edges(VertexId v) const {
+  IdRange<EdgeId> out_edges(VertexId v) const override {
     expand(v);
     const auto [b, e] = space_.edge_range(node(v));
     return {b, e};
   }
-  std::uint32_t out_degree(VertexId v) const { return static_cast<std::uint32_t>(out_edges(v).size()); }
-  bool is_passive(VertexId v) const {
+  bool is_passive(VertexId v) const override {
     expand(v);
     return space_.kind(node(v)) == VertexKind::passive;
   }
-  bool is_active(VertexId v) const { return !is_passive(v); }
-  VertexKind kind(VertexId v) const { return is_passive(v) ? VertexKind::passive : VertexKind::active; }
-  bool is_goal(VertexId v) const {
+  bool is_goal(VertexId v) const override {
     expand(v);
     return space_.is_goal(node(v));
   }
-  EdgeId timeout_edge(VertexId v) const;
-  EdgeId observe_edge(VertexId) const { return EdgeId::none(); }  // model programs have none
+  EdgeId timeout_edge(VertexId v) const override;
+  EdgeId observe_edge(VertexId) const override { return EdgeId::none(); }  // model programs have none
 
   // Edges (of expanded vertices).
-  VertexId source(EdgeId e) const { return source_[e.index()]; }
-  VertexId target(EdgeId e) const { return VertexId{space_.edge(e.value).target.value}; }
-  double cost(EdgeId e) const { return space_.edge(e.value).cost; }
+  VertexId source(EdgeId e) const override { return source_[e.index()]; }
+  VertexId target(EdgeId e) const override { return VertexId{space_.edge(e.value).target.value}; }
+  double cost(EdgeId e) const override { return space_.edge(e.value).cost; }
   // As in the explored graph: the weight's share among the source's outputs, 0 out of active vertices.
-  double probability(EdgeId e) const { return prob_[e.index()]; }
-  LabelId label_id(EdgeId e) const { return label_[e.index()]; }
-  std::string_view label(EdgeId e) const { return label_texts_[label_[e.index()].value]; }
-  std::string_view label_name(LabelId l) const { return label_texts_[l.value]; }
-  bool is_timeout(EdgeId e) const { return space_.edge(e.value).timeout; }
-  bool is_observe(EdgeId) const { return false; }
+  double probability(EdgeId e) const override { return prob_[e.index()]; }
+  LabelId label_id(EdgeId e) const override { return label_[e.index()]; }
+  std::string_view label(EdgeId e) const override { return label_texts_[label_[e.index()].value]; }
+  std::string_view label_name(LabelId l) const override { return label_texts_[l.value]; }
+  bool is_timeout(EdgeId e) const override { return space_.edge(e.value).timeout; }
+  bool is_observe(EdgeId) const override { return false; }
 
   // Names, computed: the state's text (plus ' for a twin), and e<id>.
   std::string name(VertexId v) const;
   std::string name(EdgeId e) const { return "e" + std::to_string(e.value); }
+  std::string vertex_name(VertexId v) const override { return name(v); }
+  std::string edge_name(EdgeId e) const override { return name(e); }
+  const TestGraph* explored() const override { return nullptr; }
+  std::uint32_t num_coverable_edges() const override { return num_reached_edges(); }
+  bool is_coverable(EdgeId e) const override { return source(e) != hidden_; }
 
-  bool is_resettable() const { return reset_cost_.has_value(); }
-  std::optional<double> reset_cost() const { return reset_cost_; }
+  std::optional<double> reset_cost() const override { return reset_cost_; }
 
   // Bytes of the state space and of this graph's own arrays.
   std::size_t memory_bytes() const;

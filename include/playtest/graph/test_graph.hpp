@@ -11,27 +11,26 @@
 #include <string_view>
 #include <vector>
 
+#include "playtest/graph/game_graph.hpp"
 #include "playtest/graph/ids.hpp"
 #include "playtest/graph/string_pool.hpp"
 
 namespace playtest {
 
-enum class VertexKind : std::uint8_t { active = 0, passive = 1 };
-
 class GraphBuilder;
 
-class TestGraph {
+class TestGraph final : public GameGraph {
  public:
   TestGraph() = default;
 
-  std::uint32_t num_vertices() const { return static_cast<std::uint32_t>(vflags_.size()); }
-  std::uint32_t num_edges() const { return static_cast<std::uint32_t>(target_.size()); }
+  std::uint32_t num_vertices() const override { return static_cast<std::uint32_t>(vflags_.size()); }
+  std::uint32_t num_edges() const override { return static_cast<std::uint32_t>(target_.size()); }
   IdRange<VertexId> vertices() const { return {0, num_vertices()}; }
   IdRange<EdgeId> edges() const { return {0, num_edges()}; }
 
   // Edge ids are grouped by source vertex, so a vertex's out-edges are a contiguous id range; within
   // a vertex they keep the order in which they were added.
-  IdRange<EdgeId> out_edges(VertexId v) const { return {out_offsets_[v.index()], out_offsets_[v.index() + 1]}; }
+  IdRange<EdgeId> out_edges(VertexId v) const override { return {out_offsets_[v.index()], out_offsets_[v.index() + 1]}; }
   std::span<const EdgeId> in_edges(VertexId v) const {
     return std::span<const EdgeId>(in_edges_).subspan(in_offsets_[v.index()],
                                                       in_offsets_[v.index() + 1] - in_offsets_[v.index()]);
@@ -39,36 +38,36 @@ class TestGraph {
   std::uint32_t out_degree(VertexId v) const { return out_offsets_[v.index() + 1] - out_offsets_[v.index()]; }
   std::uint32_t in_degree(VertexId v) const { return in_offsets_[v.index() + 1] - in_offsets_[v.index()]; }
 
-  VertexId source(EdgeId e) const { return source_[e.index()]; }
-  VertexId target(EdgeId e) const { return target_[e.index()]; }
-  double cost(EdgeId e) const { return cost_[e.index()]; }
+  VertexId source(EdgeId e) const override { return source_[e.index()]; }
+  VertexId target(EdgeId e) const override { return target_[e.index()]; }
+  double cost(EdgeId e) const override { return cost_[e.index()]; }
   // The probability that the system under test takes `e`; 0 for edges out of active vertices.
-  double probability(EdgeId e) const { return prob_[e.index()]; }
-  LabelId label_id(EdgeId e) const { return label_[e.index()]; }
-  std::string_view label(EdgeId e) const { return labels_.view(label_[e.index()].value); }
-  std::string_view label_name(LabelId l) const { return labels_.view(l.value); }
-  std::uint32_t num_labels() const { return labels_.size(); }
+  double probability(EdgeId e) const override { return prob_[e.index()]; }
+  LabelId label_id(EdgeId e) const override { return label_[e.index()]; }
+  std::string_view label(EdgeId e) const override { return labels_.view(label_[e.index()].value); }
+  std::string_view label_name(LabelId l) const override { return labels_.view(l.value); }
+  std::uint32_t num_labels() const override { return labels_.size(); }
   std::optional<LabelId> find_label(std::string_view s) const;
   // The edge a passive vertex follows when the system stays silent (seed 001 §1: the timeout turns
   // the passive state into an active one). At most one per passive vertex.
-  bool is_timeout(EdgeId e) const { return (eflags_[e.index()] & edge_timeout) != 0; }
-  EdgeId timeout_edge(VertexId v) const;
+  bool is_timeout(EdgeId e) const override { return (eflags_[e.index()] & edge_timeout) != 0; }
+  EdgeId timeout_edge(VertexId v) const override;
   // An "observe" edge (ioco graphs, docs/ioco.md): from an active vertex to a passive one, the
   // tester's choice to send nothing and wait for an output. The runner never sends its label.
-  bool is_observe(EdgeId e) const { return (eflags_[e.index()] & edge_observe) != 0; }
+  bool is_observe(EdgeId e) const override { return (eflags_[e.index()] & edge_observe) != 0; }
   // The observe edge of v, or none.
-  EdgeId observe_edge(VertexId v) const;
+  EdgeId observe_edge(VertexId v) const override;
 
   VertexKind kind(VertexId v) const {
     return (vflags_[v.index()] & vertex_passive) ? VertexKind::passive : VertexKind::active;
   }
   bool is_active(VertexId v) const { return (vflags_[v.index()] & vertex_passive) == 0; }
-  bool is_passive(VertexId v) const { return (vflags_[v.index()] & vertex_passive) != 0; }
-  bool is_goal(VertexId v) const { return (vflags_[v.index()] & vertex_goal) != 0; }
+  bool is_passive(VertexId v) const override { return (vflags_[v.index()] & vertex_passive) != 0; }
+  bool is_goal(VertexId v) const override { return (vflags_[v.index()] & vertex_goal) != 0; }
   std::vector<VertexId> goals() const;
   std::uint32_t num_goals() const { return num_goals_; }
   std::uint32_t num_passive() const { return num_passive_; }
-  VertexId initial() const { return initial_; }
+  VertexId initial() const override { return initial_; }
 
   // Names: the ids users wrote in the file (or that a generator gave).
   std::string_view name(VertexId v) const { return vertex_names_.view(v.value); }
@@ -79,10 +78,13 @@ class TestGraph {
   }
   std::optional<VertexId> find_vertex(std::string_view name) const;
   std::optional<EdgeId> find_edge(std::string_view name) const;
+  std::string vertex_name(VertexId v) const override { return std::string(name(v)); }
+  std::string edge_name(EdgeId e) const override { return std::string(name(e)); }
+  const TestGraph* explored() const override { return this; }
 
   // Resets (seed 002 §3.2): when the system under test can be reset, the cost of a reset.
   bool is_resettable() const { return reset_cost_.has_value(); }
-  std::optional<double> reset_cost() const { return reset_cost_; }
+  std::optional<double> reset_cost() const override { return reset_cost_; }
 
   // The top-level "meta" value of the input (graph/1 lets models carry anything there, e.g. the
   // declared traps meta.traps), as compact JSON text; "" when the input had none.

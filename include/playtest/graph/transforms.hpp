@@ -8,6 +8,8 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
+#include <string>
 #include <vector>
 
 #include "playtest/graph/test_graph.hpp"
@@ -75,5 +77,9 @@ CompressResult compress_passive(const TestGraph& g, const CompressOptions& optio
 // The subgraph of vertices reachable from the initial vertex, with all their edges. Every edge maps
 // to itself. Preserves every value of every objective at the kept vertices.
 TransformResult restrict_to_reachable(const TestGraph& g);
+
+// `g` with the probabilities `prob` (per EdgeId, used out of passive vertices) and the meta value
+// `meta` (JSON text; empty: none): a learned model, or the system of `simulate --system`.
+TestGraph with_probabilities(const TestGraph& g, std::span<const double> prob, std::string meta = {});
 
 }  // namespace playtest

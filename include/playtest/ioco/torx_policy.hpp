@@ -5,9 +5,11 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 #include "playtest/strategy/policy.hpp"
+#include "playtest/strategy/strategy_row.hpp"
 
 namespace playtest::ioco {
 
@@ -35,6 +37,13 @@ TorxOptions parse_torx_ratio(std::string_view text, double p_stop, std::uint32_t
 // Works on any TestGraph: at an active vertex the out-edges labelled "observe" are the observe
 // choice, all others are inputs. A vertex with only one of the two kinds renormalizes the
 // probabilities over what it has (and stop).
+// The probabilities from what a user gave: --torx-p STOP:INPUT:OBSERVE, or --torx-ratio N:M with
+// --torx-stop P1, and --max-length L (each nullopt/0 when not given). Defaults: p1 = 0.02, p2 = p3 =
+// 0.49; with a length bound and no probabilities, the paper's experiment: p1 = 0, p2 = p3 = 0.5;
+// --torx-stop alone: p2 = p3 = (1 - p1) / 2. Throws UsageError on a bad combination.
+TorxOptions resolve_torx_options(std::optional<std::string_view> torx_p, std::optional<std::string_view> torx_ratio,
+                                 std::optional<double> p_stop, std::uint32_t max_length);
+
 class TorxPolicy : public Policy {
  public:
   explicit TorxPolicy(TorxOptions options = {});
@@ -55,3 +64,11 @@ class TorxPolicy : public Policy {
 };
 
 }  // namespace playtest::ioco
+
+namespace playtest {
+
+// TorX's random derivation (seed 004 §3) as a row of the strategy table (strategy/strategy_row.hpp),
+// with the options --torx-p, --torx-ratio, --torx-stop and --max-length.
+const StrategyRow& torx_strategy();
+
+}  // namespace playtest

@@ -6,8 +6,6 @@
 // when the state is marked, so dead edges are never built.
 #pragma once
 
-#include <fmt/format.h>
-
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -16,6 +14,7 @@
 #include <vector>
 
 #include "playtest/plan/rank_game.hpp"
+#include "playtest/graph/test_graph.hpp"
 #include "playtest/strategy/policy.hpp"
 
 namespace playtest {
@@ -38,12 +37,24 @@ struct Expansion {
 // 2^32 - 1).
 class CoverageSpace {
  public:
+  // The tags of the stimuli that are not edges: a reset, and the system's move.
+  static constexpr std::uint64_t reset_tag = ~std::uint64_t{0} - 1;
+  static constexpr std::uint64_t system_tag = ~std::uint64_t{0};
   virtual ~CoverageSpace() = default;
   virtual std::uint32_t initial_state() = 0;
   // Whether visiting `state` counts as coverage. Other states are marked as soon as discovered.
   virtual bool is_goal(std::uint32_t state) = 0;
   // The stimuli at `state` (appended to `out`); called at most once per state, when it is marked.
   virtual void expand(std::uint32_t state, Expansion& out) = 0;
+  // The state of being at vertex v, and of having just taken edge e (graph spaces only).
+  virtual std::uint32_t vertex_state(VertexId v) const {
+    (void)v;
+    return 0;
+  }
+  virtual std::uint32_t edge_state(EdgeId e) const {
+    (void)e;
+    return 0;
+  }
 };
 
 class PessimisticTester {
@@ -96,21 +107,18 @@ struct PessimisticOptions {
 // leading to all its out-edges; edge state: one stimulus to the edge's target.
 class TestGraphSpace final : public CoverageSpace {
  public:
-  using Graph = TestGraph;
-  static constexpr std::uint64_t reset_tag = ~std::uint64_t{0} - 1;
-  static constexpr std::uint64_t system_tag = ~std::uint64_t{0};
   // `goal_edges`: per EdgeId, 1 for a trap (edge coverage); empty: every edge.
   TestGraphSpace(const TestGraph& g, PessimisticOptions options, std::vector<std::uint8_t> goal_edges = {});
-  // The space of one run (BasicPessimisticPolicy): goals are `traps` when given, else the purpose's
+  // The space of one run (PessimisticPolicy): goals are `traps` when given, else the purpose's
   // edges (per-edge flags, empty: all).
   static std::unique_ptr<TestGraphSpace> for_run(const TestGraph& g, PessimisticOptions options,
                                                  std::span<const EdgeId> traps,
                                                  std::span<const std::uint8_t> purpose_edges);
-  std::uint32_t vertex_state(VertexId v) const { return v.value; }
+  std::uint32_t vertex_state(VertexId v) const override { return v.value; }
   std::uint32_t initial_state() override { return g_.initial().value; }
   bool is_goal(std::uint32_t state) override;
   void expand(std::uint32_t state, Expansion& out) override;
-  std::uint32_t edge_state(EdgeId e) const { return g_.num_vertices() + e.value; }
+  std::uint32_t edge_state(EdgeId e) const override { return g_.num_vertices() + e.value; }
 
  private:
   const TestGraph& g_;
@@ -119,61 +127,56 @@ class TestGraphSpace final : public CoverageSpace {
   std::vector<std::uint32_t> buf_;
 };
 
-// The pessimistic tester as a policy, on any graph with a CoverageSpace for it: `Space` is
-// TestGraphSpace (PessimisticPolicy) or, for a model explored on the fly, run/model_policies.hpp's
-// ModelGraphSpace. Space provides Graph, reset_tag, for_run(g, options, traps, purpose_edges),
-// vertex_state(v) and edge_state(e).
-template <class Space>
-class BasicPessimisticPolicy final : public BasicPolicy<typename Space::Graph> {
-  using G = typename Space::Graph;
+// Any GameGraph as a CoverageSpace, for a model explored on the fly (a vertex is expanded when its
+// state is marked, i.e. when a run reaches it: seed 003's lazy generation). States: vertex v is 2v,
+// "just took edge e" is 2e + 1 (TestGraphSpace's |V| + e needs |V|, unknown on the fly; both kinds of
+// id grow as the graph is discovered, so the tester's per-state array stays dense). The stimuli,
+// their order and their tags are TestGraphSpace's, so the tester plays the same game. Edge coverage
+// of every edge only.
+class GameGraphSpace final : public CoverageSpace {
+ public:
+  // Throws UsageError("coverage") for state coverage, UsageError("max_states") past 2^31 vertices.
+  GameGraphSpace(const GameGraph& g, PessimisticOptions options);
+  // Throws UsageError("traps") for traps or purpose edges: every edge is a goal.
+  static std::unique_ptr<GameGraphSpace> for_run(const GameGraph& g, PessimisticOptions options,
+                                                 std::span<const EdgeId> traps,
+                                                 std::span<const std::uint8_t> purpose_edges);
+  std::uint32_t initial_state() override { return vertex_state(g_.initial()); }
+  bool is_goal(std::uint32_t state) override { return (state & 1) != 0; }
+  void expand(std::uint32_t state, Expansion& out) override;
+  std::uint32_t vertex_state(VertexId v) const override { return 2 * v.value; }
+  std::uint32_t edge_state(EdgeId e) const override { return 2 * e.value + 1; }
 
+ private:
+  const GameGraph& g_;
+  PessimisticOptions o_;
+  std::vector<std::uint32_t> buf_;
+};
+
+// The pessimistic tester as a policy, on any graph a run plays on: an explored graph is played as
+// its TestGraphSpace, a model explored on the fly as its GameGraphSpace (the same game with other
+// state numbers, so the same choices).
+class PessimisticPolicy final : public Policy {
  public:
   // `traps`: the edges to cover (edge coverage); empty: the run's purpose edges, else every edge.
-  BasicPessimisticPolicy(const G& g, PessimisticOptions options = {}, std::vector<EdgeId> traps = {})
+  // Keeps a reference to `g`.
+  explicit PessimisticPolicy(const GameGraph& g, PessimisticOptions options = {}, std::vector<EdgeId> traps = {})
       : g_(g), o_(options), traps_(std::move(traps)) {}
   std::string_view name() const override { return "pessimistic"; }
-  void begin_run(const BasicRunView<G>& view, Rng& rng) override {
-    (void)rng;
-    if (view.step != 0 && tester_) {  // after a reset: same run, same marks
-      tester_->visit(space_->vertex_state(view.current));
-      return;
-    }
-    tester_.reset();
-    space_ = Space::for_run(g_, o_, traps_, view.purpose_edges);
-    tester_ = std::make_unique<PessimisticTester>(*space_);
-    stop_reason_.clear();
-    if (view.current != g_.initial()) tester_->visit(space_->vertex_state(view.current));
-  }
-  Decision choose(const BasicRunView<G>& view, Rng& rng) override {
-    if (!tester_) begin_run(view, rng);
-    auto best = tester_->choose(space_->vertex_state(view.current));
-    if (!best) {
-      stop_reason_ =
-          fmt::format("at vertex '{}' the system can avoid every further coverage ({} goals covered): stopping",
-                      g_.name(view.current), tester_->goals_marked());
-      return Decision::stop();
-    }
-    const std::uint64_t tag = (*best)[best->size() == 1 ? 0 : rng.below(best->size())];
-    if (tag == Space::reset_tag) return Decision::reset();
-    return Decision::take(EdgeId{static_cast<std::uint32_t>(tag)});
-  }
-  void observe(EdgeId taken, const BasicRunView<G>& view) override {
-    if (!tester_) return;
-    tester_->visit(space_->edge_state(taken));
-    tester_->visit(space_->vertex_state(view.current));
-  }
+  void begin_run(const RunView& view, Rng& rng) override;
+  Decision choose(const RunView& view, Rng& rng) override;
+  void observe(EdgeId taken, const RunView& view) override;
   // Why the last run stopped ("" while it has not).
   std::string stop_reason() const override { return stop_reason_; }
   const PessimisticTester* tester() const { return tester_.get(); }
 
  private:
-  const G& g_;
+  const GameGraph& g_;
   PessimisticOptions o_;
   std::vector<EdgeId> traps_;
-  std::unique_ptr<Space> space_;
+  std::unique_ptr<CoverageSpace> space_;
   std::unique_ptr<PessimisticTester> tester_;
   std::string stop_reason_;
 };
-using PessimisticPolicy = BasicPessimisticPolicy<TestGraphSpace>;
 
 }  // namespace playtest

@@ -27,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "playtest/graph/test_graph.hpp"
 #include "playtest/strategy/policy.hpp"
 
 namespace playtest {

@@ -29,8 +29,8 @@ struct RunContext {
 };
 
 // The record of a run that just ended.
-RunRecord run_record(const TestGraph& g, const RunResult& r, std::uint32_t run, const RunContext& context);
-// The same for a run on a model explored on the fly.
-RunRecord run_record(const ModelGraph& g, const RunResult& r, std::uint32_t run, const RunContext& context);
+// On a model explored on the fly its steps have no edge ids (discovery order is not the explored
+// graph's), as in traces.
+RunRecord run_record(const GameGraph& g, const RunResult& r, std::uint32_t run, const RunContext& context);
 
 }  // namespace playtest::report

@@ -36,6 +36,12 @@ struct CampaignOptions {
   // digest (graph_digest), in every output (the trace's campaign line, run --json, the JUnit
   // properties), so that `playtest merge` refuses the shards of different campaigns.
   std::map<std::string, std::string> settings;
+  // Learning passes between runs (adaptive strategies, issue 22): run i starts with what the system
+  // showed in the runs before it that are at least `jobs` places earlier in the shard's run order
+  // (with one job: every earlier run), merged in run order, so that the results depend on the
+  // number of jobs but never on thread timing. A worker waits for those runs to end before it
+  // starts run i. false: every run starts knowing nothing.
+  bool share_evidence = false;
 };
 
 // The seed of run `run` (1-based) of a campaign with seed `seed`: `--seed S --runs 1` with S the
@@ -45,25 +51,21 @@ inline std::uint64_t campaign_seed(std::uint64_t seed, std::uint32_t run) { retu
 // What each worker plays with. Policies keep per-run state and adapters hold a system under test,
 // so every worker gets its own of each; both factories are called in the thread that called
 // run_campaign, before any run starts.
-template <class G>
-struct BasicCampaignWorkers {
-  std::function<std::unique_ptr<BasicPolicy<G>>()> policy;
+struct CampaignWorkers {
+  PolicyMaker policy;
   // The adapter of worker `job` (1-based, 1..jobs). Its waits must watch `stop` (the worker's stop
   // signal, alive as long as the adapter): the campaign raises it to stop the worker's run.
   std::function<std::unique_ptr<Adapter>(std::uint32_t job, const StopSignal& stop)> adapter;
 };
-using CampaignWorkers = BasicCampaignWorkers<TestGraph>;
-using ModelCampaignWorkers = BasicCampaignWorkers<ModelGraph>;
 
 // Sees a campaign as if its runs were played one after another: on_campaign_begin once, then for
 // each run in run order on_run_begin, its steps (on_step) and its end (on_end). Calls never overlap
 // and the events of one run are never interleaved with another's: with several jobs, the run that
 // is first in run order among those not yet reported is reported as it happens, the events of the
 // runs after it are held back (in memory) until their turn. Calls may come from any worker thread.
-template <class G>
-class BasicCampaignObserver : public BasicRunObserver<G> {
+class CampaignObserver : public RunObserver {
  public:
-  virtual void on_campaign_begin(const G& g, const CampaignOptions& options) {
+  virtual void on_campaign_begin(const GameGraph& g, const CampaignOptions& options) {
     (void)g;
     (void)options;
   }
@@ -72,8 +74,6 @@ class BasicCampaignObserver : public BasicRunObserver<G> {
     (void)seed;
   }
 };
-using CampaignObserver = BasicCampaignObserver<TestGraph>;
-using ModelCampaignObserver = BasicCampaignObserver<ModelGraph>;
 
 struct CampaignResult {
   std::vector<RunResult> runs;             // the runs played, in run order (RunResult::run: the index)
@@ -107,6 +107,12 @@ struct CampaignResult {
 // on the seed of run i. Throws UsageError("runs" / "jobs" / "shard") for zero runs or jobs and for
 // a shard without runs; exceptions other than adapter failures (which make a run ERROR) stop every
 // worker and are rethrown.
+//
+// On a model explored on the fly the runs share the runner's ModelGraph (a run expands what it
+// reaches; later runs find it expanded), so there is one job (UsageError("jobs") otherwise: a
+// ModelGraph is not thread-safe and edge ids follow the order of discovery) and no shard
+// (UsageError("shard"): another shard's runs would discover, hence number, the edges differently,
+// and `playtest merge` adds coverage up by edge id). Coverage is over the edges discovered.
 CampaignResult run_campaign(const Runner& runner, const CampaignWorkers& workers, const CampaignOptions& options,
                             CampaignObserver* observer = nullptr);
 
@@ -114,15 +120,5 @@ CampaignResult run_campaign(const Runner& runner, const CampaignWorkers& workers
 // the adapter watches whatever StopSignal it was given, normally the runner's (RunOptions::stop).
 CampaignResult run_campaign(const Runner& runner, Policy& policy, Adapter& adapter, const CampaignOptions& options,
                             CampaignObserver* observer = nullptr);
-
-// The same on a model explored on the fly: the runs share the runner's ModelGraph (a run expands
-// what it reaches; later runs find it expanded), so there is one job (UsageError("jobs") otherwise:
-// a ModelGraph is not thread-safe and edge ids follow the order of discovery) and no shard
-// (UsageError("shard"): another shard's runs would discover, hence number, the edges differently,
-// and `playtest merge` adds coverage up by edge id). Coverage is over the edges discovered.
-CampaignResult run_campaign(const ModelRunner& runner, const ModelCampaignWorkers& workers,
-                            const CampaignOptions& options, ModelCampaignObserver* observer = nullptr);
-CampaignResult run_campaign(const ModelRunner& runner, ModelPolicy& policy, Adapter& adapter,
-                            const CampaignOptions& options, ModelCampaignObserver* observer = nullptr);
 
 }  // namespace playtest

@@ -40,15 +40,13 @@ struct JunitSuite {
 };
 
 // The suite of `runs` (their RunResult::run as index, or their position when 0).
-JunitSuite junit_suite(const TestGraph& g, std::span<const RunResult> runs, const JunitInfo& info);
+JunitSuite junit_suite(const GameGraph& g, std::span<const RunResult> runs, const JunitInfo& info);
 // The suite of a campaign: its runs, and the properties strategy, seed, runs and (for a shard) shard.
-JunitSuite junit_suite(const TestGraph& g, const CampaignResult& c, const JunitInfo& info);
-// On a model explored on the fly (coverage over the part discovered; property on_the_fly=true).
-JunitSuite junit_suite(const ModelGraph& g, std::span<const RunResult> runs, const JunitInfo& info);
-JunitSuite junit_suite(const ModelGraph& g, const CampaignResult& c, const JunitInfo& info);
+// On a model explored on the fly: coverage over the part discovered, and property on_the_fly=true.
+JunitSuite junit_suite(const GameGraph& g, const CampaignResult& c, const JunitInfo& info);
 
 void write_junit(std::ostream& out, const JunitSuite& suite);
-inline void write_junit(std::ostream& out, const TestGraph& g, std::span<const RunResult> runs, const JunitInfo& info) {
+inline void write_junit(std::ostream& out, const GameGraph& g, std::span<const RunResult> runs, const JunitInfo& info) {
   write_junit(out, junit_suite(g, runs, info));
 }
 

@@ -7,8 +7,8 @@
 
 namespace playtest {
 
-// Whether `spec` can be played on the fly: its strategy plays on the fly (plays_on_the_fly: random,
-// anti-ant, pessimistic) and its purpose names no vertex, edge or trap (those are names in the
+// Whether `spec` can be played on the fly: its strategy plays on the fly (StrategyRow::on_the_fly:
+// random, anti-ant, pessimistic) and its purpose names no vertex, edge or trap (those are names in the
 // explored graph).
 bool can_play_on_the_fly(const StrategySpec& spec);
 

@@ -27,30 +27,25 @@ std::string replay_command(const RunOutputOptions& options, const RunResult& r);
 
 // What the purpose asked for and a run did not do: the purpose edges it left uncovered
 // (cover), in id order; empty for reach and none purposes and for runs that met their purpose.
-// On the fly (ModelRunner): the edges discovered by the end of the run that it did not take.
+// On the fly: the edges discovered by the end of the run that it did not take.
 std::vector<EdgeId> purpose_edges_left(const Runner& runner, const RunResult& r);
-std::vector<EdgeId> purpose_edges_left(const ModelRunner& runner, const RunResult& r);
 
 void write_run_text(std::ostream& out, const Runner& runner, const RunResult& r, std::uint32_t run_index,
                     const RunOutputOptions& options = {});
 void write_campaign_text(std::ostream& out, const Runner& runner, const CampaignResult& c,
                          const RunOutputOptions& options = {});
-// On the fly: the same, with coverage over the part discovered ("of the explored part").
-void write_run_text(std::ostream& out, const ModelRunner& runner, const RunResult& r, std::uint32_t run_index,
-                    const RunOutputOptions& options = {});
-void write_campaign_text(std::ostream& out, const ModelRunner& runner, const CampaignResult& c,
-                         const RunOutputOptions& options = {});
 
 // {"verdict", "strategy", "seed", "runs_requested", "runs_in_shard", "shard"?, "coverage", "edge_visits"
 //  {edge: visits}, "covered_labels", "interrupted", "signal"?, "failed_fast"?, "runs_not_completed",
 //  "runs_not_started", "runs": [{run, verdict, message, seed, steps, resets, elapsed_ms, purpose_met,
-//  final_vertex, coverage, interrupted?, failure?, purpose_left?, replay?}]}
+//  final_vertex, coverage, interrupted?, failure?, purpose_left?, starved?, untestable_edges?, replay?}]}
+// starved: [{vertex, label, edge, visits, contexts, declared_prob, edges_behind}], the outcomes the
+// system never chose that stopped the run (RunOptions::starvation_confidence).
 // edge_visits and covered_labels (the edges visited and the labels seen, over all runs) let
-// `playtest merge` compute the coverage of shards put together.
+// `playtest merge` compute the coverage of shards put together. On the fly also "on_the_fly": true
+// and "vertices_expanded"; coverage totals are the discovered part's, and the text says "of the
+// explored part".
 nlohmann::json campaign_json(const Runner& runner, const CampaignResult& c, std::string_view strategy,
-                             const RunOutputOptions& options = {});
-// On the fly: also "on_the_fly": true and "vertices_expanded"; coverage totals are the discovered part's.
-nlohmann::json campaign_json(const ModelRunner& runner, const CampaignResult& c, std::string_view strategy,
                              const RunOutputOptions& options = {});
 
 }  // namespace playtest

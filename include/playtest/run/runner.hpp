@@ -6,6 +6,7 @@
 #pragma once
 
 #include <chrono>
+#include <memory>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -14,11 +15,13 @@
 #include <vector>
 
 #include "playtest/error.hpp"
-#include "playtest/explore/model_graph.hpp"
+#include "playtest/graph/game_graph.hpp"
 #include "playtest/graph/test_graph.hpp"
 #include "playtest/run/adapter.hpp"
 #include "playtest/run/stop_signal.hpp"
+#include "playtest/strategy/evidence.hpp"
 #include "playtest/strategy/policy.hpp"
+#include "playtest/strategy/starvation.hpp"
 #include "playtest/strategy/test_purpose.hpp"
 
 namespace playtest {
@@ -42,6 +45,13 @@ struct RunOptions {
   std::uint64_t seed = 0;                                  // the policy's random choices
   bool reset_on_dead_end = true;  // at an active vertex without out-edges, reset if the graph allows it
   bool keep_trace = true;         // keep every step in RunResult::trace
+  // What the system shows (RunResult::evidence, strategy/evidence.hpp) is recorded per passive
+  // vertex and per history of up to this many edges (at most Evidence::max_context_limit).
+  std::uint32_t evidence_context = 3;
+  // Adaptive runs (issue 22, strategy/starvation.hpp): when what the purpose still wants is left
+  // only behind outcomes the system never chose although their declared probability would have
+  // shown them with this confidence, the run stops INCONCLUSIVE and names them. 0: never stop so.
+  double starvation_confidence = 0;
   // Checked between steps (and by adapters that wait): once requested, the run ends with the
   // verdict ERROR and RunResult::interrupted set. nullptr: runs cannot be stopped from outside.
   const StopSignal* stop = nullptr;
@@ -72,10 +82,9 @@ struct Coverage {
   std::uint32_t edges_covered = 0, edges_total = 0;
   std::uint32_t labels_covered = 0, labels_total = 0;
 };
-Coverage coverage_of(const TestGraph& g, std::span<const std::uint32_t> edge_visits);
-// On the fly: over what has been discovered (the reached vertices' edges and their labels); the
-// model's totals are unknown.
-Coverage coverage_of(const ModelGraph& g, std::span<const std::uint32_t> edge_visits);
+// Over the graph's coverable edges (GameGraph::is_coverable): every edge of an explored graph; on the
+// fly what has been discovered (the reached vertices' edges and their labels), the totals unknown.
+Coverage coverage_of(const GameGraph& g, std::span<const std::uint32_t> edge_visits);
 
 struct RunResult {
   Verdict verdict = Verdict::inconclusive;
@@ -101,25 +110,29 @@ struct RunResult {
   // now, e.g. a value out of its range): verdict ERROR, nothing is claimed about the system; the
   // located error is here. (On an explored graph such errors are found before any run.)
   std::optional<Diagnostic> model_error;
+  // What the system showed in this run (its own counts, strategy/evidence.hpp): every outcome at a
+  // passive vertex, per vertex and per history. Never null after Runner::run.
+  std::shared_ptr<const Evidence> evidence;
+  // The run stopped because its purpose was left only behind starved outcomes
+  // (RunOptions::starvation_confidence): those outcomes, and the wanted edges no run can reach.
+  std::vector<StarvedOutcome> starved;
+  std::uint32_t untestable_edges = 0;
 };
 
-// Receives each step as it happens (to write a trace that survives a crash). `G` is the graph the
-// run plays on (RunObserver: a TestGraph; ModelRunObserver: a model explored on the fly).
-template <class G>
-class BasicRunObserver {
+// Receives each step as it happens (to write a trace that survives a crash). `g` is the graph the
+// run plays on.
+class RunObserver {
  public:
-  virtual ~BasicRunObserver() = default;
-  virtual void on_step(const G& g, const TraceStep& step) {
+  virtual ~RunObserver() = default;
+  virtual void on_step(const GameGraph& g, const TraceStep& step) {
     (void)g;
     (void)step;
   }
-  virtual void on_end(const G& g, const RunResult& result) {
+  virtual void on_end(const GameGraph& g, const RunResult& result) {
     (void)g;
     (void)result;
   }
 };
-using RunObserver = BasicRunObserver<TestGraph>;
-using ModelRunObserver = BasicRunObserver<ModelGraph>;
 
 // Per-vertex waits from "VERTEX=MS" specs, as RunOptions::vertex_timeouts (one entry per vertex, 0
 // where none was given; empty when `specs` is). Throws UsageError("vertex_timeout") for a
@@ -132,25 +145,26 @@ std::vector<std::chrono::milliseconds> vertex_timeouts_from_specs(const TestGrap
 // label contains a line break (it could not cross the adapter protocol).
 void check_online_testable(const TestGraph& g);
 
-// The runner of one graph type: Runner plays on a TestGraph, ModelRunner on a model explored on the
-// fly (ModelGraph: vertices are expanded when a run reaches them). Both share the one game loop
-// (runner.cpp's RunSession, a template over the graph).
-template <class G>
-class BasicRunner {
+// The runner: plays on any GameGraph, an explored TestGraph or a model explored on the fly (a
+// ModelGraph: vertices are expanded when a run reaches them).
+class Runner {
  public:
-  // Checks the graph (check_online_testable) and the options; throws GraphError / UsageError.
-  // On a ModelGraph (checked vertex by vertex as it is expanded) the purpose's goals are the model's
-  // final states and its edges every edge the runs discover: RunOptions::purpose must name none
-  // (UsageError("goals") / ("edges")), and there are no per-vertex timeouts.
-  BasicRunner(const G& g, RunOptions options);
+  // Checks the graph (check_online_testable) and the options; throws GraphError / UsageError. On
+  // a graph explored on the fly (checked vertex by vertex as it is expanded) the purpose's goals are
+  // the model's final states and its edges every edge the runs discover: RunOptions::purpose must
+  // name none (UsageError("goals") / ("edges")), and there are no per-vertex timeouts. Keeps a
+  // reference to `g`.
+  Runner(const GameGraph& g, RunOptions options);
 
   // One test run: adapter.start(), the game loop, adapter.finish(). Adapter failures become ERROR.
-  // `seed` overrides RunOptions::seed for this run.
-  RunResult run(BasicPolicy<G>& policy, Adapter& adapter, BasicRunObserver<G>* observer = nullptr,
-                std::optional<std::uint64_t> seed = std::nullopt) const;
+  // `seed` overrides RunOptions::seed for this run. `prior`: what earlier runs of the campaign
+  // showed (it must have RunOptions::evidence_context and outlive the run); the policy sees it and
+  // this run's own evidence together (RunView::evidence).
+  RunResult run(Policy& policy, Adapter& adapter, RunObserver* observer = nullptr,
+                std::optional<std::uint64_t> seed = std::nullopt, const Evidence* prior = nullptr) const;
 
   const RunOptions& options() const { return options_; }
-  const G& graph() const { return g_; }
+  const GameGraph& graph() const { return g_; }
   // The purpose's edges as per-edge flags (empty when every edge counts), as RunView shows them.
   std::span<const std::uint8_t> purpose_edges() const { return purpose_edges_; }
   std::span<const VertexId> goals() const { return goals_; }
@@ -159,19 +173,12 @@ class BasicRunner {
   std::uint32_t purpose_edge_count() const;
 
  private:
-  const G& g_;
+  const GameGraph& g_;
   RunOptions options_;
   std::vector<std::uint8_t> purpose_edges_;
   std::vector<std::uint8_t> is_goal_;
   std::vector<VertexId> goals_;
   std::uint32_t purpose_edge_count_ = 0;
 };
-
-extern template class BasicRunner<TestGraph>;
-extern template class BasicRunner<ModelGraph>;
-using Runner = BasicRunner<TestGraph>;
-using ModelRunner = BasicRunner<ModelGraph>;
-using ModelPolicy = BasicPolicy<ModelGraph>;
-using ModelRunView = BasicRunView<ModelGraph>;
 
 }  // namespace playtest

@@ -7,7 +7,6 @@
 
 #include <cstdint>
 
-#include "playtest/explore/model_graph.hpp"
 #include "playtest/graph/random.hpp"
 #include "playtest/graph/test_graph.hpp"
 #include "playtest/run/adapter.hpp"
@@ -21,18 +20,27 @@ struct SimulatedSutOptions {
   // stimulus is refused (AdapterEvent::refusal(): not input-enabled there), and outputs come only
   // when the tester waits for them (a poll gets nothing), as TorX's probabilities assume.
   bool ioco_implementation = false;
+  // How the system chooses at a passive vertex: with the graph's probabilities (an honest coin), or
+  // as a fixed function of the edge that led into the vertex (a system whose "random" choices are
+  // decided by history, as a server that serves the client that has waited longest: issue 22,
+  // for measuring adaptive strategies offline). With incoming_edge an outcome that no incoming edge
+  // selects is never chosen.
+  enum class Choice : std::uint8_t { probabilities, incoming_edge };
+  Choice choice = Choice::probabilities;
 };
 
-// `G`: a TestGraph (SimulatedSut) or a model explored on the fly (ModelSimulatedSut: the system plays
-// the model program itself, expanding the states it moves to; with the same edge order and the same
-// probabilities it makes the same choices as on the explored graph).
-template <class G>
-class BasicSimulatedSut final : public Adapter {
+// `g`: a TestGraph, or a model explored on the fly (the system plays the model program itself,
+// expanding the states it moves to; with the same edge order and the same probabilities it makes
+// the same choices as on the explored graph).
+class SimulatedSut final : public Adapter {
  public:
   // Keeps a reference to `g`.
-  BasicSimulatedSut(const G& g, std::uint64_t seed, SimulatedSutOptions options = {});
+  SimulatedSut(const GameGraph& g, std::uint64_t seed, SimulatedSutOptions options = {});
 
-  void start() override { state_ = g_.initial(); }
+  void start() override {
+    state_ = g_.initial();
+    last_ = EdgeId::none();
+  }
   // At an active state, follows the out-edge with that label; a stimulus the SUT does not accept
   // there is ignored (the model will notice what the SUT does next).
   AdapterEvent stimulate(std::string_view label) override;
@@ -41,21 +49,21 @@ class BasicSimulatedSut final : public Adapter {
   // graph, docs/ioco.md) it moves to that edge's passive vertex first. At another active state:
   // quiescence.
   AdapterEvent next_event(Clock::time_point deadline) override;
-  void reset() override { state_ = g_.initial(); }
+  void reset() override {
+    state_ = g_.initial();
+    last_ = EdgeId::none();
+  }
   void finish() noexcept override {}
 
   VertexId state() const { return state_; }
 
  private:
-  const G& g_;
+  const GameGraph& g_;
   Rng rng_;
   SimulatedSutOptions options_;
   VertexId state_;
+  EdgeId last_;  // the edge that led to state_ (none at the start and after a reset)
 };
 
-extern template class BasicSimulatedSut<TestGraph>;
-extern template class BasicSimulatedSut<ModelGraph>;
-using SimulatedSut = BasicSimulatedSut<TestGraph>;
-using ModelSimulatedSut = BasicSimulatedSut<ModelGraph>;
 
 }  // namespace playtest

@@ -16,6 +16,7 @@
 #include "playtest/run/mutation.hpp"
 #include "playtest/run/runner.hpp"
 #include "playtest/run/shard.hpp"
+#include "playtest/explore/model.hpp"
 #include "playtest/run/simulated_sut.hpp"
 #include "playtest/strategy/policy.hpp"
 
@@ -91,8 +92,8 @@ struct StrategyComparison {
 };
 
 // "reach goal 'off'", "reach one of 3 goals", "cover all 20 edges", "cover 4 of 20 edges", "none".
-std::string describe_purpose(const TestGraph& g, const TestPurpose& p);
-std::string describe_purpose(const ModelGraph& g, const TestPurpose& p);
+// On the fly: "reach a final state (on the fly)", "cover every edge (on the fly: total unknown)".
+std::string describe_purpose(const GameGraph& g, const TestPurpose& p);
 
 // The comparison as a table for people (a row per strategy, the purpose it was measured on, and
 // with mutants the ones each strategy detected) and as JSON.
@@ -106,9 +107,9 @@ nlohmann::json comparison_json(const StrategyComparison& c);
 
 // Seeds are derived from options.seed and the run index only, so every strategy meets the same
 // sequence of simulated systems (common random numbers), whatever the number of threads.
-// `policies` makes one policy per thread (policy_maker, policy_factory.hpp).
-SimulationStats simulate(const TestGraph& model, const std::function<std::unique_ptr<Policy>()>& policies,
-                         const SimulationOptions& options, std::span<const Mutant> mutants = {});
+// `policies` makes one policy per thread (a strategy's prepared maker, strategy/strategy_row.hpp).
+SimulationStats simulate(const TestGraph& model, const PolicyMaker& policies, const SimulationOptions& options,
+                         std::span<const Mutant> mutants = {});
 // The same with one policy, in the calling thread (options.threads is not used).
 SimulationStats simulate(const TestGraph& model, Policy& policy, const SimulationOptions& options,
                          std::span<const Mutant> mutants = {});
@@ -117,9 +118,7 @@ SimulationStats simulate(const TestGraph& model, Policy& policy, const Simulatio
 // own ModelGraph as its runs go (docs/testing.md "Models too big to explore"); no mutants and no
 // implementation (UsageError("implementation")). With the same seeds the runs make the same choices
 // as on the explored graph (same edge order, same probabilities), so the statistics are the same.
-SimulationStats simulate(const Model& model,
-                         const std::function<std::unique_ptr<ModelPolicy>(const ModelGraph&)>& policies,
-                         const SimulationOptions& options);
+SimulationStats simulate(const Model& model, const PolicyMaker& policies, const SimulationOptions& options);
 
 // The seed of run `index` of stream `stream` (0: the tester, 1: the simulated SUT).
 std::uint64_t derive_seed(std::uint64_t seed, std::uint64_t index, std::uint64_t stream);

@@ -31,8 +31,8 @@ namespace playtest {
 //    "message":"...","failure":{"vertex":"v","allowed":["a"],"observed":"b"}}
 //   (failure for FAIL only, observed null for silence; with "interrupted":true,"signal":"SIGTERM" when
 //   a stop request ended the run)
-// Writes campaigns on a TestGraph and on a model explored on the fly (ModelGraph) alike.
-class JsonlTraceWriter final : public CampaignObserver, public ModelCampaignObserver {
+// Writes campaigns on a TestGraph and on a model explored on the fly alike.
+class JsonlTraceWriter final : public CampaignObserver {
  public:
   // `strategy` is written in every begin event of a campaign (on_run_begin).
   explicit JsonlTraceWriter(std::ostream& out, std::string strategy = {}) : out_(out), strategy_(std::move(strategy)) {}
@@ -46,23 +46,15 @@ class JsonlTraceWriter final : public CampaignObserver, public ModelCampaignObse
     params_ = std::move(params);
   }
   void begin_run(std::uint32_t run, std::uint64_t seed, std::string_view strategy);
-  void on_campaign_begin(const TestGraph& g, const CampaignOptions& options) override;
-  void on_campaign_begin(const ModelGraph& g, const CampaignOptions& options) override;
+  void on_campaign_begin(const GameGraph& g, const CampaignOptions& options) override;
   void on_run_begin(std::uint32_t run, std::uint64_t seed) override { begin_run(run, seed, strategy_); }
-  void on_step(const TestGraph& g, const TraceStep& step) override;
-  void on_step(const ModelGraph& g, const TraceStep& step) override;
-  void on_end(const TestGraph& g, const RunResult& result) override;
-  void on_end(const ModelGraph& g, const RunResult& result) override;
+  void on_step(const GameGraph& g, const TraceStep& step) override;
+  void on_end(const GameGraph& g, const RunResult& result) override;
   // The campaign line with the model's totals (nullopt: unknown, on the fly) and digest ("": none).
   void write_campaign(std::optional<Coverage> totals, const CampaignOptions& options,
                       const std::string& model_digest = {});
 
  private:
-  template <class G>
-  void write_step(const G& g, const TraceStep& step);
-  template <class G>
-  void write_end(const G& g, const RunResult& result);
-
   std::ostream& out_;
   std::string strategy_;
   std::string model_;
@@ -75,7 +67,7 @@ class JsonlTraceWriter final : public CampaignObserver, public ModelCampaignObse
 // of the campaign's run count), each in JsonlTraceWriter's format with its own campaign line, so
 // that every file can be read (and merged) on its own. A file is written as its run is reported
 // (CampaignObserver: in run order) and flushed step by step.
-class JsonlTraceDirWriter final : public CampaignObserver, public ModelCampaignObserver {
+class JsonlTraceDirWriter final : public CampaignObserver {
  public:
   // Creates `dir` when it does not exist; throws Error when it cannot.
   JsonlTraceDirWriter(std::string dir, std::string strategy);
@@ -87,20 +79,14 @@ class JsonlTraceDirWriter final : public CampaignObserver, public ModelCampaignO
     replay_ = std::move(replay);
     params_ = std::move(params);
   }
-  void on_campaign_begin(const TestGraph& g, const CampaignOptions& options) override;
-  void on_campaign_begin(const ModelGraph& g, const CampaignOptions& options) override;
+  void on_campaign_begin(const GameGraph& g, const CampaignOptions& options) override;
   void on_run_begin(std::uint32_t run, std::uint64_t seed) override;
-  void on_step(const TestGraph& g, const TraceStep& step) override;
-  void on_step(const ModelGraph& g, const TraceStep& step) override;
-  void on_end(const TestGraph& g, const RunResult& result) override;
-  void on_end(const ModelGraph& g, const RunResult& result) override;
+  void on_step(const GameGraph& g, const TraceStep& step) override;
+  void on_end(const GameGraph& g, const RunResult& result) override;
   // Throws Error when a file could not be written.
   void close();
 
  private:
-  template <class G>
-  void end(const G& g, const RunResult& result);
-
   std::string dir_, strategy_;
   std::optional<Coverage> totals_;  // the model's, for every file's campaign line (none on the fly)
   std::string digest_;              // the model's graph_digest ("" on the fly)
@@ -115,11 +101,9 @@ class JsonlTraceDirWriter final : public CampaignObserver, public ModelCampaignO
 };
 
 // "  12   3.4 ms  stimulus     idle --submit--> busy"
-std::string format_step(const TestGraph& g, const TraceStep& step);
-std::string format_step(const ModelGraph& g, const TraceStep& step);
+std::string format_step(const GameGraph& g, const TraceStep& step);
 // The last `max_steps` steps of r.trace, one per line (with a "... N earlier steps" line when cut).
-std::string format_trace(const TestGraph& g, const RunResult& r, std::size_t max_steps = 100);
-std::string format_trace(const ModelGraph& g, const RunResult& r, std::size_t max_steps = 100);
+std::string format_trace(const GameGraph& g, const RunResult& r, std::size_t max_steps = 100);
 
 // The header of a single run written by write_trace.
 struct TraceHeader {
@@ -131,6 +115,6 @@ struct TraceHeader {
 };
 // Writes one run (r.trace must be kept) as a JSON-lines trace that read_trace
 // (run/trace_reader.hpp) reads back.
-void write_trace(std::ostream& out, const TestGraph& g, const RunResult& r, const TraceHeader& header);
+void write_trace(std::ostream& out, const GameGraph& g, const RunResult& r, const TraceHeader& header);
 
 }  // namespace playtest

@@ -11,11 +11,10 @@
 
 namespace playtest {
 
-template <class G>
-class BasicAntiAntPolicy final : public BasicPolicy<G> {
+class AntiAntPolicy final : public Policy {
  public:
   std::string_view name() const override { return "anti-ant"; }
-  Decision choose(const BasicRunView<G>& view, Rng& rng) override {
+  Decision choose(const RunView& view, Rng& rng) override {
     auto out = view.graph.out_edges(view.current);
     if (out.empty()) return view.graph.is_resettable() ? Decision::reset() : Decision::stop();
     std::uint32_t best = std::numeric_limits<std::uint32_t>::max();
@@ -35,6 +34,5 @@ class BasicAntiAntPolicy final : public BasicPolicy<G> {
     return Decision::take(pick);
   }
 };
-using AntiAntPolicy = BasicAntiAntPolicy<TestGraph>;
 
 }  // namespace playtest

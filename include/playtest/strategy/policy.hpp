@@ -5,28 +5,32 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
 
 #include "playtest/graph/ids.hpp"
 #include "playtest/graph/random.hpp"
-#include "playtest/graph/test_graph.hpp"
+#include "playtest/graph/game_graph.hpp"
 
 namespace playtest {
 
-// What a policy sees of the run so far. `G` is the graph the run plays on: a TestGraph, or a model
-// explored on the fly (explore/model_graph.hpp, which has the same accessors); RunView and Policy
-// are the TestGraph ones.
-template <class G>
-struct BasicRunView {
-  const G& graph;
+class Evidence;
+
+// What a policy sees of the run so far. `graph` is what the run plays on: an explored TestGraph, or
+// a model explored on the fly (graph/game_graph.hpp).
+struct RunView {
+  const GameGraph& graph;
   VertexId current;
   std::uint64_t step = 0;                       // steps taken so far in this run (both players)
   std::span<const std::uint32_t> edge_visits;   // per EdgeId, since the start of this run
   std::span<const std::uint8_t> purpose_edges;  // per EdgeId: 1 if the test purpose asks to cover it (empty: all)
+  // What the system has shown so far, this run and the campaign's earlier runs (strategy/evidence.hpp);
+  // adaptive strategies re-plan on it. nullptr when nothing records it.
+  const Evidence* evidence = nullptr;
 };
-using RunView = BasicRunView<TestGraph>;
 
 struct Decision {
   enum class Kind : std::uint8_t {
@@ -42,27 +46,26 @@ struct Decision {
   static Decision stop() { return {Kind::stop, EdgeId::none()}; }
 };
 
-template <class G>
-class BasicPolicy {
+class Policy {
  public:
-  virtual ~BasicPolicy() = default;
+  virtual ~Policy() = default;
   virtual std::string_view name() const = 0;
   // A new run starts at `start` (also called after a reset, with the initial vertex).
-  virtual void begin_run(const BasicRunView<G>& view, Rng& rng) {
+  virtual void begin_run(const RunView& view, Rng& rng) {
     (void)view;
     (void)rng;
   }
   // The current vertex is active: choose what to do.
-  virtual Decision choose(const BasicRunView<G>& view, Rng& rng) = 0;
+  virtual Decision choose(const RunView& view, Rng& rng) = 0;
   // Edge `taken` was just followed (by the tester or by the system under test); `view.current` is
   // its target already and `view.edge_visits` counts it.
-  virtual void observe(EdgeId taken, const BasicRunView<G>& view) {
+  virtual void observe(EdgeId taken, const RunView& view) {
     (void)taken;
     (void)view;
   }
   // The current vertex is passive and the runner is about to wait for the system: true ends the
   // run here, as Decision::stop() does at an active vertex (TorX's length bound, seed 004 §3).
-  virtual bool stop_at_passive(const BasicRunView<G>& view) {
+  virtual bool stop_at_passive(const RunView& view) {
     (void)view;
     return false;
   }
@@ -70,6 +73,11 @@ class BasicPolicy {
   // empty when there is nothing to add.
   virtual std::string stop_reason() const { return {}; }
 };
-using Policy = BasicPolicy<TestGraph>;
+
+// Makes one policy for a graph a run plays on (a policy keeps per-run state, so every worker of a
+// campaign and every thread of a simulation gets its own). What is expensive (a solver's solution,
+// the cover strategy's tour) is computed once when the maker is made and shared read-only by every
+// policy it makes. The policy may keep a reference to the graph.
+using PolicyMaker = std::function<std::unique_ptr<Policy>(const GameGraph& g)>;
 
 }  // namespace playtest

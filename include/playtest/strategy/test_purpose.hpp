@@ -11,7 +11,6 @@
 #include <vector>
 
 #include "playtest/graph/test_graph.hpp"
-#include "playtest/strategy/strategy_kind.hpp"
 
 namespace playtest {
 
@@ -37,16 +36,18 @@ PurposeChoice parse_purpose_choice(std::string_view name);
 TestPurpose purpose_from_names(const TestGraph& g, TestPurpose::Kind kind, std::span<const std::string> goals,
                                std::span<const std::string> edges);
 
+struct StrategyRow;
+
 struct StrategySpec {
-  StrategyKind kind = StrategyKind::random;
+  const StrategyRow* strategy = nullptr;  // catalog/strategy_table.hpp; nullptr: no strategy's defaults
   PurposeChoice purpose = PurposeChoice::automatic;
   std::vector<std::string> goals;  // vertex ids (empty: the graph's goal vertices)
   std::vector<std::string> edges;  // edge ids or labels to cover (empty: every edge)
   std::vector<std::string> traps;  // trap specs (strategy/traps.hpp); non-empty: cover exactly these
 
-  // The purpose's kind: the one asked for, else reach when goals are named or the strategy aims at
-  // goals (reach, win, expected), none for torx (it tests until it stops, seed 004 §3), cover for
-  // the others. Traps always mean cover.
+  // The purpose's kind: the one asked for, else reach when goals are named, else the strategy's
+  // default (StrategyRow::default_purpose: reach for reach, win and expected, none for torx, which
+  // tests until it stops, seed 004 §3, cover for the others). Traps always mean cover.
   TestPurpose::Kind purpose_kind() const;
 
   // The purpose with every name resolved in `g`; `declared_traps` are the model's meta.traps (for

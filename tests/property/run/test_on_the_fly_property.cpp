@@ -16,8 +16,7 @@
 #include "playtest/explore/model_graph.hpp"
 #include "playtest/lang/model_program.hpp"
 #include "playtest/plan/pessimistic.hpp"
-#include "playtest/run/model_graph_space.hpp"
-#include "playtest/run/policy_factory.hpp"
+#include "playtest/catalog/strategy_table.hpp"
 #include "playtest/run/runner.hpp"
 #include "playtest/run/simulated_sut.hpp"
 #include "playtest/strategy/anti_ant_policy.hpp"
@@ -108,26 +107,12 @@ TEST(OnTheFlyProperty, DiscoversTheExploredGraph) {
 }
 
 // One run of `policy` on `runner`'s graph against the simulated system playing the same graph.
-template <class G>
-RunResult play(const BasicRunner<G>& runner, BasicPolicy<G>& policy, std::uint64_t seed) {
-  BasicSimulatedSut<G> sut(runner.graph(), seed * 7 + 1);
+RunResult play(const Runner& runner, Policy& policy, std::uint64_t seed) {
+  SimulatedSut sut(runner.graph(), seed * 7 + 1);
   return runner.run(policy, sut, nullptr, seed);
 }
 
-template <template <class> class P>
-struct Maker {
-  template <class G>
-  static std::unique_ptr<BasicPolicy<G>> make(const G&) {
-    return std::make_unique<P<G>>();
-  }
-};
-
-struct PessimisticMaker {
-  static std::unique_ptr<Policy> make(const TestGraph& g) { return std::make_unique<PessimisticPolicy>(g); }
-  static std::unique_ptr<ModelPolicy> make(const ModelGraph& g) { return std::make_unique<ModelPessimisticPolicy>(g); }
-};
-
-template <class M>
+// The strategy's policy through the strategy table, on the explored graph and on the fly alike.
 void same_runs(const char* strategy, TestPurpose::Kind purpose) {
   std::uint32_t compared = 0;
   for (const Case& c : cases()) {
@@ -141,9 +126,9 @@ void same_runs(const char* strategy, TestPurpose::Kind purpose) {
     for (std::uint64_t seed = 1; seed <= 6; ++seed) {
       SCOPED_TRACE(strategy + std::string(" seed ") + std::to_string(seed));
       const ModelGraph g(*model);  // a fresh exploration per run
-      const ModelRunner mrunner(g, ro);
-      auto tp = M::make(t);
-      auto mp = M::make(g);
+      const Runner mrunner(g, ro);
+      auto tp = make_policy(strategy, t, ro.purpose);
+      auto mp = make_policy(strategy, g, ro.purpose);
       const RunResult a = play(truner, *tp, seed);
       const RunResult b = play(mrunner, *mp, seed);
       EXPECT_EQ(a.verdict, b.verdict) << a.message << " / " << b.message;
@@ -168,17 +153,17 @@ void same_runs(const char* strategy, TestPurpose::Kind purpose) {
 }
 
 TEST(OnTheFlyProperty, RandomMakesTheSameRuns) {
-  same_runs<Maker<BasicRandomWalkPolicy>>("random", TestPurpose::Kind::cover);
-  same_runs<Maker<BasicRandomWalkPolicy>>("random", TestPurpose::Kind::reach);
-  same_runs<Maker<BasicRandomWalkPolicy>>("random", TestPurpose::Kind::none);
+  same_runs("random", TestPurpose::Kind::cover);
+  same_runs("random", TestPurpose::Kind::reach);
+  same_runs("random", TestPurpose::Kind::none);
 }
 
 TEST(OnTheFlyProperty, AntiAntMakesTheSameRuns) {
-  same_runs<Maker<BasicAntiAntPolicy>>("anti-ant", TestPurpose::Kind::cover);
+  same_runs("anti-ant", TestPurpose::Kind::cover);
 }
 
 TEST(OnTheFlyProperty, PessimisticMakesTheSameRuns) {
-  same_runs<PessimisticMaker>("pessimistic", TestPurpose::Kind::cover);
+  same_runs("pessimistic", TestPurpose::Kind::cover);
 }
 
 }  // namespace

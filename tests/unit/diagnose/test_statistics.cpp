@@ -5,7 +5,7 @@
 #include <cmath>
 #include <vector>
 
-#include "playtest/diagnose/statistics.hpp"
+#include "playtest/strategy/statistics.hpp"
 #include "playtest/error.hpp"
 
 namespace playtest {

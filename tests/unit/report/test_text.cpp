@@ -4,7 +4,7 @@
 
 #include "playtest/graph/names.hpp"
 #include "playtest/io/graph_json.hpp"
-#include "playtest/run/policy_factory.hpp"
+#include "playtest/catalog/strategy_table.hpp"
 #include "playtest/run/runner.hpp"
 #include "playtest/run/simulated_sut.hpp"
 
@@ -51,7 +51,7 @@ TEST(StopReasons, ReachSaysTheGoalIsOutOfItsBound) {
   ro.purpose.kind = TestPurpose::Kind::reach;
   ro.max_steps = 50;
   Runner runner(g, ro);
-  auto reach = make_policy("reach", g, {.bound = 3});
+  auto reach = make_policy("reach", g, {}, {.args = {{"bound", "3"}}});
   // Seeds until the system sends the run to the trap 'd', where no goal is reachable.
   for (std::uint64_t seed = 1; seed < 50; ++seed) {
     SimulatedSut sut(g, seed);

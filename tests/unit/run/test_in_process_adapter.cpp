@@ -13,7 +13,7 @@
 #include "playtest/error.hpp"
 #include "playtest/io/graph_json.hpp"
 #include "playtest/run/in_process_adapter.hpp"
-#include "playtest/run/policy_factory.hpp"
+#include "playtest/catalog/strategy_table.hpp"
 #include "playtest/run/runner.hpp"
 #include "playtest/run/trace_writer.hpp"
 
@@ -86,9 +86,9 @@ TEST(InProcessAdapter, CorrectComponentPassesForEveryStrategy) {
   o.max_steps = 2000;
   o.timeout = std::chrono::milliseconds(10000);  // only a real silence waits this long
   Runner runner(g, o);
-  for (StrategyKind kind : strategy_kinds()) {
-    std::string_view name = to_string(kind);
-    auto policy = make_policy(kind, g);
+  for (const StrategyRow* row : strategy_table()) {
+    std::string_view name = row->name;
+    auto policy = make_policy(name, g);
     JobRunnerAdapter adapter(false);
     for (std::uint64_t seed = 0; seed < 3; ++seed) {
       RunResult r = runner.run(*policy, adapter, nullptr, seed);

@@ -57,8 +57,8 @@ class InputThenObserve final : public Policy {
   explicit InputThenObserve(std::string input) : input_(std::move(input)) {}
   std::string_view name() const override { return "input-then-observe"; }
   Decision choose(const RunView& view, Rng&) override {
-    if (auto e = ioco::find_out_edge(view.graph, view.current, input_)) return Decision::take(*e);
-    if (auto e = ioco::find_observe_edge(view.graph, view.current)) return Decision::take(*e);
+    if (auto e = ioco::find_out_edge(*view.graph.explored(), view.current, input_)) return Decision::take(*e);
+    if (auto e = ioco::find_observe_edge(*view.graph.explored(), view.current)) return Decision::take(*e);
     return Decision::stop();
   }
 

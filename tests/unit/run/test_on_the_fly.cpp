@@ -61,9 +61,9 @@ TEST(ModelGraph, ExpandsAStateOnlyWhenAskedFor) {
 TEST(ModelRunner, ARunExpandsOnlyWhatItReaches) {
   const auto model = counters(100000);  // 2 * 10^10 states
   const ModelGraph g(*model);
-  const ModelRunner runner(g, {.purpose = {.kind = TestPurpose::Kind::cover}, .max_steps = 2000});
-  BasicRandomWalkPolicy<ModelGraph> policy;
-  ModelSimulatedSut sut(g, 1);
+  const Runner runner(g, {.purpose = {.kind = TestPurpose::Kind::cover}, .max_steps = 2000});
+  RandomWalkPolicy policy;
+  SimulatedSut sut(g, 1);
   const RunResult r = runner.run(policy, sut, nullptr, 7);
   EXPECT_EQ(r.verdict, Verdict::inconclusive) << r.message;
   EXPECT_EQ(r.steps, 2000u);
@@ -78,9 +78,9 @@ TEST(ModelRunner, CoverIsMetWhenTheWholeReachableGraphIsCovered) {
   const ExploreResult explored = explore(*model);
   for (std::uint64_t seed = 1; seed <= 5; ++seed) {
     const ModelGraph g(*model);
-    const ModelRunner runner(g, {.purpose = {.kind = TestPurpose::Kind::cover}, .max_steps = 100000});
-    BasicAntiAntPolicy<ModelGraph> policy;
-    ModelSimulatedSut sut(g, seed);
+    const Runner runner(g, {.purpose = {.kind = TestPurpose::Kind::cover}, .max_steps = 100000});
+    AntiAntPolicy policy;
+    SimulatedSut sut(g, seed);
     const RunResult r = runner.run(policy, sut, nullptr, seed);
     EXPECT_EQ(r.verdict, Verdict::pass) << r.message;
     EXPECT_TRUE(r.purpose_met);
@@ -92,9 +92,9 @@ TEST(ModelRunner, CoverIsMetWhenTheWholeReachableGraphIsCovered) {
 TEST(ModelRunner, ReachMeetsAFinalState) {
   const auto model = counters(3);
   const ModelGraph g(*model);
-  const ModelRunner runner(g, {.purpose = {.kind = TestPurpose::Kind::reach}, .max_steps = 100000});
-  BasicRandomWalkPolicy<ModelGraph> policy;
-  ModelSimulatedSut sut(g, 2);
+  const Runner runner(g, {.purpose = {.kind = TestPurpose::Kind::reach}, .max_steps = 100000});
+  RandomWalkPolicy policy;
+  SimulatedSut sut(g, 2);
   const RunResult r = runner.run(policy, sut, nullptr, 2);
   EXPECT_EQ(r.verdict, Verdict::pass) << r.message;
   EXPECT_TRUE(g.is_goal(r.final_vertex));
@@ -105,13 +105,13 @@ TEST(ModelRunner, RefusesWhatNeedsVertexOrEdgeIds) {
   const auto model = counters(3);
   const ModelGraph g(*model);
   try {
-    ModelRunner runner(g, {.purpose = {.kind = TestPurpose::Kind::reach, .goals = {VertexId{0}}}});
+    Runner runner(g, {.purpose = {.kind = TestPurpose::Kind::reach, .goals = {VertexId{0}}}});
     FAIL() << "goals accepted";
   } catch (const UsageError& e) {
     EXPECT_EQ(e.parameter(), "goals");
   }
   try {
-    ModelRunner runner(g, {.purpose = {.kind = TestPurpose::Kind::cover, .edges = {EdgeId{0}}}});
+    Runner runner(g, {.purpose = {.kind = TestPurpose::Kind::cover, .edges = {EdgeId{0}}}});
     FAIL() << "edges accepted";
   } catch (const UsageError& e) {
     EXPECT_EQ(e.parameter(), "edges");
@@ -121,9 +121,9 @@ TEST(ModelRunner, RefusesWhatNeedsVertexOrEdgeIds) {
 TEST(ModelCampaign, OneJobAndNoShards) {
   const auto model = counters(3);
   const ModelGraph g(*model);
-  const ModelRunner runner(g, {.max_steps = 10});
-  BasicRandomWalkPolicy<ModelGraph> policy;
-  ModelSimulatedSut sut(g, 1);
+  const Runner runner(g, {.max_steps = 10});
+  RandomWalkPolicy policy;
+  SimulatedSut sut(g, 1);
   try {
     (void)run_campaign(runner, policy, sut, {.runs = 2, .jobs = 2});
     FAIL() << "two jobs accepted";

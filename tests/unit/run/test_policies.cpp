@@ -9,7 +9,7 @@
 #include "playtest/io/graph_json.hpp"
 #include "playtest/strategy/anti_ant_policy.hpp"
 #include "playtest/run/mutation.hpp"
-#include "playtest/run/policy_factory.hpp"
+#include "playtest/catalog/strategy_table.hpp"
 #include "playtest/strategy/random_walk_policy.hpp"
 #include "playtest/run/simulated_sut.hpp"
 #include "playtest/run/simulation.hpp"
@@ -79,20 +79,26 @@ TEST(Policies, TableAndBoundedPolicies) {
   EXPECT_EQ(never.choose(RunView{g, *g.find_vertex("g"), 2, visits, {}}, rng).kind, Decision::Kind::reset);
 }
 
-TEST(Policies, FactoryKnowsEveryName) {
+TEST(Policies, TheTableKnowsEveryName) {
   TestGraph g = parse_graph(fan_graph);
   std::vector<std::string> names;
-  for (StrategyKind k : strategy_kinds()) {
-    auto p = make_policy(k, g);
+  for (const StrategyRow* row : strategy_table()) {
+    auto p = make_policy(row->name, g);
     ASSERT_NE(p, nullptr);
-    EXPECT_EQ(p->name(), to_string(k));
-    EXPECT_EQ(parse_strategy_kind(to_string(k)), k);
-    names.emplace_back(to_string(k));
+    EXPECT_EQ(p->name(), row->name);
+    EXPECT_EQ(&strategy_named(row->name), row);
+    names.emplace_back(row->name);
   }
-  ASSERT_GE(names.size(), 6u);  // more strategies (planners) may follow these
-  names.resize(6);
-  EXPECT_EQ(names, (std::vector<std::string>{"random", "anti-ant", "reach", "win", "expected", "cover"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"random", "anti-ant", "reach", "win", "expected", "cover", "planner",
+                                             "pessimistic", "torx"}));
   EXPECT_THROW(make_policy("nope", g), UsageError);
+  try {
+    (void)strategy_named("cvoer");
+    ADD_FAILURE() << "no error";
+  } catch (const UsageError& e) {
+    EXPECT_EQ(e.parameter(), "strategy");
+    EXPECT_NE(e.diagnostic().message.find("did you mean 'cover'?"), std::string::npos) << e.diagnostic().message;
+  }
   TestGraph no_goals = generate_random_graph({.vertices = 5, .goals = 0, .seed = 1});
   for (auto n : {"reach", "win", "expected"}) EXPECT_THROW(make_policy(n, no_goals), UsageError) << n;
 }
@@ -104,7 +110,7 @@ TEST(Policies, GoalStrategiesReachTheGoalInTheSimulation) {
   so.run.max_steps = 200;
   so.runs = 400;
   for (auto n : {"reach", "expected"}) {
-    auto p = make_policy(n, g, {.bound = 20});
+    auto p = make_policy(n, g, {}, {.args = {{"bound", "20"}}});
     SimulationStats s = simulate(g, *p, so);
     EXPECT_EQ(s.passed, 400u) << n;
     EXPECT_EQ(s.success_rate, 1.0);

@@ -220,7 +220,7 @@ TEST(Runner, PolicyAskedResetReturnsToInitial) {
     std::string_view name() const override { return "reset-once"; }
     Decision choose(const RunView& v, Rng&) override {
       if (calls++ == 0) return Decision::reset();
-      return Decision::take(*v.graph.find_edge("stop"));
+      return Decision::take(*v.graph.explored()->find_edge("stop"));
     }
   } p;
   ScriptedAdapter a;

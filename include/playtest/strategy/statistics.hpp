@@ -32,6 +32,12 @@ double normal_quantile(double p);
 // The two-sided z for a confidence level c in (0, 1): normal_quantile((1 + c) / 2).
 double z_for_confidence(double confidence);
 
+// Wilson score interval for `successes` out of `trials` at normal quantile z.
+struct Interval {
+  double low = 0, high = 0;
+};
+Interval wilson_interval(std::uint32_t successes, std::uint32_t trials, double z);
+
 // A rate (successes out of trials) with its Wilson score interval at `confidence`.
 struct RateEstimate {
   std::uint32_t successes = 0, trials = 0;

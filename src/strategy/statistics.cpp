@@ -1,4 +1,4 @@
-#include "playtest/diagnose/statistics.hpp"
+#include "playtest/strategy/statistics.hpp"
 
 #include <fmt/format.h>
 
@@ -7,7 +7,6 @@
 #include <limits>
 #include <vector>
 
-#include "playtest/cover/cover_convergence.hpp"
 #include "playtest/error.hpp"
 
 namespace playtest {
@@ -156,6 +155,17 @@ double z_for_confidence(double confidence) {
     throw UsageError("confidence",
                      fmt::format("a confidence level must lie strictly between 0 and 1, got {}", confidence));
   return normal_quantile(0.5 * (1.0 + confidence));
+}
+
+Interval wilson_interval(std::uint32_t successes, std::uint32_t trials, double z) {
+  if (trials == 0) return {0, 1};
+  const double n = trials, ph = successes / n, z2 = z * z;
+  const double denom = 1 + z2 / n;
+  const double center = (ph + z2 / (2 * n)) / denom;
+  const double half = z / denom * std::sqrt(ph * (1 - ph) / n + z2 / (4 * n * n));
+  // Exact ends at 0 and n successes (the formula leaves rounding noise there).
+  return {successes == 0 ? 0.0 : std::max(0.0, center - half),
+          successes == trials ? 1.0 : std::min(1.0, center + half)};
 }
 
 RateEstimate estimate_rate(std::uint32_t successes, std::uint32_t trials, double confidence) {

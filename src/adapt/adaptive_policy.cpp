@@ -1,0 +1,273 @@
+#include "playtest/adapt/adaptive_policy.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <optional>
+
+#include "playtest/adapt/context_product.hpp"
+#include "playtest/solve/bounded_reachability.hpp"
+#include "playtest/solve/expected_cost.hpp"
+#include "playtest/strategy/evidence.hpp"
+#include "playtest/strategy/starvation.hpp"
+
+namespace playtest {
+
+namespace {
+
+// A plan on the context product: what to do at each product vertex.
+struct Plan {
+  ContextProduct product;
+  std::vector<EdgeId> strategy;                         // coverage, expected: per product vertex
+  std::shared_ptr<const BoundedReachResult> reach;      // reach
+  std::uint32_t bound = 0;
+};
+
+class AdaptivePolicy final : public Policy {
+ public:
+  AdaptivePolicy(Replanning mode, const TestGraph& g, std::vector<VertexId> goals, std::unique_ptr<Policy> inner,
+                 std::shared_ptr<const AdaptOptions> o)
+      : mode_(mode), g_(g), goals_(std::move(goals)), inner_(std::move(inner)), keep_options_(std::move(o)),
+        o_(*keep_options_) {}
+
+  std::string_view name() const override { return inner_->name(); }
+
+  void begin_run(const RunView& view, Rng& rng) override {
+    inner_->begin_run(view, rng);
+    history_.clear();
+    if (view.step == 0) {  // a new run (not a reset within one): what is wanted starts again
+      wanted_.clear();
+      plan_.reset();
+      since_plan_ = 0;
+      moves_in_plan_ = 0;
+    }
+    due_ = true;  // the evidence may have grown since the last run, and a reset changes the history
+  }
+
+  Decision choose(const RunView& view, Rng& rng) override {
+    ++since_plan_;
+    if (due_ && may_plan()) replan(view);
+    // A plan whose target was just taken would lead back to it: until the next plan the wrapped
+    // strategy (which knows what it has covered) plays.
+    if (plan_ && !stale_) {
+      const VertexId x = plan_->product.locate(view.current, history_);
+      if (!x.is_none()) {
+        const EdgeId f = planned_edge(x);
+        if (!f.is_none()) {
+          if (o_.stats) ++o_.stats->steered;
+          if (plan_->product.is_reset(f)) return Decision::reset();
+          const EdgeId e = plan_->product.model_edge(f);
+          if (g_.source(e) == view.current) return Decision::take(e);
+        }
+      }
+    }
+    return inner_->choose(view, rng);
+  }
+
+  void observe(EdgeId taken, const RunView& view) override {
+    inner_->observe(taken, view);
+    if (history_.size() == max_history) history_.erase(history_.begin());
+    history_.push_back(taken);
+    ++moves_in_plan_;
+    const VertexId from = g_.source(taken);
+    const bool target_taken = plan_ && mode_ == Replanning::coverage && is_wanted(taken);
+    if (target_taken) stale_ = true;
+    if (view.evidence == nullptr || !g_.is_passive(from)) {
+      if (target_taken) due_ = true;
+      return;
+    }
+    // The system chose at `from`. The plan is re-made when that says something new: an outcome
+    // seen for the first time in its history at a vertex the plan learns per history (a history
+    // tried, or a new way to get an outcome), or a change of what is wanted. Outcomes seen there
+    // before in the same history only confirm the plan's estimate. Whether the frequencies depart
+    // from the model is tested again at every power of two of a vertex's visits (a logarithmic
+    // number of tests, however long the campaign).
+    bool surprise = false;
+    if (interesting(from)) {
+      const std::size_t k = std::min<std::size_t>(keep_[from.index()], history_.size() - 1);
+      const std::span<const EdgeId> context(history_.data() + history_.size() - 1 - k, k);
+      surprise = view.evidence->count(from, context, taken) <= 1;
+    }
+    const std::uint64_t visits = view.evidence->visits(from);
+    const bool retest = visits >= 8 && (visits & (visits - 1)) == 0;
+    if (changes_what_is_wanted(from, view) || target_taken || surprise || retest) due_ = true;
+  }
+
+  bool stop_at_passive(const RunView& view) override { return inner_->stop_at_passive(view); }
+  std::string stop_reason() const override { return inner_->stop_reason(); }
+
+ private:
+  static constexpr std::size_t max_history = 8;
+  // Building the product and setting up its solve costs about as much per product vertex and edge
+  // as this many sweeps (measured on examples/models/redis_queue.ptm: docs/testing.md).
+  static constexpr std::uint64_t build_units = 64;
+
+  bool may_plan() const { return since_plan_ * o_.work_per_step >= last_work_; }
+
+  // A purpose edge not taken in this run (coverage), as RunView counts them.
+  bool uncovered(EdgeId e, const RunView& view) const {
+    return view.edge_visits[e.index()] == 0 &&
+           (view.purpose_edges.empty() || view.purpose_edges[e.index()] != 0);
+  }
+  bool is_wanted(EdgeId e) const { return e.index() < wanted_.size() && wanted_[e.index()] != 0; }
+  bool interesting(VertexId v) const { return v.index() < keep_.size() && keep_[v.index()] > 0; }
+
+  // Re-evaluates the outcomes of v; true when the set of withheld (or departing) ones changed.
+  bool changes_what_is_wanted(VertexId v, const RunView& view) {
+    if (wanted_.empty()) wanted_.assign(g_.num_edges(), 0);
+    bool changed = false;
+    for (EdgeId e : g_.out_edges(v)) {
+      const bool want = wants(v, e, view);
+      if (want != (wanted_[e.index()] != 0)) {
+        wanted_[e.index()] = want ? 1 : 0;
+        changed = true;
+      }
+    }
+    return changed;
+  }
+
+  // coverage: an uncovered purpose outcome the system withholds, not yet starved. reach, expected:
+  // any withheld outcome (the plan should know the system does not toss that coin).
+  bool wants(VertexId v, EdgeId e, const RunView& view) const {
+    const Evidence& ev = *view.evidence;
+    if (!is_withheld(g_, ev, v, e, o_.learning)) return false;
+    if (mode_ != Replanning::coverage) return true;
+    return uncovered(e, view) && !is_starved(g_, ev, v, e, o_.learning.starvation_confidence, view.edge_visits);
+  }
+
+  EdgeId planned_edge(VertexId x) const {
+    if (mode_ == Replanning::reach) {
+      const std::uint32_t k = plan_->bound > moves_in_plan_ ? plan_->bound - static_cast<std::uint32_t>(moves_in_plan_) : 1;
+      return plan_->reach->choice(x, std::min(k, plan_->reach->bound()));
+    }
+    return x.index() < plan_->strategy.size() ? plan_->strategy[x.index()] : EdgeId::none();
+  }
+
+  void replan(const RunView& view) {
+    due_ = false;
+    stale_ = false;
+    const auto t0 = std::chrono::steady_clock::now();
+    if (view.evidence == nullptr) return;
+    const Evidence& ev = *view.evidence;
+    // What is wanted, from the whole evidence (the campaign's earlier runs included).
+    wanted_.assign(g_.num_edges(), 0);
+    keep_.assign(g_.num_vertices(), 0);
+    bool any = false;
+    for (VertexId v : ev.vertices()) {
+      if (v.index() >= g_.num_vertices() || !g_.is_passive(v)) continue;
+      for (EdgeId e : g_.out_edges(v))
+        if (wants(v, e, view)) {
+          wanted_[e.index()] = 1;
+          any = true;
+        }
+    }
+    // Frequencies a goodness-of-fit test rejects (the system's coin is not the model's, or it is
+    // decided by history) make the model's probabilities wrong for every plan.
+    if (!any && !departing_vertices(g_, ev, o_.learning).empty()) any = true;
+    // coverage: once the system withholds something, the model's coins no longer say where the
+    // wrapped strategy's plan leads, so the plan aims at every purpose edge left (but the starved).
+    if (any && mode_ == Replanning::coverage)
+      for (EdgeId e : g_.edges())
+        if (uncovered(e, view) &&
+            !(g_.is_passive(g_.source(e)) &&
+              is_starved(g_, ev, g_.source(e), e, o_.learning.starvation_confidence, view.edge_visits)))
+          wanted_[e.index()] = 1;
+    // Once the system departs from the model anywhere, every choice of it may depend on history:
+    // the plan learns every passive vertex with a choice per history (a vertex whose choice does
+    // not depend on history looks the same in every history, at the price of a larger product).
+    if (any)
+      for (VertexId v : g_.vertices())
+        if (g_.is_passive(v) && g_.out_degree(v) > 1) keep_[v.index()] = o_.max_context;
+    plan_.reset();
+    since_plan_ = 0;
+    moves_in_plan_ = 0;
+    if (!any) {  // the evidence agrees with the model: the wrapped strategy plays
+      last_work_ = 0;
+      return;
+    }
+    const ContextProduct::Learned learned = [&](VertexId v, std::span<const EdgeId> w, std::span<double> probs) {
+      const auto out = g_.out_edges(v);
+      double sum = 0;
+      for (std::size_t i = 0; i < out.size(); ++i) sum += probs[i] = learned_probability(g_, ev, v, w, out[i], o_.learning);
+      for (double& p : probs) p /= sum;
+    };
+    std::optional<ContextProduct> product;
+    // Shorter histories when the product would be too large.
+    for (std::uint32_t k = o_.max_context;; --k) {
+      std::vector<std::uint32_t> keep = keep_;
+      for (auto& x : keep) x = std::min(x, k);
+      product = ContextProduct::build(g_, keep, learned,
+                                      {.to_target = mode_ == Replanning::coverage ? std::span<const std::uint8_t>(wanted_)
+                                                                                  : std::span<const std::uint8_t>(),
+                                       .unit_costs = mode_ != Replanning::expected,
+                                       .goals = goals_,
+                                       .max_vertices = o_.max_product_vertices});
+      if (product || k == 0) break;
+    }
+    if (!product) {
+      last_work_ = 0;
+      return;
+    }
+    Plan plan{.product = std::move(*product)};
+    const TestGraph& pg = plan.product.graph();
+    std::uint64_t sweeps = 1;
+    if (mode_ == Replanning::reach) {
+      std::vector<VertexId> goals;
+      for (VertexId x : pg.vertices())
+        if (pg.is_goal(x)) goals.push_back(x);
+      plan.bound = o_.reach_bound ? o_.reach_bound : 2 * g_.num_vertices() + 2;
+      plan.reach = std::make_shared<const BoundedReachResult>(
+          solve_bounded_reachability(pg, goals, BoundedReachOptions{.bound = plan.bound}));
+      sweeps = plan.bound;
+    } else {
+      std::vector<VertexId> goals;
+      if (mode_ == Replanning::coverage)
+        goals.push_back(plan.product.target());
+      else
+        for (VertexId x : pg.vertices())
+          if (pg.is_goal(x)) goals.push_back(x);
+      if (!goals.empty() && !goals.front().is_none()) {
+        ExpectedCostResult r = solve_expected_cost(
+            pg, goals,
+            {.method = ExpectedCostMethod::value_iteration, .epsilon = 1e-6, .max_iterations = 10000, .threads = 1});
+        plan.strategy = std::move(r.strategy);
+        sweeps = std::max<std::uint64_t>(1, r.iterations);
+      }
+    }
+    last_work_ = (std::uint64_t{pg.num_vertices()} + pg.num_edges()) * (sweeps + build_units);
+    plan_ = std::move(plan);
+    if (o_.stats) {
+      ++o_.stats->plans;
+      o_.stats->plan_work += last_work_;
+      o_.stats->plan_ns += static_cast<std::uint64_t>(
+          std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count());
+    }
+  }
+
+  const Replanning mode_;
+  const TestGraph& g_;
+  const std::vector<VertexId> goals_;
+  std::unique_ptr<Policy> inner_;
+  std::shared_ptr<const AdaptOptions> keep_options_;
+  const AdaptOptions& o_;
+  std::vector<EdgeId> history_;        // the last edges since the run began or the last reset
+  std::vector<std::uint8_t> wanted_;   // per model edge: an outcome the plan aims at
+  std::vector<std::uint32_t> keep_;    // per model vertex: history its plan keeps
+  std::optional<Plan> plan_;
+  bool due_ = true;
+  bool stale_ = false;  // coverage: a target of the plan was taken since it was made
+  std::uint64_t since_plan_ = 0, moves_in_plan_ = 0, last_work_ = 0;
+};
+
+}  // namespace
+
+PolicyMaker adaptive_maker(Replanning mode, const TestGraph& g, const TestPurpose& purpose, PolicyMaker inner,
+                           const AdaptOptions& options) {
+  if (mode == Replanning::none) return inner;
+  std::vector<VertexId> goals = purpose.goals.empty() ? g.goals() : purpose.goals;
+  auto o = std::make_shared<const AdaptOptions>(options);
+  return [mode, &g, goals, inner = std::move(inner), o](const GameGraph& graph) -> std::unique_ptr<Policy> {
+    return std::make_unique<AdaptivePolicy>(mode, g, goals, inner(graph), o);
+  };
+}
+
+}  // namespace playtest
