@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <ostream>
+#include <sstream>
 
 #include "playtest/graph/names.hpp"
 #include "playtest/run/trace_writer.hpp"
+#include "playtest/source_text.hpp"
 
 namespace playtest {
 
@@ -184,6 +186,9 @@ nlohmann::json campaign_json_of(const Runner& runner, const CampaignResult& c, s
   if (!c.shard.is_whole()) j["shard"] = to_string(c.shard);
   if (c.interrupted) j["signal"] = c.signal != 0 ? nlohmann::json(signal_name(c.signal)) : nlohmann::json(nullptr);
   if (c.failed_fast != 0) j["failed_fast"] = c.failed_fast;
+  if (c.fail_fast) j["fail_fast"] = true;
+  if (!c.model_digest.empty()) j["model_digest"] = c.model_digest;
+  if (!c.settings.empty()) j["settings"] = c.settings;
   j["runs_not_completed"] = c.runs_not_completed();
   j["runs_not_started"] = c.runs_not_started();
   j["runs"] = nlohmann::json::array();
@@ -236,13 +241,19 @@ nlohmann::json campaign_json_of(const Runner& runner, const CampaignResult& c, s
 
 }  // namespace
 
+// The text outputs hold what the system under test sent (labels, messages): escaped for the
+// terminal as the JSON, the trace and JUnit escape it.
 void write_run_text(std::ostream& out, const Runner& runner, const RunResult& r, std::uint32_t run_index,
                     const RunOutputOptions& options) {
-  run_text(out, runner, r, run_index, options);
+  std::ostringstream text;
+  run_text(text, runner, r, run_index, options);
+  out << terminal_text(text.str());
 }
 void write_campaign_text(std::ostream& out, const Runner& runner, const CampaignResult& c,
                          const RunOutputOptions& options) {
-  campaign_text(out, runner, c, options);
+  std::ostringstream text;
+  campaign_text(text, runner, c, options);
+  out << terminal_text(text.str());
 }
 nlohmann::json campaign_json(const Runner& runner, const CampaignResult& c, std::string_view strategy,
                              const RunOutputOptions& options) {

@@ -241,6 +241,8 @@ class RunSession {
 
   RunResult run() {
     try {
+      // The budget holds while the adapter waits too (a slow "ready" or "ack"): BudgetSpent below.
+      adapter_.set_run_deadline(has_budget() ? budget_end_ : Clock::time_point::max());
       adapter_.start();
       if (values_) values_->clear();
       policy_.begin_run(view(), rng_);
@@ -250,6 +252,12 @@ class RunSession {
       }
     } catch (const StopRequested&) {
       interrupted();
+    } catch (const BudgetSpent& e) {
+      // In the middle of a step: what the system would have done is unknown, so never a PASS.
+      r_.verdict = Verdict::inconclusive;
+      r_.message = fmt::format("time budget of {} ms spent after {} step{}: {}; {}", o_.time_budget.count(), r_.steps,
+                               r_.steps == 1 ? "" : "s", e.diagnostic().message,
+                               r_.steps == 0 ? "no step was taken, so nothing was tested" : "the step did not finish");
     } catch (const ModelError& e) {
       r_.verdict = Verdict::error;
       r_.model_error = e.diagnostic();

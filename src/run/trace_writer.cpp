@@ -9,14 +9,17 @@
 #include <ostream>
 
 #include "playtest/error.hpp"
+#include "playtest/graph/graph_digest.hpp"
 
 namespace playtest {
 
 void JsonlTraceWriter::on_campaign_begin(const GameGraph& g, const CampaignOptions& o) {
-  write_campaign(g.is_explored() ? std::optional(coverage_of(g, {})) : std::nullopt, o);
+  const TestGraph* t = g.explored();
+  write_campaign(t ? std::optional(coverage_of(g, {})) : std::nullopt, o, t ? graph_digest(*t) : std::string());
 }
 
-void JsonlTraceWriter::write_campaign(std::optional<Coverage> totals, const CampaignOptions& o) {
+void JsonlTraceWriter::write_campaign(std::optional<Coverage> totals, const CampaignOptions& o,
+                                      const std::string& model_digest) {
   nlohmann::json j = {{"event", "campaign"},
                       {"runs", o.runs},
                       {"seed", o.seed},
@@ -25,6 +28,9 @@ void JsonlTraceWriter::write_campaign(std::optional<Coverage> totals, const Camp
                       {"labels", totals ? nlohmann::json(totals->labels_total) : nlohmann::json(nullptr)}};
   if (!totals) j["on_the_fly"] = true;
   if (!o.shard.is_whole()) j["shard"] = to_string(o.shard);
+  if (!model_digest.empty()) j["model_digest"] = model_digest;
+  if (!o.settings.empty()) j["settings"] = o.settings;
+  if (o.fail_fast) j["fail_fast"] = true;
   out_ << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
   out_.flush();
 }
@@ -32,7 +38,8 @@ void JsonlTraceWriter::write_campaign(std::optional<Coverage> totals, const Camp
 void JsonlTraceWriter::begin_run(std::uint32_t run, std::uint64_t seed, std::string_view strategy) {
   run_ = run;
   nlohmann::json j = {{"event", "begin"}, {"run", run}, {"seed", seed}, {"strategy", std::string(strategy)}};
-  if (!model_.empty()) j["model"] = model_;
+  // Standard input ("-") is no file to read the model from again: the model is not named then.
+  if (!model_.empty() && model_ != "-") j["model"] = model_;
   if (!params_.empty()) j["params"] = params_;
   if (replay_) {
     std::string replay = replay_(seed);
@@ -92,7 +99,9 @@ JsonlTraceDirWriter::JsonlTraceDirWriter(std::string dir, std::string strategy)
 JsonlTraceDirWriter::~JsonlTraceDirWriter() = default;
 
 void JsonlTraceDirWriter::on_campaign_begin(const GameGraph& g, const CampaignOptions& options) {
-  totals_ = g.is_explored() ? std::optional(coverage_of(g, {})) : std::nullopt;
+  const TestGraph* t = g.explored();
+  totals_ = t ? std::optional(coverage_of(g, {})) : std::nullopt;
+  digest_ = t ? graph_digest(*t) : std::string();
   options_ = options;
 }
 
@@ -103,7 +112,7 @@ void JsonlTraceDirWriter::on_run_begin(std::uint32_t run, std::uint64_t seed) {
   if (!*file_ && failed_.empty()) failed_ = path_;
   writer_.emplace(*file_, strategy_);
   if (replay_ || !model_.empty()) writer_->set_context(model_, replay_, params_);
-  writer_->write_campaign(totals_, options_);
+  writer_->write_campaign(totals_, options_, digest_);
   writer_->on_run_begin(run, seed);
 }
 

@@ -29,8 +29,9 @@ struct Options {
   double time_s = 0;
   std::uint32_t runs = 1, jobs = 1;
   bool json = false, quiet = false, fail_fast = false;
-  std::string adapt = "on";  // --adapt: learn the system's choices and re-plan (issue 22)
-  ShrinkCliOptions shrink;  // --shrink FILE: shrink the first FAIL right after the campaign
+  std::string adapt = "on";           // --adapt: learn the system's choices and re-plan (issue 22)
+  ShrinkCliOptions shrink;            // --shrink FILE: shrink the first FAIL right after the campaign
+  const CLI::App* command = nullptr;  // the parsed subcommand (its options identify the campaign)
 };
 
 // The command that replays one run: this command line with that run's seed, one run and one job,
@@ -41,6 +42,16 @@ std::string replay(std::uint64_t seed) {
        "--shrink-attempts", "--shrink-threshold", "--shrink-budget", "--shrink-confidence", "--shrink-match"},
       {"--json", "--quiet", "--fail-fast"}, {"--seed", std::to_string(seed), "--runs", "1"});
 }
+
+// The options that do not change what the runs do (outputs, parallelism, how the model is read,
+// which its digest covers, what happens after the runs); the others identify the campaign for merge.
+// clang-format off
+const std::vector<std::string> not_campaign_settings = {
+    "--seed", "--runs", "--strategy", "--jobs", "--shard", "--fail-fast", "--trace", "--trace-dir", "--junit",
+    "--report", "--json", "--quiet", "--sut-stderr", "--allow-unreachable", "--format", "--inputs", "--outputs",
+    "--param", "--max-states", "--reward", "--goal-label", "--shrink", "--shrink-attempts", "--shrink-threshold",
+    "--shrink-budget", "--shrink-confidence", "--shrink-match"};
+// clang-format on
 
 // The campaign on `g`: a TestGraph, or a model explored on the fly (ModelGraph, docs/testing.md
 // "Models too big to explore"); one code path for both.
@@ -70,6 +81,8 @@ int play(const Options& o, const GameGraph& g, const ModelGraph* on_the_fly, con
                            .jobs = o.jobs,
                            .shard = parse_shard(o.shard),
                            .fail_fast = o.fail_fast,
+                           .settings = o.command ? campaign_settings(o.command, not_campaign_settings)
+                                                 : std::map<std::string, std::string>{},
                            .share_evidence = adapt == Adaptation::on};
   SubprocessOptions so = subprocess_options(o.sut);
   const std::vector<std::string> params = param_environment(loaded.model.get());
@@ -100,9 +113,9 @@ int play(const Options& o, const GameGraph& g, const ModelGraph* on_the_fly, con
   const RunResult* model_failed = nullptr;
   for (const RunResult& r : c.runs)
     if (c.model_failed != 0 && r.run == c.model_failed) model_failed = &r;
-  const int code = interrupted    ? interrupted_exit_code(stop)
-                   : model_failed ? static_cast<int>(exit_usage)
-                                  : exit_code_of(c.verdict);
+  int code = interrupted    ? interrupted_exit_code(stop)
+             : model_failed ? static_cast<int>(exit_usage)
+                            : exit_code_of(c.verdict);
   const RunOutputOptions out{.per_run = !o.quiet, .replay = replay};
   if (o.json) {
     nlohmann::json j = campaign_json(runner, c, name, out);
@@ -120,6 +133,14 @@ int play(const Options& o, const GameGraph& g, const ModelGraph* on_the_fly, con
     fmt::print(stderr, "playtest: {}\n  note: in run {} after {} step{}; no run was started after it\n",
                format_diagnostic(*model_failed->model_error), model_failed->run, model_failed->steps,
                model_failed->steps == 1 ? "" : "s");
+  // The report last: its pictures may take minutes, and a signal meanwhile stops them.
+  std::cout.flush();
+  outputs.write_report(g, c, &stop);
+  if (stop.requested() && !interrupted) {  // the signal came after the runs
+    fmt::print(stderr, "playtest: interrupted by {} after the runs{}\n", signal_name(stop.signal()),
+               o.report.empty() ? "" : "; the report was written without the pictures left to draw");
+    code = interrupted_exit_code(stop);
+  }
   return code;
 }
 
@@ -199,6 +220,7 @@ const Registration reg{
           ->default_val("on");
       sub->add_flag("--json", o->json, "Print the result as JSON");
       sub->add_flag("--quiet", o->quiet, "Print only the coverage and the verdict");
+      o->command = sub;
       return [o] { return run(*o); };
     }};
 

@@ -29,7 +29,7 @@ int run(const Options& o) {
   StopSignal stop;
   RunOptions ro{.stop = &stop, .values = play.loaded.values};
   apply_timeouts(g, o.sut, ro);
-  SubprocessOptions so = subprocess_options(o.sut);
+  SubprocessOptions so = job_options(subprocess_options(o.sut), 1);  // {job} and PLAYTEST_JOB as in run
   so.stop = &stop;
   const std::vector<std::string> params = param_environment(play.loaded.model.get());
   so.environment.insert(so.environment.end(), params.begin(), params.end());

@@ -247,21 +247,6 @@ std::unique_ptr<Model> load_model_program(const InputOptions& opts) {
   return compile_model(*text, opts.path, model_params(opts));
 }
 
-Output::Output(const std::string& path) : path_(path) {
-  if (path != "-") {
-    file_ = std::make_unique<std::ofstream>(path, std::ios::binary);
-    if (!*file_)
-      throw InputError(
-          make_diagnostic(path, 0, 0, "", "cannot open for writing: " + std::string(std::strerror(errno))));
-  }
-}
-
-void Output::close() {
-  stream().flush();
-  if (!stream()) throw InputError(make_diagnostic(path_, 0, 0, "", "write error (disk full?)"));
-  if (file_) file_->close();
-}
-
 
 int exit_code_of(Verdict v) {
   switch (v) {
@@ -293,6 +278,23 @@ std::vector<std::string>& recorded_command_line() {
 }  // namespace
 
 void set_command_line(int argc, char** argv) { recorded_command_line().assign(argv, argv + argc); }
+
+std::map<std::string, std::string> campaign_settings(const CLI::App* sub, const std::vector<std::string>& ignore) {
+  std::map<std::string, std::string> out;
+  for (const CLI::Option* opt : sub->get_options()) {
+    if (!opt->nonpositional()) continue;  // FILE: the model, which its digest identifies
+    const std::string name = opt->get_name();
+    if (name == "--help" || name == "-h" || std::find(ignore.begin(), ignore.end(), name) != ignore.end()) continue;
+    std::string value;
+    if (opt->count() > 0) {
+      for (const std::string& r : opt->results()) value += (value.empty() ? "" : ",") + r;
+    } else {
+      value = opt->get_default_str();
+    }
+    if (!value.empty()) out[name] = value;
+  }
+  return out;
+}
 
 std::string shell_quote(const std::string& s) {
   const bool plain = !s.empty() && s.find_first_not_of(

@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -14,6 +15,7 @@
 #include "playtest/graph/test_graph.hpp"
 #include "playtest/io/prism_import.hpp"
 #include "playtest/lang/model_program.hpp"
+#include "playtest/output_file.hpp"
 #include "playtest/run/runner.hpp"
 
 namespace playtest {
@@ -106,19 +108,26 @@ void add_seed_option(CLI::App* sub, std::uint64_t& seed, const std::string& what
 void set_command_line(int argc, char** argv);
 std::string replay_command(const std::vector<std::string>& drop, const std::vector<std::string>& drop_flags,
                            const std::vector<std::string>& append);
+// What identifies a campaign besides its model (CampaignOptions::settings): every option of `sub`
+// that was given or has a default, by its long name, with its value(s) as given ("," between
+// repeated ones), except the positional FILE, --help and the options in `ignore` (those that do not
+// change what the runs do: outputs, parallelism, how the model is read, which its digest covers).
+std::map<std::string, std::string> campaign_settings(const CLI::App* sub, const std::vector<std::string>& ignore);
+
 // `s` as one word of a POSIX shell command (single-quoted when it needs quoting).
 std::string shell_quote(const std::string& s);
 
-// An output stream for `path` ("-" = standard output); throws playtest::Error if it cannot be opened.
+// An output file for `path` ("-" = standard output), written whole or not at all (OutputFile:
+// a temporary file renamed into place by close()); throws playtest::Error if it cannot be opened.
 class Output {
  public:
-  explicit Output(const std::string& path);
-  std::ostream& stream() { return file_ ? *file_ : std::cout; }
-  void close();  // flushes and checks for write errors
+  explicit Output(const std::string& path, OutputFile::Mode mode = OutputFile::Mode::whole) : file_(path, mode) {}
+  std::ostream& stream() { return file_.stream(); }
+  void close() { file_.commit(); }  // flushes, checks for write errors, replaces the file
+  void discard() noexcept { file_.discard(); }
 
  private:
-  std::string path_;
-  std::unique_ptr<std::ofstream> file_;
+  OutputFile file_;
 };
 
 }  // namespace playtest::cli

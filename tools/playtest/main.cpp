@@ -5,12 +5,15 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 
 #include "command.hpp"
 #include "common.hpp"
+#include "interrupt.hpp"
 #include "playtest/error.hpp"
+#include "playtest/source_text.hpp"
 
 namespace playtest::cli {
 
@@ -22,12 +25,18 @@ std::vector<CommandInfo>& command_registry() {
 namespace {
 
 // The text of line `line` of `file`, read lazily; empty when not available.
+// Only from a regular file (never a device or a pipe that goes on for ever), and bounded: lines
+// are cut at 1000 bytes and no more than 256 MiB are read to find one.
 std::string source_line(const std::string& file, std::uint32_t line) {
   if (file.empty() || file == "-" || line == 0) return {};
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(file, ec)) return {};
   std::ifstream in(file, std::ios::binary);
   std::string text;
-  for (std::uint32_t l = 1; l <= line && std::getline(in, text); ++l) {
-    if (l == line) return text;
+  std::size_t read = 0;
+  for (std::uint32_t l = 1; l <= line && read < (std::size_t{256} << 20) && std::getline(in, text); ++l) {
+    read += text.size() + 1;
+    if (l == line) return text.size() > 1000 ? text.substr(0, 1000) + "..." : text;
   }
   return {};
 }
@@ -36,7 +45,7 @@ void report(const Error& e) {
   const Diagnostic& d = e.diagnostic();
   std::string line = source_line(d.where.file, d.where.line);
   std::string msg = line.empty() ? format_diagnostic(d) : format_diagnostic_with_line(d, line);
-  fmt::print(stderr, "playtest: {}\n", msg);
+  fmt::print(stderr, "playtest: {}\n", terminal_text(msg));  // names and lines from files, escaped
 }
 
 // The flag of the chosen subcommand that sets the library parameter `parameter` ("max_states" is
@@ -69,8 +78,8 @@ void report(const UsageError& e, const CLI::App* sub) {
   std::string what = !flag.empty()           ? "option " + flag + ": "
                      : e.parameter().empty() ? std::string()
                                              : "'" + e.parameter() + "': ";
-  fmt::print(stderr, "playtest: error: {}{}\n", what, e.diagnostic().message);
-  for (const std::string& note : e.diagnostic().notes) fmt::print(stderr, "  note: {}\n", note);
+  fmt::print(stderr, "playtest: error: {}{}\n", what, terminal_text(e.diagnostic().message));
+  for (const std::string& note : e.diagnostic().notes) fmt::print(stderr, "  note: {}\n", terminal_text(note));
 }
 
 // What a command printed must have reached standard output: a full disk or a closed pipe is an
@@ -113,6 +122,7 @@ int main(int argc, char** argv) {
     runs.emplace_back(subs.back(), std::move(run));
   }
   set_command_line(argc, argv);
+  install_exit_cleanup();
   try {
     try {
       app.parse(argc, argv);
@@ -134,6 +144,9 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "playtest: no command given; see playtest --help\n");
     return exit_usage;
   } catch (const AdapterError& e) {
+    report(e);
+    return exit_error;
+  } catch (const EnvironmentError& e) {  // a limit of the machine, not a bug and not bad input
     report(e);
     return exit_error;
   } catch (const UsageError& e) {

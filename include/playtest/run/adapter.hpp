@@ -62,6 +62,11 @@ class Adapter {
   }
   // Bring the SUT back to its initial state (only called when the model is resettable).
   virtual void reset() = 0;
+  // The run's wall-clock budget ends at `deadline` (Clock::time_point::max(): no budget); the runner
+  // sets it before start(). start, stimulate and reset stop waiting there and throw BudgetSpent
+  // (stop_signal.hpp), so that a budget holds while a slow system answers; the runner ends the run
+  // INCONCLUSIVE (the step did not finish). Adapters whose calls never wait long may ignore it.
+  virtual void set_run_deadline(Clock::time_point deadline) { (void)deadline; }
   // The run is over (any verdict); release the SUT. Never throws.
   virtual void finish() noexcept = 0;
 };

@@ -30,6 +30,7 @@ struct StrategyOption {
   std::string_view name;   // without the dashes: "bound", "torx-p"
   std::string_view value;  // what the value looks like ("N", "STOP:INPUT:OBSERVE"); empty: a flag
   std::string_view help;
+  bool positive = false;   // a positive integer, checked when the command line is read
 };
 
 // The values of the strategy options that were given: name -> text ("true" for a flag).
