@@ -11,7 +11,9 @@
 //
 // Each subscriber connection has a reader thread of its own, so when one PUBLISH reaches two
 // subscribers the order of the two ?Message outputs is decided by the network and the scheduler,
-// not by this program: the nondeterminism the model allows for.
+// not by this program: the nondeterminism the model allows for. The protocol side (ready, ack after
+// the stimulus, outputs raised meanwhile held back until after it, labels) is the C++ adapter kit's
+// (adapters/cpp/playtest_adapter.hpp).
 //
 // Usage: redis_adapter --port P [--host 127.0.0.1] [--clients 2]
 //                      [--drop-to C] [--skip-unsubscribe]
@@ -30,27 +32,22 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <deque>
-#include <iostream>
 #include <memory>
 #include <mutex>
-#include <optional>
 #include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
+
+#include "playtest_adapter.hpp"
+
+namespace pa = playtest_adapter;
 
 namespace {
 
 struct Failure : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
-
-void say(const std::string& line) {
-  std::string l = line + "\n";
-  std::fwrite(l.data(), 1, l.size(), stdout);
-  std::fflush(stdout);
-}
 
 // ---- RESP2 over a TCP socket ------------------------------------------------------------------
 
@@ -167,121 +164,6 @@ class Connection {
   std::mutex write_mutex_;
 };
 
-// ---- events from the reader threads -----------------------------------------------------------
-
-struct Event {
-  enum class Kind { line, message, confirmed, failed } kind;
-  int client = 0;
-  std::string channel, text;  // line: playtest's line; message: channel and payload;
-                              // confirmed: "subscribe"/"unsubscribe"; failed: why
-};
-
-class Events {
- public:
-  void push(Event e) {
-    {
-      std::lock_guard lock(m_);
-      q_.push_back(std::move(e));
-    }
-    cv_.notify_all();
-  }
-  // The next event, or nothing once `deadline` passes.
-  std::optional<Event> pop(std::chrono::steady_clock::time_point deadline) {
-    std::unique_lock lock(m_);
-    if (!cv_.wait_until(lock, deadline, [&] { return !q_.empty(); })) return std::nullopt;
-    Event e = std::move(q_.front());
-    q_.pop_front();
-    return e;
-  }
-  std::optional<Event> try_pop() { return pop(std::chrono::steady_clock::now()); }
-
- private:
-  std::mutex m_;
-  std::condition_variable cv_;
-  std::deque<Event> q_;
-};
-
-// A subscriber connection and the thread that reads what Redis pushes on it.
-class Subscriber {
- public:
-  Subscriber(const std::string& host, int port, int client, Events& events)
-      : conn_(host, port), thread_([this, client, &events] { read_loop(client, events); }) {}
-  ~Subscriber() {
-    stopping_ = true;
-    conn_.shutdown();
-    thread_.join();
-  }
-  Connection& connection() { return conn_; }
-
- private:
-  void read_loop(int client, Events& events) {
-    try {
-      for (;;) {
-        Reply r = conn_.read_reply();
-        if (r.type == '-') throw Failure("redis error on client " + std::to_string(client) + ": " + r.text);
-        if (r.type != '*' || r.elems.size() != 3 || r.elems[0].type != '$')
-          throw Failure("unexpected push from redis on client " + std::to_string(client));
-        const std::string& kind = r.elems[0].text;
-        if (kind == "message")
-          events.push({Event::Kind::message, client, r.elems[1].text, r.elems[2].text});
-        else if (kind == "subscribe" || kind == "unsubscribe")
-          events.push({Event::Kind::confirmed, client, kind, ""});
-        else
-          throw Failure("unexpected push '" + kind + "' from redis on client " + std::to_string(client));
-      }
-    } catch (const std::exception& e) {
-      if (!stopping_) events.push({Event::Kind::failed, client, e.what(), ""});
-    }
-  }
-
-  Connection conn_;
-  std::atomic<bool> stopping_{false};
-  std::thread thread_;
-};
-
-// ---- labels -----------------------------------------------------------------------------------
-
-// "Name(0, \"news\")" -> {"Name", {"0", "news"}} (string arguments unquoted).
-bool parse_label(const std::string& label, std::string& name, std::vector<std::string>& args) {
-  const std::size_t open = label.find('(');
-  if (open == std::string::npos || label.back() != ')') {
-    name = label;
-    return true;
-  }
-  name = label.substr(0, open);
-  std::size_t i = open + 1;
-  const std::size_t end = label.size() - 1;
-  while (i < end) {
-    while (i < end && label[i] == ' ') ++i;
-    std::string arg;
-    if (label[i] == '"') {
-      for (++i; i < end && label[i] != '"'; ++i) {
-        if (label[i] == '\\' && i + 1 < end) ++i;
-        arg += label[i];
-      }
-      if (i >= end) return false;
-      ++i;
-    } else {
-      while (i < end && label[i] != ',') arg += label[i++];
-      while (!arg.empty() && arg.back() == ' ') arg.pop_back();
-    }
-    args.push_back(arg);
-    while (i < end && label[i] == ' ') ++i;
-    if (i < end && label[i] != ',') return false;
-    ++i;
-  }
-  return true;
-}
-
-std::string quoted(const std::string& s) {
-  std::string q = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') q += '\\';
-    q += c;
-  }
-  return q + "\"";
-}
-
 // ---- the adapter ------------------------------------------------------------------------------
 
 struct Options {
@@ -292,127 +174,120 @@ struct Options {
   bool skip_unsubscribe = false;
 };
 
-class Adapter {
+class RedisAdapter;
+
+// A subscriber connection and the thread that reads what Redis pushes on it: messages become
+// outputs at once (the kit holds those that come during a stimulus until after its ack),
+// confirmations of SUBSCRIBE and UNSUBSCRIBE are counted for the stimulus that waits for them.
+class Subscriber {
  public:
-  explicit Adapter(Options o) : o_(std::move(o)), publisher_(o_.host, o_.port) { connect_clients(); }
-
-  // Prints every event that has arrived (outputs are never held back).
-  void flush_events() {
-    while (auto e = events_.try_pop()) handle(*e, -1);
+  Subscriber(pa::Adapter& adapter, const Options& o, int client)
+      : adapter_(adapter), drop_(client == o.drop_to), client_(client), conn_(o.host, o.port), thread_([this] {
+          read_loop();
+        }) {}
+  ~Subscriber() {
+    stopping_ = true;
+    conn_.shutdown();
+    thread_.join();
   }
 
-  // The next line from playtest; Redis's messages that arrive meanwhile are printed.
-  std::string next_command() {
-    while (commands_.empty()) {
-      auto e = events_.pop(std::chrono::steady_clock::now() + std::chrono::hours(1));
-      if (e) handle(*e, -1);
-    }
-    std::string line = std::move(commands_.front());
-    commands_.pop_front();
-    return line;
+  // Sends SUBSCRIBE or UNSUBSCRIBE and waits until Redis confirms it: a command on one connection
+  // may overtake one sent earlier on another, so a later PUBLISH must not go out before.
+  void command_confirmed(const std::string& command, const std::string& channel) {
+    std::unique_lock lock(m_);
+    ++expected_;
+    lock.unlock();
+    conn_.command({command, channel});
+    lock.lock();
+    if (!cv_.wait_for(lock, std::chrono::seconds(5), [&] { return confirmed_ >= expected_; }))
+      throw Failure("redis did not confirm " + command + " within 5 s");
   }
 
-  Events& events() { return events_; }
-
-  // Runs one stimulus; returns the error message, or "" after printing ack.
-  std::string stimulus(const std::string& label) {
-    flush_events();  // anything that came before this stimulus is printed before its ack
-    std::string name;
-    std::vector<std::string> args;
-    if (!parse_label(label, name, args)) return "cannot parse the label '" + label + "'";
-    if ((name == "Subscribe" || name == "Unsubscribe") && args.size() == 2) {
-      const int c = client_index(args[0]);
-      if (c < 0) return "no client '" + args[0] + "' (there are " + std::to_string(o_.clients) + ")";
-      if (name == "Unsubscribe" && o_.skip_unsubscribe) {
-        say("ack");
-        return "";
-      }
-      subs_[static_cast<std::size_t>(c)]->connection().command({name == "Subscribe" ? "SUBSCRIBE" : "UNSUBSCRIBE", args[1]});
-      // A command on one connection may overtake one sent earlier on another: wait for Redis to
-      // confirm, so that a later PUBLISH certainly sees the new subscription.
-      const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+ private:
+  void read_loop() {
+    try {
       for (;;) {
-        auto e = events_.pop(deadline);
-        if (!e) return "redis did not confirm " + name + " within 5 s";
-        if (handle(*e, c)) break;
+        Reply r = conn_.read_reply();
+        if (r.type == '-') throw Failure("redis error on client " + std::to_string(client_) + ": " + r.text);
+        if (r.type != '*' || r.elems.size() != 3 || r.elems[0].type != '$')
+          throw Failure("unexpected push from redis on client " + std::to_string(client_));
+        const std::string& kind = r.elems[0].text;
+        if (kind == "message") {
+          if (!drop_) adapter_.output("Message", {client_, r.elems[1].text, r.elems[2].text});
+        } else if (kind == "subscribe" || kind == "unsubscribe") {
+          std::lock_guard lock(m_);
+          if (confirmed_ >= expected_)
+            throw Failure("redis confirmed a " + kind + " on client " + std::to_string(client_) +
+                          " that nobody asked for");
+          ++confirmed_;
+          cv_.notify_all();
+        } else {
+          throw Failure("unexpected push '" + kind + "' from redis on client " + std::to_string(client_));
+        }
       }
-      say("ack");
-      return "";
+    } catch (const std::exception& e) {
+      if (!stopping_) adapter_.fail(e.what());
     }
-    if (name == "Publish" && args.size() == 2) {
-      publisher_.command({"PUBLISH", args[0], args[1]});
-      Reply r = publisher_.read_reply();
-      if (r.type != ':') return "redis answered PUBLISH with '" + std::string(1, r.type) + r.text + "'";
-      say("ack");
-      return "";
-    }
-    return "unknown stimulus '" + label + "'";
   }
 
-  void reset() {
-    subs_.clear();
-    // Late messages of the old connections belong to no client now; playtest's lines are kept.
-    while (auto e = events_.try_pop())
-      if (e->kind == Event::Kind::line) commands_.push_back(e->channel);
+  pa::Adapter& adapter_;
+  const bool drop_;
+  const int client_;
+  Connection conn_;
+  std::mutex m_;
+  std::condition_variable cv_;
+  long expected_ = 0, confirmed_ = 0;
+  std::atomic<bool> stopping_{false};
+  std::thread thread_;
+};
+
+class RedisAdapter final : public pa::Adapter {
+ public:
+  explicit RedisAdapter(Options o) : o_(std::move(o)) {}
+
+  void on_start() override {
+    publisher_ = std::make_unique<Connection>(o_.host, o_.port);
     connect_clients();
+    comment(std::to_string(o_.clients) + " clients on " + o_.host + ":" + std::to_string(o_.port));
+  }
+  // Reconnects every client (a fresh connection subscribes to nothing); late messages of the old
+  // connections are gone with them.
+  void on_reset() override {
+    subs_.clear();
+    connect_clients();
+  }
+  void on_stop() override {
+    subs_.clear();
+    publisher_.reset();
+  }
+
+  void on_stimulus(const pa::Label& s) override {
+    if ((s.name == "Subscribe" || s.name == "Unsubscribe") && s.args.size() == 2) {
+      const long long c = s.args[0].integer();
+      if (c < 0 || c >= o_.clients)
+        throw Failure("no client " + std::to_string(c) + " (there are " + std::to_string(o_.clients) + ")");
+      if (s.name == "Unsubscribe" && o_.skip_unsubscribe) return;  // the planted fault
+      subs_[static_cast<std::size_t>(c)]->command_confirmed(s.name == "Subscribe" ? "SUBSCRIBE" : "UNSUBSCRIBE",
+                                                            s.args[1].text());
+      return;
+    }
+    if (s.name == "Publish" && s.args.size() == 2) {
+      publisher_->command({"PUBLISH", s.args[0].text(), s.args[1].text()});
+      const Reply r = publisher_->read_reply();
+      if (r.type != ':') throw Failure("redis answered PUBLISH with '" + std::string(1, r.type) + r.text + "'");
+      return;
+    }
+    throw Failure("unknown stimulus '" + s.format() + "'");
   }
 
  private:
   void connect_clients() {
-    for (int c = 0; c < o_.clients; ++c) subs_.push_back(std::make_unique<Subscriber>(o_.host, o_.port, c, events_));
-  }
-
-  int client_index(const std::string& s) const {
-    char* end = nullptr;
-    const long c = std::strtol(s.c_str(), &end, 10);
-    if (s.empty() || *end != '\0' || c < 0 || c >= o_.clients) return -1;
-    return static_cast<int>(c);
-  }
-
-  // Prints a message as an output; true when `e` is the confirmation awaited from client
-  // `awaiting`. A connection failure is fatal.
-  bool handle(const Event& e, int awaiting) {
-    switch (e.kind) {
-      case Event::Kind::line:
-        commands_.push_back(e.channel);
-        return false;
-      case Event::Kind::message:
-        if (e.client != o_.drop_to) say("output ?Message(" + std::to_string(e.client) + ", " + quoted(e.channel) + ", " + quoted(e.text) + ")");
-        return false;
-      case Event::Kind::confirmed:
-        if (e.client == awaiting) return true;
-        throw Failure("redis confirmed a " + e.channel + " on client " + std::to_string(e.client) + " that nobody asked for");
-      case Event::Kind::failed:
-        throw Failure(e.channel);
-    }
-    return false;
+    for (int c = 0; c < o_.clients; ++c) subs_.push_back(std::make_unique<Subscriber>(*this, o_, c));
   }
 
   Options o_;
-  Events events_;
-  std::deque<std::string> commands_;  // lines from playtest not yet carried out
-  Connection publisher_;
+  std::unique_ptr<Connection> publisher_;
   std::vector<std::unique_ptr<Subscriber>> subs_;
-};
-
-// Reads standard input on a thread of its own so that the main thread can wait for Redis and
-// playtest at once; lines arrive as events of client -1.
-class StdinReader {
- public:
-  explicit StdinReader(Events& events) : thread_([&events] {
-    std::string line;
-    while (std::getline(std::cin, line)) {
-      if (!line.empty() && line.back() == '\r') line.pop_back();
-      events.push({Event::Kind::line, -1, line, ""});
-      if (line == "end") return;
-    }
-    events.push({Event::Kind::line, -1, "end", ""});
-  }) {
-    thread_.detach();  // blocked in getline until playtest closes standard input; exit() ends it
-  }
-
- private:
-  std::thread thread_;
 };
 
 int usage(const char* why) {
@@ -451,32 +326,6 @@ int main(int argc, char** argv) {
     }
   }
   if (o.clients < 1 || o.clients > 64) return usage("--clients must be 1..64");
-
-  // Commands from playtest and pushes from Redis share one queue of events, so the adapter waits
-  // for both at once and prints messages as soon as they come.
-  try {
-    Adapter adapter(o);
-    say("# redis_adapter: " + std::to_string(o.clients) + " clients on " + o.host + ":" + std::to_string(o.port));
-    say("ready");
-    StdinReader stdin_reader(adapter.events());
-    for (;;) {
-      const std::string line = adapter.next_command();
-      if (line == "end") break;
-      if (line == "reset") {
-        adapter.reset();
-        say("ready");
-      } else if (line.rfind("stimulus ", 0) == 0) {
-        const std::string err = adapter.stimulus(line.substr(9));
-        if (!err.empty()) say("error " + err);
-      } else if (!line.empty() && line[0] != '#') {
-        say("error cannot handle '" + line + "'");
-      }
-    }
-  } catch (const std::exception& e) {
-    say(std::string("error ") + e.what());
-    std::fflush(stdout);
-    std::_Exit(1);  // the stdin thread may still be blocked reading
-  }
-  std::fflush(stdout);
-  std::_Exit(0);
+  RedisAdapter adapter(o);
+  return adapter.run();
 }

@@ -1,7 +1,10 @@
 // An example system under test with truly nondeterministic output order: each "submit" starts two
 // worker threads that race to report "done_a" / "done_b"; the one that finishes last reports
-// "all_done". It speaks the playtest adapter protocol itself (docs/adapter-protocol.md) on
-// stdin/stdout, so `playtest run workers.json --sut ./workers_sut` tests it directly.
+// "all_done". It speaks the playtest adapter protocol itself (docs/adapter-protocol.md) through the
+// C++ adapter kit (adapters/cpp/playtest_adapter.hpp), so `playtest run workers.json --sut
+// ./workers_sut` tests it directly. The kit writes the ack of "submit" before the workers' outputs
+// even though the workers start before the handler returns: outputs raised while a stimulus is
+// applied are held back until after its ack.
 //
 // The buggy build (WORKERS_BUGGY, target workers_sut_buggy) counts finished workers with a
 // read-then-write instead of an atomic increment: both workers read the count before either writes
@@ -9,28 +12,23 @@
 // schedules) and nobody reports "all_done". playtest sees the silence where the model expects
 // "all_done" and reports FAIL.
 #include <atomic>
-#include <cstdio>
-#include <iostream>
 #include <latch>
 #include <memory>
 #include <mutex>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "playtest_adapter.hpp"
+
+namespace pa = playtest_adapter;
+
 namespace {
-
-std::mutex out_mutex;
-
-void say(const std::string& line) {
-  std::lock_guard lock(out_mutex);
-  std::fwrite(line.data(), 1, line.size(), stdout);
-  std::fputc('\n', stdout);
-  std::fflush(stdout);
-}
 
 class Workers {
  public:
+  explicit Workers(pa::Adapter& out) : out_(out) {}
   ~Workers() { join(); }
 
   void submit() {
@@ -41,24 +39,20 @@ class Workers {
     for (const char* name : {"a", "b"}) {
       threads_.emplace_back([this, name, start, both_counted] {
         start->arrive_and_wait();  // both start together: which one reports first is up to the scheduler
-        {
-          std::lock_guard lock(out_mutex);
-          std::printf("output done_%s\n", name);
-          std::fflush(stdout);
 #ifndef WORKERS_BUGGY
-          if (finished_.fetch_add(1) + 1 == 2) {
-            std::printf("output all_done\n");
-            std::fflush(stdout);
-          }
-#endif
+        {
+          // The report and the count together: "all_done" follows the second "done".
+          std::lock_guard lock(count_mutex_);
+          out_.output_label(std::string("done_") + name);
+          if (finished_.fetch_add(1) + 1 == 2) out_.output_label("all_done");
         }
-#ifdef WORKERS_BUGGY
+        (void)both_counted;
+#else
+        out_.output_label(std::string("done_") + name);
         int seen = finished_.load();  // BUG: read, then write; the other worker's update is lost
         both_counted->arrive_and_wait();
         finished_.store(seen + 1);
-        if (seen + 1 == 2) say("output all_done");
-#else
-        (void)both_counted;
+        if (seen + 1 == 2) out_.output_label("all_done");
 #endif
       });
     }
@@ -70,41 +64,48 @@ class Workers {
   }
 
  private:
+  pa::Adapter& out_;
   std::vector<std::thread> threads_;
   std::atomic<int> finished_{0};
+  std::mutex count_mutex_;
+};
+
+class WorkersSut final : public pa::Adapter {
+ public:
+  void on_start() override {
+    comment(
+        "workers example SUT"
+#ifdef WORKERS_BUGGY
+        " (buggy build)"
+#endif
+    );
+  }
+  void on_stimulus(const pa::Label& s) override {
+    if (shut_down_) throw std::runtime_error("cannot handle 'stimulus " + s.format() + "' after shutdown");
+    if (s.name == "submit") {
+      workers_.submit();
+    } else if (s.name == "shutdown") {
+      workers_.join();
+      shut_down_ = true;
+      output_label("bye");  // workers.json writes its outputs without the ? of model programs
+    } else {
+      throw std::runtime_error("cannot handle 'stimulus " + s.format() + "'");
+    }
+  }
+  void on_reset() override {
+    workers_.join();
+    shut_down_ = false;
+  }
+  void on_stop() override { workers_.join(); }
+
+ private:
+  Workers workers_{*this};
+  bool shut_down_ = false;
 };
 
 }  // namespace
 
 int main() {
-  Workers workers;
-  bool shut_down = false;
-  say("# workers example SUT"
-#ifdef WORKERS_BUGGY
-      " (buggy build)"
-#endif
-  );
-  say("ready");
-  std::string line;
-  while (std::getline(std::cin, line)) {
-    if (line == "end") break;
-    if (line == "reset") {
-      workers.join();
-      shut_down = false;
-      say("ready");
-    } else if (line == "stimulus submit" && !shut_down) {
-      // The ack goes out before the workers can report: outputs after it belong to this stimulus.
-      say("ack");
-      workers.submit();
-    } else if (line == "stimulus shutdown" && !shut_down) {
-      say("ack");
-      workers.join();
-      shut_down = true;
-      say("output bye");
-    } else {
-      say("error cannot handle '" + line + "'" + (shut_down ? " after shutdown" : ""));
-    }
-  }
-  workers.join();
-  return 0;
+  WorkersSut sut;
+  return sut.run();
 }

@@ -1,9 +1,11 @@
-// The library's one error vocabulary (docs/design.md "Errors"). Four kinds, each with one exit code
+// The library's one error vocabulary (docs/design.md "Errors"). Five kinds, each with one exit code
 // in the tool (tools/playtest/main.cpp maps them once):
 //   InputError   a bad input file, model or text, located (file:line:column, JSON pointer)  exit 2
 //   UsageError   a parameter value a function cannot work with; names the parameter in the
 //                library's terms (an option struct's field), never a command-line flag        exit 2
 //   AdapterError the adapter or the system under test's environment broke (the test's ERROR)  exit 3
+//   EnvironmentError playtest's own environment ran out or broke (file descriptors, memory for
+//                a stated size, a full disk): names the limit and what to do              exit 3
 //   InternalError a bug: an invariant of playtest itself does not hold                         exit 3
 // Verdicts about the system under test (FAIL, INCONCLUSIVE) are results, not exceptions.
 #pragma once
@@ -99,6 +101,14 @@ class UsageError : public Error {
 
 // The adapter or the system under test's environment misbehaved (died, spoke garbage, timed out).
 class AdapterError : public Error {
+ public:
+  using Error::Error;
+};
+
+// playtest's own environment cannot do what was asked: a limit of the machine or the process
+// (file descriptors, processes, memory a stated size would need, a full disk). Not a bug in
+// playtest and not a fault of the system under test; the message names the limit and the fix.
+class EnvironmentError : public Error {
  public:
   using Error::Error;
 };

@@ -46,7 +46,9 @@ class AdaptivePolicy final : public Policy {
   Decision choose(const RunView& view, Rng& rng) override {
     ++since_plan_;
     if (due_ && may_plan()) replan(view);
-    if (plan_) {
+    // A plan whose target was just taken would lead back to it: until the next plan the wrapped
+    // strategy (which knows what it has covered) plays.
+    if (plan_ && !stale_) {
       const VertexId x = plan_->product.locate(view.current, history_);
       if (!x.is_none()) {
         const EdgeId f = planned_edge(x);
@@ -67,16 +69,27 @@ class AdaptivePolicy final : public Policy {
     history_.push_back(taken);
     ++moves_in_plan_;
     const VertexId from = g_.source(taken);
+    const bool target_taken = plan_ && mode_ == Replanning::coverage && is_wanted(taken);
+    if (target_taken) stale_ = true;
     if (view.evidence == nullptr || !g_.is_passive(from)) {
-      if (plan_ && mode_ == Replanning::coverage && is_wanted(taken)) due_ = true;  // a target got taken
+      if (target_taken) due_ = true;
       return;
     }
-    // The system chose at `from`: its estimates changed, and an outcome there may now be withheld.
-    // Whether its frequencies depart from the model is tested again at every power of two of its
-    // visits (a logarithmic number of tests, however long the campaign).
+    // The system chose at `from`. The plan is re-made when that says something new: an outcome
+    // seen for the first time in its history at a vertex the plan learns per history (a history
+    // tried, or a new way to get an outcome), or a change of what is wanted. Outcomes seen there
+    // before in the same history only confirm the plan's estimate. Whether the frequencies depart
+    // from the model is tested again at every power of two of a vertex's visits (a logarithmic
+    // number of tests, however long the campaign).
+    bool surprise = false;
+    if (interesting(from)) {
+      const std::size_t k = std::min<std::size_t>(keep_[from.index()], history_.size() - 1);
+      const std::span<const EdgeId> context(history_.data() + history_.size() - 1 - k, k);
+      surprise = view.evidence->count(from, context, taken) <= 1;
+    }
     const std::uint64_t visits = view.evidence->visits(from);
     const bool retest = visits >= 8 && (visits & (visits - 1)) == 0;
-    if (interesting(from) || changes_what_is_wanted(from, view) || retest) due_ = true;
+    if (changes_what_is_wanted(from, view) || target_taken || surprise || retest) due_ = true;
   }
 
   bool stop_at_passive(const RunView& view) override { return inner_->stop_at_passive(view); }
@@ -84,6 +97,9 @@ class AdaptivePolicy final : public Policy {
 
  private:
   static constexpr std::size_t max_history = 8;
+  // Building the product and setting up its solve costs about as much per product vertex and edge
+  // as this many sweeps (measured on examples/models/redis_queue.ptm: docs/testing.md).
+  static constexpr std::uint64_t build_units = 64;
 
   bool may_plan() const { return since_plan_ * o_.work_per_step >= last_work_; }
 
@@ -128,6 +144,7 @@ class AdaptivePolicy final : public Policy {
 
   void replan(const RunView& view) {
     due_ = false;
+    stale_ = false;
     const auto t0 = std::chrono::steady_clock::now();
     if (view.evidence == nullptr) return;
     const Evidence& ev = *view.evidence;
@@ -211,12 +228,12 @@ class AdaptivePolicy final : public Policy {
       if (!goals.empty() && !goals.front().is_none()) {
         ExpectedCostResult r = solve_expected_cost(
             pg, goals,
-            {.method = ExpectedCostMethod::value_iteration, .epsilon = 1e-6, .max_iterations = 10000});
+            {.method = ExpectedCostMethod::value_iteration, .epsilon = 1e-6, .max_iterations = 10000, .threads = 1});
         plan.strategy = std::move(r.strategy);
         sweeps = std::max<std::uint64_t>(1, r.iterations);
       }
     }
-    last_work_ = (std::uint64_t{pg.num_vertices()} + pg.num_edges()) * (sweeps + 1);
+    last_work_ = (std::uint64_t{pg.num_vertices()} + pg.num_edges()) * (sweeps + build_units);
     plan_ = std::move(plan);
     if (o_.stats) {
       ++o_.stats->plans;
@@ -237,6 +254,7 @@ class AdaptivePolicy final : public Policy {
   std::vector<std::uint32_t> keep_;    // per model vertex: history its plan keeps
   std::optional<Plan> plan_;
   bool due_ = true;
+  bool stale_ = false;  // coverage: a target of the plan was taken since it was made
   std::uint64_t since_plan_ = 0, moves_in_plan_ = 0, last_work_ = 0;
 };
 

@@ -67,6 +67,7 @@ PolicyMaker policy_maker(std::string_view name, const GameGraph& g, const TestPu
   // Adaptation (issue 22) wraps what the row prepared; on the fly there is no whole graph to plan on.
   if (options.adapt == Adaptation::on && row.replanning != Replanning::none && g.explored() != nullptr) {
     AdaptOptions ao = options.adaptation;
+    ao.learning.withheld_confidence = row.adapt_suspicion;
     if (row.replanning == Replanning::reach)
       ao.reach_bound = static_cast<std::uint32_t>(options.args.integer("bound", 0, 0, UINT32_MAX - 1));
     return adaptive_maker(row.replanning, *g.explored(), purpose, std::move(p.maker), ao);

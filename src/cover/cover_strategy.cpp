@@ -21,6 +21,7 @@ const StrategyRow& cover_strategy() {
                                .summary = "edge coverage along a Chinese Postman tour cut at choice points",
                                .source = "seed 000 §5 (procedure Cover)",
                                .replanning = Replanning::coverage,
+                               .adapt_suspicion = 0.5,
                                .prepare = prepare_cover};
   return row;
 }

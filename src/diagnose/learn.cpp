@@ -30,45 +30,15 @@ void ObservationCounts::count_unexpected(VertexId v, const std::string& label) {
 
 void ObservationCounts::add(const RecordedTrace& trace) {
   for (const RunRecord& run : trace.runs) {
+    // Every step checked against the model as report and replay check it (resolve_run).
+    const ResolvedRun resolved = resolve_run(g_, run);
     ++runs_;
-    for (const StepRecord& s : run.trace) {
-      if (s.kind != StepKind::observation && s.kind != StepKind::timeout && s.kind != StepKind::unexpected &&
-          s.kind != StepKind::silence)
-        continue;
-      auto fail = [&](std::string message) {
-        detail::throw_at<GraphError>(trace.source, s.line, std::move(message),
-                                     {"is the model the one the trace was recorded with?"});
-      };
-      const auto v = g_.find_vertex(s.vertex);
-      if (!v) fail(fmt::format("the trace's vertex '{}' is not a vertex of the model", s.vertex));
-      if (s.kind == StepKind::unexpected || s.kind == StepKind::silence) {
-        count_unexpected(*v, s.kind == StepKind::silence ? std::string() : s.label);
-        continue;
-      }
-      EdgeId e = EdgeId::none();
-      if (!s.edge.empty()) {
-        const auto found = g_.find_edge(s.edge);
-        if (!found) fail(fmt::format("the trace's edge '{}' is not an edge of the model", s.edge));
-        e = *found;
-        if (g_.source(e) != *v)
-          fail(fmt::format("the trace's edge '{}' leaves vertex '{}' in the model, not '{}'", s.edge,
-                           g_.name(g_.source(e)), s.vertex));
-      } else if (s.kind == StepKind::timeout) {
-        e = g_.timeout_edge(*v);
-      } else {
-        for (EdgeId x : g_.out_edges(*v))
-          if (!g_.is_timeout(x) && g_.label(x) == s.label) e = x;
-      }
-      if (e.is_none() || !g_.is_passive(*v))
-        fail(fmt::format(
-            "the model has no {} at passive vertex '{}'",
-            s.kind == StepKind::timeout ? std::string("timeout edge") : fmt::format("output '{}'", s.label), s.vertex));
-      if (s.kind == StepKind::observation && g_.label(e) != s.label)
-        fail(
-            fmt::format("the trace's edge '{}' is labelled '{}' in the model, not '{}'", s.edge, g_.label(e), s.label));
-      if (s.kind == StepKind::timeout && !g_.is_timeout(e))
-        fail(fmt::format("the trace's timeout follows edge '{}', which is not a timeout edge in the model", s.edge));
-      count(e);
+    for (std::size_t i = 0; i < run.trace.size(); ++i) {
+      const StepRecord& s = run.trace[i];
+      if (s.kind == StepKind::unexpected || s.kind == StepKind::silence)
+        count_unexpected(resolved.from[i], s.kind == StepKind::silence ? std::string() : s.label);
+      else if (s.kind == StepKind::observation || s.kind == StepKind::timeout)
+        count(resolved.edge[i]);
     }
   }
 }
@@ -102,9 +72,13 @@ void check_level(const char* parameter, double x) {
 
 LearnResult learn(const TestGraph& g, const ObservationCounts& counts, const LearnOptions& o,
                   std::span<const std::string> sources) {
-  if (!(o.prior_weight > 0) || !std::isfinite(o.prior_weight))
+  // Above 10^12 visits the credible intervals cannot be computed in double precision (they came out
+  // as points beside the estimate, or [0, 0]).
+  if (!(o.prior_weight > 0) || !(o.prior_weight <= 1e12))
     throw UsageError("prior_weight",
-                     fmt::format("the prior's weight must be positive and finite, got {}", o.prior_weight));
+                     fmt::format("the prior's weight must be above 0 and at most 1e12 visits (beyond, the credible "
+                                 "intervals cannot be computed in double precision), got {}",
+                                 o.prior_weight));
   check_level("confidence", o.confidence);
   check_level("significance", o.significance);
   if (counts.edge_counts().size() != g.num_edges()) throw InternalError("learn: counts of another graph");
@@ -130,14 +104,19 @@ LearnResult learn(const TestGraph& g, const ObservationCounts& counts, const Lea
       oe.edge = e;
       oe.count = counts.edge_counts()[e.index()];
       oe.declared = g.probability(e);
-      const double alpha = o.prior == PriorCenter::model ? o.prior_weight * oe.declared : o.prior_weight / k;
-      const double a = alpha + double(oe.count);
+      // The Beta marginal's parameters, each summed from its parts (b as total - a would cancel to 0
+      // when the prior's share is below the rounding of the counts).
+      const double share = o.prior == PriorCenter::model ? oe.declared : 1.0 / k;
+      const double a = o.prior_weight * share + double(oe.count);
+      const double b = o.prior_weight * (1.0 - share) + double(ve.visits - oe.count);
       if (out.size() == 1) {
         oe.estimate = oe.low = oe.high = 1.0;
+      } else if (a <= 0 || b <= 0) {  // the prior rules it out (or in) and nothing was seen otherwise
+        oe.estimate = oe.low = oe.high = a <= 0 ? 0.0 : 1.0;
       } else {
         oe.estimate = a / total;
-        oe.low = beta_quantile(lo_q, a, total - a);
-        oe.high = beta_quantile(hi_q, a, total - a);
+        oe.low = beta_quantile(lo_q, a, b);
+        oe.high = beta_quantile(hi_q, a, b);
       }
       if (oe.count == 0) oe.chance_unseen = std::pow(1.0 - oe.declared, double(ve.visits));
       prob[e.index()] = oe.estimate;

@@ -8,6 +8,8 @@
 #include <ostream>
 #include <tuple>
 
+#include "playtest/source_text.hpp"
+
 namespace playtest {
 
 namespace {
@@ -110,7 +112,9 @@ std::string replay_text(const ReplayResult& r, const ReplayContext& c) {
 
 }  // namespace
 
-void write_replay_text(std::ostream& out, const ReplayResult& r, const ReplayContext& c) { out << replay_text(r, c); }
+void write_replay_text(std::ostream& out, const ReplayResult& r, const ReplayContext& c) {
+  out << terminal_text(replay_text(r, c));
+}
 
 json replay_json(const ReplayResult& r, const ReplayContext& c) {
   json runs = json::array();
@@ -156,19 +160,23 @@ std::string shrink_text(const ShrinkResult& r, const ShrinkContext& c) {
       fmt::format("original: {} ({}) from {}, failed {}\n", count_of(count_stimuli(r.original), "stimulus", "stimuli"),
                   count_of(r.original.size(), "script step", "script steps"), c.trace, rate_text(r.original_rate));
   if (!r.reproduced) {
-    out += r.interrupted ? "interrupted before the failure came back: nothing shrunk\nverdict: INCONCLUSIVE\n"
-                         : "the failure did not come back: nothing to shrink\nverdict: INCONCLUSIVE\n";
+    out += r.interrupted    ? "interrupted before the failure came back: nothing shrunk\nverdict: INCONCLUSIVE\n"
+           : r.budget_spent ? "the budget ran out before the failure came back: nothing shrunk\nverdict: INCONCLUSIVE\n"
+                            : "the failure did not come back: nothing to shrink\nverdict: INCONCLUSIVE\n";
     return out;
   }
-  if (r.interrupted)
-    out += "interrupted: the search stopped at a stop request; below is the best script so far, not measured again\n";
+  if (r.interrupted) out += "interrupted: the search stopped at a stop request; below is the best script so far\n";
   out += fmt::format("searched: {} ({} the model cannot play, not run), {}, {:.1f} s{}\n",
                      count_of(r.candidates, "candidate", "candidates"), r.unplayable,
                      count_of(r.attempts, "run", "runs"), r.elapsed_ms / 1000.0,
                      r.budget_spent ? "; the budget ran out, so the result may not be minimal" : "");
   out +=
       fmt::format("minimal: {}: {}\n", count_of(count_stimuli(r.minimal), "stimulus", "stimuli"), describe(r.minimal));
-  out += fmt::format("  fails {}; threshold {}\n", rate_text(r.minimal_rate), percent(r.threshold));
+  out += fmt::format("  fails {}{}; threshold {}\n", rate_text(r.minimal_rate),
+                     r.minimal_measured ? ""
+                     : r.interrupted    ? " in the search (not measured again: interrupted)"
+                                        : " in the search (not measured again: the budget ran out)",
+                     percent(r.threshold));
   if (r.witness) out += fmt::format("  {}\n", failure_text(r.witness->failure));
   if (!c.output.empty()) out += fmt::format("  trace written to {}\n", c.output);
   // The same form as run's replay lines: "replay: " and the command as the user can paste it.
@@ -179,7 +187,9 @@ std::string shrink_text(const ShrinkResult& r, const ShrinkContext& c) {
 
 }  // namespace
 
-void write_shrink_text(std::ostream& out, const ShrinkResult& r, const ShrinkContext& c) { out << shrink_text(r, c); }
+void write_shrink_text(std::ostream& out, const ShrinkResult& r, const ShrinkContext& c) {
+  out << terminal_text(shrink_text(r, c));
+}
 
 json shrink_json(const ShrinkResult& r, const ShrinkContext& c) {
   auto part = [](const Script& s, const RateEstimate& rate) {
@@ -199,6 +209,7 @@ json shrink_json(const ShrinkResult& r, const ShrinkContext& c) {
             {"unplayable", r.unplayable},
             {"runs", r.attempts},
             {"budget_spent", r.budget_spent},
+            {"minimal_measured", r.minimal_measured},
             {"interrupted", r.interrupted},
             {"elapsed_ms", r.elapsed_ms},
             {"failure", r.witness ? failure_json(r.witness->failure) : json(nullptr)},
@@ -294,7 +305,7 @@ std::string learn_text(const TestGraph& g, const LearnResult& r, const LearnCont
 }  // namespace
 
 void write_learn_text(std::ostream& out, const TestGraph& g, const LearnResult& r, const LearnContext& c) {
-  out << learn_text(g, r, c);
+  out << terminal_text(learn_text(g, r, c));
 }
 
 json learn_json(const TestGraph& g, const LearnResult& r, const LearnContext& c) {
@@ -423,7 +434,7 @@ std::string analysis_text(const TestGraph& g, const Analysis& a, const std::stri
 }  // namespace
 
 void write_analysis_text(std::ostream& out, const TestGraph& g, const Analysis& a, const std::string& model) {
-  out << analysis_text(g, a, model);
+  out << terminal_text(analysis_text(g, a, model));
 }
 
 json analysis_json(const TestGraph& g, const Analysis& a, const std::string& model) {

@@ -27,7 +27,9 @@ class LingeringAdapter final : public Adapter {
     }
     return inner_.next_event(deadline);
   }
+  bool simulate_delay(std::string_view label) override { return inner_.simulate_delay(label); }
   void reset() override { inner_.reset(); }
+  void set_run_deadline(Clock::time_point deadline) override { inner_.set_run_deadline(deadline); }
   void finish() noexcept override { inner_.finish(); }
 
  private:
@@ -59,6 +61,8 @@ ReplayAttempt replay_once(const TestGraph& g, const ReplayTarget& target, Adapte
                           RunObserver* observer) {
   RunOptions ro = o.run;
   ro.keep_trace = true;
+  if (target.step_budget && (ro.max_steps == 0 || ro.max_steps > *target.step_budget))
+    ro.max_steps = *target.step_budget;  // as far as the recording goes
   const Runner runner(g, ro);
   ScriptPolicy policy(target.script);
   std::chrono::milliseconds linger{0};

@@ -107,19 +107,19 @@ void add_to_script(Script& s, StepKind kind, std::string_view label) {
 
 }  // namespace
 
+namespace {
+
+// The runner's message for a run that ended on its step budget (runner.cpp: "step budget of N spent").
+bool ended_on_step_budget(std::string_view message) { return message.starts_with("step budget of "); }
+
+}  // namespace
+
 ReplayTarget replay_target(const TestGraph& g, const RunRecord& run, const std::string& source) {
   ReplayTarget t;
-  auto fail = [&](const StepRecord& s, std::string message) {
-    detail::throw_at<GraphError>(source, s.line, std::move(message),
-                                 {"is the model the one the trace was recorded with?"});
-  };
+  if (run.verdict && ended_on_step_budget(run.message)) t.step_budget = run.steps;
+  // Every step checked against the model as report and learn check it.
+  resolve_run(g, run);  // (located in run.source, the file `source` names)
   for (const StepRecord& s : run.trace) {
-    const auto v = g.find_vertex(s.vertex);
-    if (!v) fail(s, fmt::format("the trace's vertex '{}' is not a vertex of the model", s.vertex));
-    if (s.kind == StepKind::stimulus && offered_stimulus(g, *v, s.label).is_none())
-      fail(s, fmt::format("the model does not offer the stimulus '{}' at vertex '{}'", s.label, s.vertex));
-    if (s.kind == StepKind::wait && g.observe_edge(*v).is_none())
-      fail(s, fmt::format("the model has no observe edge at vertex '{}' for the trace's wait", s.vertex));
     add_to_script(t.script, s.kind, s.label);
     t.steps.push_back({s.kind, s.vertex, s.kind == StepKind::reset ? std::string() : s.label});
   }
@@ -155,6 +155,7 @@ FailureSignature failure_of(const TestGraph& g, const RunResult& r) {
 
 ReplayTarget replay_target(const TestGraph& g, const RunResult& r) {
   ReplayTarget t;
+  if (ended_on_step_budget(r.message)) t.step_budget = r.steps;
   for (const TraceStep& s : r.trace) {
     add_to_script(t.script, s.kind, s.label);
     t.steps.push_back({s.kind, std::string(g.name(s.from)), s.kind == StepKind::reset ? std::string() : s.label});

@@ -20,10 +20,11 @@ class Shrinker {
   ShrinkResult run() {
     r_.original = target_.script;
     const std::uint32_t k = o_.replay.attempts;
-    // The original's rate: K full attempts.
+    // The original's rate: K full attempts (fewer when the budget ends first).
     Measure m = measure(target_.script, k);
     r_.original_rate = estimate_rate(m.failures, m.runs, o_.replay.confidence);
     r_.reproduced = m.failures > 0;
+    r_.minimal_measured = true;
     if (!r_.reproduced) {
       r_.minimal = target_.script;
       r_.minimal_rate = r_.original_rate;
@@ -32,15 +33,21 @@ class Shrinker {
     r_.threshold = o_.threshold > 0 ? o_.threshold : 0.5 * r_.original_rate.rate;
     need_ = std::max<std::uint32_t>(1, static_cast<std::uint32_t>(std::ceil(r_.threshold * k - 1e-9)));
     Script best = cut(target_.script, m.played);
+    kept_rate_ = r_.original_rate;
     witness_ = std::move(m.witness);
     ddmin(best);
     while (!out_of_budget() && remove_windows(best)) ddmin(best);
     r_.minimal = best;
-    if (best == target_.script || r_.interrupted) {
-      r_.minimal_rate = best == target_.script ? r_.original_rate : RateEstimate{.confidence = o_.replay.confidence};
-    } else {
+    // The rate it was kept with (early-stopped attempts of the search), unless fresh attempts can
+    // measure it again.
+    r_.minimal_rate = kept_rate_;
+    r_.minimal_measured = best == target_.script;
+    if (best != target_.script && !out_of_budget()) {
       Measure final_m = measure(best, k);
-      r_.minimal_rate = estimate_rate(final_m.failures, final_m.runs, o_.replay.confidence);
+      if (final_m.runs > 0) {
+        r_.minimal_rate = estimate_rate(final_m.failures, final_m.runs, o_.replay.confidence);
+        r_.minimal_measured = true;
+      }
       if (final_m.witness) witness_ = std::move(final_m.witness);
     }
     r_.witness = std::move(witness_);
@@ -55,23 +62,34 @@ class Shrinker {
   };
 
   bool stopped() const { return o_.replay.run.stop != nullptr && o_.replay.run.stop->requested(); }
+  bool has_budget() const { return o_.budget.count() > 0; }
   bool out_of_budget() {
-    if (o_.budget.count() > 0 && Clock::now() - t0_ >= o_.budget) r_.budget_spent = true;
+    if (has_budget() && Clock::now() >= t0_ + o_.budget) r_.budget_spent = true;
     if (stopped()) r_.interrupted = true;
     return r_.budget_spent || r_.interrupted;
   }
 
   // Up to `k` attempts; with `early`, stops as soon as the verdict on the threshold is certain.
+  // The budget (ShrinkOptions::budget) holds inside an attempt too: each runs with the time that is
+  // left as its time budget, and one the budget cut short (without the failure) is not counted.
   Measure measure(const Script& s, std::uint32_t k, bool early = false) {
     ReplayTarget t = target_;
     t.script = s;
     Measure m;
+    ReplayOptions ro = o_.replay;
     for (std::uint32_t i = 0; i < k; ++i) {
-      ReplayAttempt a = replay_once(g_, t, adapter_, o_.replay);
+      if (out_of_budget()) break;
+      if (has_budget()) {
+        const auto left = std::chrono::ceil<std::chrono::milliseconds>(t0_ + o_.budget - Clock::now());
+        const auto own = o_.replay.run.time_budget;
+        ro.run.time_budget = own.count() > 0 ? std::min(own, left) : left;
+      }
+      ReplayAttempt a = replay_once(g_, t, adapter_, ro);
       if (a.result.interrupted) {
         r_.interrupted = true;
         break;
       }
+      if (!a.same_failure && out_of_budget()) break;  // cut by the budget: not an attempt that passed
       ++m.runs;
       ++r_.attempts;
       if (a.same_failure) {
@@ -90,7 +108,10 @@ class Shrinker {
   bool fails(Script& c) {
     ++r_.candidates;
     auto known = tested_.find(c);
-    if (known != tested_.end()) return known->second;
+    if (known != tested_.end()) {
+      if (known->second) kept_rate_ = kept_rates_.at(c);
+      return known->second;
+    }
     if (!is_playable(g_, c)) {
       ++r_.unplayable;
       tested_.emplace(c, false);
@@ -100,6 +121,8 @@ class Shrinker {
     const bool ok = m.failures >= need_ && !r_.interrupted;
     tested_.emplace(c, ok);
     if (ok) {
+      kept_rate_ = estimate_rate(m.failures, m.runs, o_.replay.confidence);
+      kept_rates_.emplace(c, kept_rate_);
       c = cut(c, m.played);
       witness_ = std::move(m.witness);
     }
@@ -175,6 +198,8 @@ class Shrinker {
   ShrinkResult r_;
   std::uint32_t need_ = 1;
   std::map<Script, bool, std::less<>> tested_;
+  std::map<Script, RateEstimate, std::less<>> kept_rates_;
+  RateEstimate kept_rate_;  // the rate of the best script so far, as measured when it was kept
   std::optional<ReplayAttempt> witness_;
 };
 

@@ -65,18 +65,21 @@ Frozen freeze(StateSpace& space, const std::vector<NodeId>& order, const std::ve
   for (std::size_t v = 0; v < order.size(); ++v) {
     const NodeId n = order[v];
     const bool twin = space.is_twin(n);
+    const bool companion = space.is_companion(n);
     if (naming == VertexNaming::numbered) {
-      // "s<number>" and "'" for a twin, without a formatting library per vertex.
+      // "s<number>" and "'" for a twin, "!" for a companion, without a formatting library per vertex.
       char buf[16];
       char* end = buf + sizeof buf;
       char* p = end;
       if (twin) *--p = '\'';
+      if (companion) *--p = '!';
       for (std::uint32_t k = number_of(space.natural(n)); k != 0; k /= 10) *--p = static_cast<char>('0' + k % 10);
       *--p = 's';
       name.assign(p, end);
     } else {
       name = space.state_text(n);
       if (twin) name += "'";
+      if (companion) name += "!";
     }
     const bool passive = expanded[v] && space.kind(n) == VertexKind::passive;
     // Names are distinct by construction (distinct natural states, twins marked with '), so the
@@ -84,18 +87,20 @@ Frozen freeze(StateSpace& space, const std::vector<NodeId>& order, const std::ve
     // texts collide) at build().
     vid[v] =
         b.add_unique_vertex(name, passive ? VertexKind::passive : VertexKind::active, expanded[v] && space.is_goal(n));
+    if (passive && space.timeout_ms(n) != 0) b.set_timeout_ms(vid[v], space.timeout_ms(n));
   }
   b.set_initial(vid[0]);
   b.set_reset_cost(space.model().reset_cost());
-  // Label texts by key (label << 1 | kind), the timeout last: a flat table, as label ids are dense.
+  // Label texts by key (label << 1 | kind), the timeout and the observe edges apart: a flat table, as
+  // label ids are dense.
   std::vector<std::uint32_t> label_index;  // key -> 1 + index into label_texts, 0 = not yet
   std::vector<std::string> label_texts;
   std::unordered_map<std::uint64_t, std::uint32_t> large_keys;  // keys past the flat table
   constexpr std::uint64_t flat_limit = std::uint64_t{1} << 20;
-  std::uint32_t timeout_label = 0;
+  std::uint32_t timeout_label = 0, observe_label = 0;
   auto label_of = [&](const SpaceEdge& e) -> const std::string& {
-    std::uint32_t* slot = &timeout_label;
-    if (!e.timeout) {
+    std::uint32_t* slot = e.observe ? &observe_label : &timeout_label;
+    if (!e.timeout && !e.observe) {
       const std::uint64_t key = (std::uint64_t{e.label} << 1) | static_cast<std::uint64_t>(e.kind);
       if (key < flat_limit) {
         if (key >= label_index.size()) label_index.resize(std::max<std::uint64_t>(key + 1, 2 * label_index.size()), 0);
@@ -120,6 +125,8 @@ Frozen freeze(StateSpace& space, const std::vector<NodeId>& order, const std::ve
       EdgeSpec spec{.from = vid[v], .to = vid[vertex_of_node[e.target.index()]], .label = label_of(e), .cost = e.cost};
       if (passive) spec.weight = e.probability;
       spec.timeout = e.timeout;
+      spec.observe = e.observe;
+      spec.delay_ms = e.delay_ms;
       const std::uint32_t ins = b.add_edge(spec);
       for (std::uint32_t k = e.trap_begin; k < e.trap_end; ++k)
         if (traps[k] < ntraps) trap_insertions[traps[k]].push_back(ins);

@@ -37,7 +37,8 @@ void ModelGraph::expand_slow(VertexId v) const {
 
 void ModelGraph::add_edges_of(NodeId n) const {
   // The edges just added to the space: n's own, then its twin's (made expanded with n).
-  for (NodeId m : {n, space_.kind(n) == VertexKind::passive ? space_.twin(n) : NodeId::none()}) {
+  // (A state's nodes get their edges in this order: the natural node, its twin, the companion.)
+  for (NodeId m : {n, space_.twin(n), space_.companion(n)}) {
     if (m.is_none() || !space_.is_expanded(m)) continue;
     const auto [b, e] = space_.edge_range(m);
     if (b < source_.size()) continue;  // registered before
@@ -58,8 +59,9 @@ void ModelGraph::add_edges_of(NodeId n) const {
 }
 
 LabelId ModelGraph::intern_label(const SpaceEdge& e) const {
-  const std::uint64_t key =
-      e.timeout ? ~std::uint64_t{0} : (std::uint64_t{e.label} << 1) | static_cast<std::uint64_t>(e.kind);
+  const std::uint64_t key = e.timeout   ? ~std::uint64_t{0}
+                            : e.observe ? ~std::uint64_t{1}
+                                        : (std::uint64_t{e.label} << 1) | static_cast<std::uint64_t>(e.kind);
   auto [it, added] = label_ids_.try_emplace(key, static_cast<std::uint32_t>(label_texts_.size()));
   if (added) label_texts_.push_back(space_.edge_label(e));
   return LabelId{it->second};
@@ -76,10 +78,10 @@ void ModelGraph::check_testable(NodeId n) const {
     if (l.find_first_of("\r\n") != std::string_view::npos)
       throw GraphError(fmt::format(
           "edge '{}' has a label with a line break; labels must fit on one line of the adapter protocol", name(ei)));
-    if (is_timeout(ei)) continue;
+    if (is_timeout(ei) || is_observe(ei)) continue;  // matched by silence / never sent
     for (std::uint32_t k = b; k < i; ++k) {
       const EdgeId ek{k};
-      if (is_timeout(ek) || label_id(ek) != label_id(ei)) continue;
+      if (is_timeout(ek) || is_observe(ek) || label_id(ek) != label_id(ei)) continue;
       if (passive)
         throw GraphError(Diagnostic{{},
                                     fmt::format("passive vertex '{}' has two outputs labelled '{}': an observation "
@@ -103,9 +105,16 @@ EdgeId ModelGraph::timeout_edge(VertexId v) const {
   return EdgeId::none();
 }
 
+EdgeId ModelGraph::observe_edge(VertexId v) const {
+  for (EdgeId e : out_edges(v))
+    if (is_observe(e)) return e;
+  return EdgeId::none();
+}
+
 std::string ModelGraph::name(VertexId v) const {
   std::string s = space_.state_text(node(v));
   if (space_.is_twin(node(v))) s += '\'';
+  if (space_.is_companion(node(v))) s += '!';
   return s;
 }
 

@@ -109,6 +109,7 @@ std::uint32_t GraphBuilder::add_edge(const EdgeSpec& e) {
   }
   prob_.push_back(p);
   eflags_.push_back(flags);
+  if (e.delay_ms != 0) edge_delays_.emplace_back(index, e.delay_ms);
   label_.push_back(LabelId{labels_.intern(e.label)});
   if (e.name && is_default_edge_name(*e.name, index)) {
     // Named as it would be by default (generated files name every edge so): no need to index
@@ -145,6 +146,7 @@ std::string GraphBuilder::edge_name(std::uint32_t i) const {
 TestGraph GraphBuilder::build(const BuildOptions& o, std::vector<EdgeId>* edge_of_insertion) {
   check_vertices(o);
   check_edges(o);
+  check_timing(o);
   TestGraph g;
   std::vector<std::uint32_t> perm, inv;
   group_by_source(g, perm, inv);
@@ -254,6 +256,32 @@ void GraphBuilder::check_edges(const BuildOptions& o) const {
         fail(o, {K::edge, i},
              fmt::format("edge '{}' has weight {}; weights must be finite and > 0", ename(i), describe_number(p)));
     }
+  }
+}
+
+// Delays leave active vertices and are ordinary stimuli otherwise; vertex timeouts belong to passive
+// vertices (the wait for an output happens there).
+void GraphBuilder::check_timing(const BuildOptions& o) const {
+  using K = ElementRef::Kind;
+  for (const auto& [i, ms] : edge_delays_) {
+    if ((vstate_[from_[i].index()] & decl_passive) || (eflags_[i] & (flag_observe | flag_timeout)))
+      fail(o, {K::edge, i},
+           fmt::format("edge '{}' has a delay but is {}; a delay is the tester's move of waiting, out of an "
+                       "active vertex",
+                       edge_name(i),
+                       (eflags_[i] & flag_timeout)   ? "a timeout edge"
+                       : (eflags_[i] & flag_observe) ? "an observe edge"
+                                                     : "out of passive vertex '" + vertex_name(from_[i]) + "'"));
+  }
+  for (const auto& [v, ms] : vertex_timeouts_) {
+    if (ms == 0) throw InternalError("GraphBuilder::set_timeout_ms: the timeout must be positive");
+    if (v >= vstate_.size())
+      throw InternalError("GraphBuilder::set_timeout_ms: vertex id was not obtained from this builder");
+    if ((vstate_[v] & declared) && !(vstate_[v] & decl_passive))
+      fail(o, {K::vertex, decl_of(v)},
+           fmt::format("active vertex '{}' has a timeout; the wait for an output (\"timeout_ms\") belongs to passive "
+                       "vertices",
+                       names_.view(v)));
   }
 }
 
@@ -396,6 +424,10 @@ void GraphBuilder::freeze_vertices(TestGraph& g) const {
     }
     g.vflags_[v] = f;
   }
+  if (!vertex_timeouts_.empty()) {
+    g.vtimeout_ms_.assign(n, 0);
+    for (const auto& [v, ms] : vertex_timeouts_) g.vtimeout_ms_[v] = ms;
+  }
   g.initial_ = initial_;
   g.reset_cost_ = reset_cost_;
   g.meta_json_ = meta_json_;
@@ -434,6 +466,10 @@ void GraphBuilder::freeze_edges(TestGraph& g, const std::vector<std::uint32_t>& 
     g.eflags_[at(i)] = static_cast<std::uint8_t>(((eflags_[i] & flag_timeout) ? TestGraph::edge_timeout : 0) |
                                                  ((eflags_[i] & flag_observe) ? TestGraph::edge_observe : 0));
   std::vector<std::uint8_t>().swap(eflags_);
+  if (!edge_delays_.empty()) {
+    g.edelay_ms_.assign(m, 0);
+    for (const auto& [i, ms] : edge_delays_) g.edelay_ms_[at(i)] = ms;
+  }
   for (std::uint32_t k = 0; k < m; ++k)
     if (!(g.vflags_[g.source_[k].index()] & TestGraph::vertex_passive)) g.prob_[k] = 0.0;
   g.edge_of_explicit_name_.resize(explicit_names);

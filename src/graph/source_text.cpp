@@ -7,6 +7,8 @@
 
 #include <cerrno>
 #include <cstring>
+#include <mutex>
+#include <optional>
 
 #include "playtest/error.hpp"
 
@@ -38,7 +40,24 @@ SourceKind source_kind(const std::string& path) {
   return S_ISREG(st.st_mode) ? SourceKind::regular_file : SourceKind::stream;
 }
 
+namespace {
+std::string read_text(const std::string& path, std::size_t limit);
+}  // namespace
+
 std::string read_source_text(const std::string& path, std::size_t limit) {
+  if (path != "-") return read_text(path, limit);
+  // Standard input can be read once; what it held is kept for a second reader (a command that looks
+  // at the input's format before it loads it).
+  static std::mutex mutex;
+  static std::optional<std::string> stdin_text;
+  const std::lock_guard lock(mutex);
+  if (!stdin_text) stdin_text = read_text(path, limit);
+  return *stdin_text;
+}
+
+namespace {
+
+std::string read_text(const std::string& path, std::size_t limit) {
   const SourceKind kind = source_kind(path);
   Fd in;
   if (path == "-") {
@@ -68,6 +87,8 @@ std::string read_source_text(const std::string& path, std::size_t limit) {
   }
   return text;
 }
+
+}  // namespace
 
 std::size_t find_invalid_utf8(std::string_view t) {
   const auto* s = reinterpret_cast<const unsigned char*>(t.data());
@@ -101,6 +122,43 @@ std::size_t find_invalid_utf8(std::string_view t) {
     i += len;
   }
   return std::string_view::npos;
+}
+
+std::string terminal_text(std::string_view t) {
+  // Fast path: nothing to escape.
+  bool plain = true;
+  for (unsigned char c : t)
+    if ((c < 0x20 && c != '\n' && c != '\t') || c >= 0x7f) {
+      plain = false;
+      break;
+    }
+  if (plain) return std::string(t);
+  std::string out;
+  out.reserve(t.size() + 16);
+  for (std::size_t i = 0; i < t.size();) {
+    const auto c = static_cast<unsigned char>(t[i]);
+    if (c < 0x80) {
+      if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f)
+        out += fmt::format("\\u{:04x}", c);
+      else
+        out += static_cast<char>(c);
+      ++i;
+      continue;
+    }
+    const std::size_t bad = find_invalid_utf8(t.substr(i, 4));
+    const std::size_t len = (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xe ? 3 : (c >> 3) == 0x1e ? 4 : 0;
+    if (len == 0 || i + len > t.size() || (bad != std::string_view::npos && bad < len)) {
+      out += fmt::format("\\x{:02x}", c);
+      ++i;
+      continue;
+    }
+    if (len == 2 && c == 0xc2 && static_cast<unsigned char>(t[i + 1]) < 0xa0)  // C1: U+0080..U+009F
+      out += fmt::format("\\u{:04x}", static_cast<unsigned char>(t[i + 1]));
+    else
+      out.append(t.substr(i, len));
+    i += len;
+  }
+  return out;
 }
 
 std::pair<std::uint32_t, std::uint32_t> line_column_of(std::string_view text, std::size_t offset) {

@@ -67,8 +67,9 @@ std::size_t TestGraph::memory_bytes() const {
   auto bytes = [](const auto& v) { return v.capacity() * sizeof(typename std::decay_t<decltype(v)>::value_type); };
   return bytes(vflags_) + bytes(out_offsets_) + bytes(in_offsets_) + bytes(in_edges_) + bytes(source_) +
          bytes(target_) + bytes(cost_) + bytes(prob_) + bytes(label_) + bytes(edge_name_) +
-         bytes(edge_of_explicit_name_) + bytes(edge_of_insertion_) + bytes(eflags_) + vertex_names_.memory_bytes() +
-         edge_names_.memory_bytes() + labels_.memory_bytes() + meta_json_.capacity() + default_edge_names_.capacity();
+         bytes(edge_of_explicit_name_) + bytes(edge_of_insertion_) + bytes(eflags_) + bytes(vtimeout_ms_) +
+         bytes(edelay_ms_) + vertex_names_.memory_bytes() + edge_names_.memory_bytes() + labels_.memory_bytes() +
+         meta_json_.capacity() + default_edge_names_.capacity();
 }
 
 }  // namespace playtest

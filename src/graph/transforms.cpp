@@ -21,6 +21,7 @@ GraphBuilder declare_vertices(const TestGraph& g, const std::vector<std::uint8_t
   for (VertexId v : g.vertices()) {
     if (!keep[v.index()]) continue;
     r.vertex_image[v.index()] = b.add_vertex(g.name(v), g.kind(v), g.is_goal(v));
+    if (g.timeout_ms(v) != 0) b.set_timeout_ms(r.vertex_image[v.index()], g.timeout_ms(v));
     r.vertex_origin.push_back(v);
   }
   b.set_initial(r.vertex_image[g.initial().index()]);
@@ -36,7 +37,8 @@ std::uint32_t copy_edge(GraphBuilder& b, const TestGraph& g, EdgeId e, const Tra
              .cost = g.cost(e),
              .name = g.name(e),
              .timeout = g.is_timeout(e),
-             .observe = g.is_observe(e)};
+             .observe = g.is_observe(e),
+             .delay_ms = g.delay_ms(e)};
   if (g.is_passive(g.source(e))) s.prob = g.probability(e);
   return b.add_edge(s);
 }

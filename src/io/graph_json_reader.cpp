@@ -159,12 +159,14 @@ struct PendingVertex {
   Span id;
   VertexKind kind;
   bool goal;
+  std::uint32_t timeout_ms = 0;
 };
 struct PendingEdge {
   Span from, to, label, id;
   double cost = 1.0;
   std::optional<double> prob, weight;
   bool has_id = false, timeout = false, observe = false;
+  std::uint32_t delay_ms = 0;
 };
 struct Batch {
   static constexpr std::size_t capacity = 4096;  // vertices or edges (a batch holds one kind)
@@ -286,7 +288,8 @@ class Feed {
         q.vertices.size(), [&](std::size_t i) { return q.view(q.vertices[i].id); },
         [&](std::size_t i, std::uint32_t hash) {
           const PendingVertex& p = q.vertices[i];
-          b_.add_vertex(q.view(p.id), p.kind, p.goal, hash);
+          const VertexId v = b_.add_vertex(q.view(p.id), p.kind, p.goal, hash);
+          if (p.timeout_ms != 0) b_.set_timeout_ms(v, p.timeout_ms);
         });
     in_order_with_prefetch(
         q.edges.size(), [&](std::size_t i) { return q.view(q.edges[i].to); },
@@ -306,7 +309,8 @@ class Feed {
                      .weight = p.weight,
                      .name = p.has_id ? std::optional<std::string_view>(q.view(p.id)) : std::nullopt,
                      .timeout = p.timeout,
-                     .observe = p.observe};
+                     .observe = p.observe,
+                     .delay_ms = p.delay_ms};
           b_.add_edge(e);
         });
   }
@@ -533,8 +537,9 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
     // string_view comparisons check the length first: no strlen, rarely a memcmp.
     using sv = std::string_view;
     static constexpr sv top[] = {"playtest", "initial", "vertices", "edges", "reset", "meta"};
-    static constexpr sv vertex[] = {"id", "kind", "goal", "meta"};
-    static constexpr sv edge[] = {"id", "from", "to", "label", "cost", "prob", "weight", "timeout", "meta", "observe"};
+    static constexpr sv vertex[] = {"id", "kind", "goal", "meta", "timeout_ms"};
+    static constexpr sv edge[] = {"id",     "from",    "to",   "label",   "cost",    "prob",
+                                  "weight", "timeout", "meta", "observe", "delay_ms"};
     static constexpr sv reset[] = {"cost", "meta"};
     auto find = [&](const auto& keys) -> std::uint32_t {
       for (std::uint32_t i = 0; i < std::size(keys); ++i)
@@ -559,9 +564,9 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
       case Section::top:
         return "playtest, initial, vertices, edges, reset, meta";
       case Section::vertex:
-        return "id, kind, goal, meta";
+        return "id, kind, goal, timeout_ms, meta";
       case Section::edge:
-        return "id, from, to, label, cost, prob, weight, timeout, observe, meta";
+        return "id, from, to, label, cost, prob, weight, timeout, observe, delay_ms, meta";
       case Section::reset:
         return "cost, meta";
       default:
@@ -595,7 +600,8 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
 
   const char* expected_type() const {
     if (key_ == "goal" || key_ == "timeout" || key_ == "observe") return "a boolean";
-    if (key_ == "cost" || key_ == "prob" || key_ == "weight") return "a number";
+    if (key_ == "cost" || key_ == "prob" || key_ == "weight" || key_ == "timeout_ms" || key_ == "delay_ms")
+      return "a number";
     if (key_ == "vertices" || key_ == "edges") return "an array";
     if (key_ == "reset") return "an object";
     return "a string";
@@ -681,6 +687,7 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
     if (s == Section::vertex) {
       kind_ = VertexKind::active;
       goal_ = false;
+      timeout_ms_ = 0;
       id_.clear();
     } else {
       id_.clear();
@@ -690,6 +697,7 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
       weight_.reset();
       timeout_ = false;
       observe_ = false;
+      delay_ms_ = 0;
     }
   }
 
@@ -756,6 +764,9 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
       } else if (kbit_ == v_goal) {
         want(Kind::boolean);
         goal_ = bool_;
+      } else if (kbit_ == v_timeout_ms) {
+        want(Kind::number);
+        timeout_ms_ = milliseconds("timeout_ms");
       }
       return true;
     }
@@ -790,15 +801,26 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
     } else if (kbit_ == e_observe) {
       want(Kind::boolean);
       observe_ = bool_;
+    } else if (kbit_ == e_delay_ms) {
+      want(Kind::number);
+      delay_ms_ = milliseconds("delay_ms");
     }
     return true;
+  }
+
+  // A duration: a positive integer number of milliseconds, below 2^31 (about 24 days).
+  std::uint32_t milliseconds(const char* key) const {
+    if (!(integral_ && num_ >= 1 && num_ <= 2147483647.0))
+      fail_field(fmt::format("\"{}\" must be a positive integer number of milliseconds (at most 2147483647), got {}",
+                             key, num_));
+    return static_cast<std::uint32_t>(num_);
   }
 
   void finish_vertex() {
     if (id_.empty()) fail_at(elem_line_, elem_col_, fmt::format("vertex #{} has no \"id\"", index_));
     if (!feed_) return;
     Batch& q = feed_->front();
-    q.vertices.push_back({q.append(id_), kind_, goal_});
+    q.vertices.push_back({q.append(id_), kind_, goal_, timeout_ms_});
     if (q.vertices.size() == Batch::capacity) feed_->flush();
   }
 
@@ -816,6 +838,7 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
     cur_.has_id = !id_.empty();
     cur_.timeout = timeout_;
     cur_.observe = observe_;
+    cur_.delay_ms = delay_ms_;
     Batch& q = feed_->front();
     q.edges.push_back(cur_);
     if (q.edges.size() == Batch::capacity) feed_->flush();
@@ -847,9 +870,9 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
   // Key bits (positions in the tables of key_bit()).
   static constexpr std::uint32_t top_playtest = 1, top_initial = 2, top_vertices = 4, top_edges = 8, top_reset = 16,
                                  top_meta = 32;
-  static constexpr std::uint32_t v_id = 1, v_kind = 2, v_goal = 4, v_meta = 8;
+  static constexpr std::uint32_t v_id = 1, v_kind = 2, v_goal = 4, v_meta = 8, v_timeout_ms = 16;
   static constexpr std::uint32_t e_id = 1, e_from = 2, e_to = 4, e_label = 8, e_cost = 16, e_prob = 32, e_weight = 64,
-                                 e_timeout = 128, e_meta = 256, e_observe = 512;
+                                 e_timeout = 128, e_meta = 256, e_observe = 512, e_delay_ms = 1024;
   [[maybe_unused]] static constexpr std::uint32_t r_cost = 1, r_meta = 2;
   bool is_meta() const {
     switch (section_) {
@@ -878,6 +901,7 @@ class Handler : public nlohmann::json_sax<nlohmann::json> {
   PendingEdge cur_;  // the edge being read (its strings are in the feed's front batch)
   VertexKind kind_ = VertexKind::active;
   bool goal_ = false, timeout_ = false, observe_ = false;
+  std::uint32_t timeout_ms_ = 0, delay_ms_ = 0;
   double cost_ = 1.0;
   std::optional<double> prob_, weight_;
 };

@@ -59,6 +59,7 @@ void write_graph(const TestGraph& g, std::ostream& out) {
     append_json_string(buf, g.name(v));
     buf += g.is_passive(v) ? ", \"kind\": \"passive\"" : ", \"kind\": \"active\"";
     if (g.is_goal(v)) buf += ", \"goal\": true";
+    if (g.timeout_ms(v) != 0) fmt::format_to(std::back_inserter(buf), ", \"timeout_ms\": {}", g.timeout_ms(v));
     buf += '}';
     flush(false);
   }
@@ -85,6 +86,7 @@ void write_graph(const TestGraph& g, std::ostream& out) {
     if (g.is_passive(g.source(e))) fmt::format_to(std::back_inserter(buf), ", \"prob\": {}", g.probability(e));
     if (g.is_timeout(e)) buf += ", \"timeout\": true";
     if (g.is_observe(e)) buf += ", \"observe\": true";
+    if (g.delay_ms(e) != 0) fmt::format_to(std::back_inserter(buf), ", \"delay_ms\": {}", g.delay_ms(e));
     buf += '}';
     flush(false);
   }

@@ -15,16 +15,29 @@ namespace playtest::lang {
 
 namespace {
 
-enum Builtin : std::uint8_t { b_len = 1, b_size, b_head, b_tail, b_last, b_keys, b_min, b_max, b_abs, b_remove };
+enum Builtin : std::uint8_t {
+  b_len = 1,
+  b_size,
+  b_head,
+  b_tail,
+  b_last,
+  b_keys,
+  b_min,
+  b_max,
+  b_abs,
+  b_remove,
+  b_value
+};
 
 struct BuiltinInfo {
   const char* name;
   Builtin id;
   std::size_t arity;
 };
-constexpr BuiltinInfo builtins[] = {
-    {"len", b_len, 1},   {"size", b_size, 1}, {"head", b_head, 1}, {"tail", b_tail, 1}, {"last", b_last, 1},
-    {"keys", b_keys, 1}, {"min", b_min, 2},   {"max", b_max, 2},   {"abs", b_abs, 1},   {"remove", b_remove, 2}};
+constexpr BuiltinInfo builtins[] = {{"len", b_len, 1},       {"size", b_size, 1},  {"head", b_head, 1},
+                                    {"tail", b_tail, 1},     {"last", b_last, 1},  {"keys", b_keys, 1},
+                                    {"min", b_min, 2},       {"max", b_max, 2},    {"abs", b_abs, 1},
+                                    {"remove", b_remove, 2}, {"value", b_value, 1}};
 
 std::size_t edit_distance(std::string_view a, std::string_view b) {
   std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
@@ -74,6 +87,12 @@ class Checker {
     for (auto& v : p_.vars) {
       declare(v.name, v.loc);
       v.resolved = resolve(*v.type, fmt::format("variable '{}'", v.name));
+      if (const Type* held = slot_outside_container(*v.resolved))
+        fail(v.type->loc,
+             fmt::format("variable '{}' would always hold a slot of {}, so that slot would never be free", v.name,
+                         held->alias),
+             {"a slot is in use while the state holds it: keep slots in a set, a sequence or a map (an empty one "
+              "holds none)"});
       v.slot = slot;
       slot += v.resolved->width;
       globals_[v.name] = Global{Global::var, v.resolved, {}, v.slot, v.loc};
@@ -120,6 +139,7 @@ class Checker {
     if (p_.timeout_cost) state_expr(*p_.timeout_cost, int_, "the timeout cost");
     if (p_.timeout_weight) state_expr(*p_.timeout_weight, int_, "the timeout weight");
     if (p_.timeout_when) state_expr(*p_.timeout_when, bool_, "the timeout condition");
+    if (p_.timeout_after) state_expr(*p_.timeout_after, int_, "the timeout's duration ('after')");
     if (p_.has_reset) {
       p_.reset_value = 1.0;
       if (p_.reset_cost) {
@@ -153,6 +173,7 @@ class Checker {
     std::uint32_t slot;
     TypeP type;
     bool is_param;
+    bool runtime = false;  // a free value of an observable action: known only at run time
   };
 
   [[noreturn]] void fail(Loc loc, std::string msg, std::vector<std::string> notes = {}) {
@@ -187,6 +208,10 @@ class Checker {
     declare(d.name, d.loc);
     switch (d.kind) {
       case NamedDecl::Kind::type: {
+        if (d.type->kind == TypeExpr::Kind::slot) {
+          globals_[d.name] = Global{Global::type_decl, slot_type(*d.type, d.name), {}, 0, d.loc};
+          break;
+        }
         TypeP base = resolve(*d.type, fmt::format("type '{}'", d.name));
         if (base->k == TK::enumeration) {
           globals_[d.name] = Global{Global::type_decl, base, {}, 0, d.loc};
@@ -258,6 +283,7 @@ class Checker {
           if (auto m = misfit(*t, w.data(), p_); !m.empty())
             fail(d.value->loc, fmt::format("bad default of parameter '{}': {}", d.name, m));
         }
+        p_.param_values.emplace_back(d.name, t->k == TK::boolean ? (w[0] ? "true" : "false") : std::to_string(w[0]));
         globals_[d.name] = Global{Global::constant, t, std::move(w), 0, d.loc};
         break;
       }
@@ -334,6 +360,9 @@ class Checker {
         if (r.k == TK::map) r.elems.push_back(resolve(*t.elems[1], what, storage));
         return finish(std::move(r));
       }
+      case TypeExpr::Kind::slot:
+        fail(t.loc, "a slot type needs a name: its slots are written NAME#0, NAME#1, ...",
+             {"declare it with 'type Job = slot<int, 3>;' and use the name"});
       case TypeExpr::Kind::seq: {
         r.k = TK::seq;
         r.elems.push_back(resolve(*t.elems[0], what, storage));
@@ -347,6 +376,42 @@ class Checker {
       }
     }
     return int_;
+  }
+
+  // A slot type `type NAME = slot<T, N>;`: N symbolic slots NAME#0..NAME#(N-1) of values of type T
+  // (int, a range, or string) that the system invents.
+  TypeP slot_type(TypeExpr& t, const std::string& name) {
+    TypeExpr& c = *t.elems[0];
+    TypeP concrete;
+    if (c.kind == TypeExpr::Kind::integer)
+      concrete = int_;
+    else if (c.kind == TypeExpr::Kind::string)
+      concrete = strlit_;
+    else
+      concrete = resolve(c, fmt::format("slot type '{}'", name), /*storage=*/false);
+    if (concrete->k != TK::integer && concrete->k != TK::range && concrete->k != TK::str_literal)
+      fail(c.loc, fmt::format("the values of slot type '{}' must be int, a range lo..hi or string, not {}", name,
+                              tn(*concrete)));
+    const std::int64_t n = const_int(*t.cap, "the number of slots");
+    if (n < 1 || n > 64) fail(t.cap->loc, fmt::format("slot type '{}' has {} slots; give 1 to 64", name, n));
+    Type r;
+    r.k = TK::slot;
+    r.cap = static_cast<std::uint32_t>(n);
+    r.elems.push_back(concrete);
+    r.alias = name;
+    r.enum_id = static_cast<std::uint32_t>(p_.slot_types.size());
+    TypeP tp = finish(std::move(r));
+    p_.slot_types.push_back(tp);
+    return tp;
+  }
+  // The slot type of a slot that a value of type t holds whatever its value (a slot or a tuple of
+  // one), or null when every slot it holds sits in a set, a sequence or a map.
+  static const Type* slot_outside_container(const Type& t) {
+    if (t.k == TK::slot) return &t;
+    if (t.k == TK::tuple)
+      for (auto& e : t.elems)
+        if (const Type* s = slot_outside_container(*e)) return s;
+    return nullptr;
   }
 
   static bool is_int(const Type& t) { return t.k == TK::integer || t.k == TK::range; }
@@ -364,6 +429,8 @@ class Checker {
         return a.strs == b.strs;
       case TK::boolean:
         return true;
+      case TK::slot:
+        return a.enum_id == b.enum_id;
       case TK::tuple:
         if (a.elems.size() != b.elems.size()) return false;
         for (std::size_t i = 0; i < a.elems.size(); ++i)
@@ -383,6 +450,7 @@ class Checker {
       case TK::boolean:
         return true;
       case TK::enumeration:
+      case TK::slot:
         return dst.enum_id == src.enum_id;
       case TK::tuple:
         if (dst.elems.size() != src.elems.size()) return false;
@@ -446,6 +514,14 @@ class Checker {
         if (globals_[prm.name].kind == Global::var)
           fail(prm.loc, fmt::format("parameter '{}' has the name of a state variable", prm.name));
       }
+      if (a.observable && (prm.type->kind == TypeExpr::Kind::integer || prm.type->kind == TypeExpr::Kind::string)) {
+        // A free value: chosen by the system, not enumerated, not kept (docs/language.md).
+        prm.free = true;
+        prm.resolved = prm.type->kind == TypeExpr::Kind::integer ? int_ : strlit_;
+        prm.slot = alloc(1);
+        locals_.push_back(Local{prm.name, prm.slot, prm.resolved, true, true});
+        continue;
+      }
       prm.resolved = resolve(*prm.type, fmt::format("parameter '{}' of action '{}'", prm.name, a.name));
       if (prm.resolved->card == 0)
         fail(prm.type->loc,
@@ -455,11 +531,15 @@ class Checker {
       a.combos *= prm.resolved->card;
       if (a.combos > 0x7fffffffu) fail(prm.loc, fmt::format("action '{}' has too many parameter combinations", a.name));
       prm.slot = alloc(prm.resolved->width);
-      locals_.push_back(Local{prm.name, prm.slot, prm.resolved, true});
+      locals_.push_back(Local{prm.name, prm.slot, prm.resolved, true, false});
     }
     for (auto& r : a.requires_) {
+      allow_runtime_ = a.observable;
+      runtime_seen_ = false;
       check(*r, bool_);
       require(*r, bool_, "a 'require' condition");
+      a.require_runtime.push_back(runtime_seen_ ? 1 : 0);
+      allow_runtime_ = false;
     }
     if (a.cost) {
       check(*a.cost, int_);
@@ -468,6 +548,14 @@ class Checker {
     if (a.weight) {
       check(*a.weight, int_);
       require(*a.weight, int_, "the weight");
+    }
+    if (a.delay) {
+      check(*a.delay, int_);
+      require(*a.delay, int_, "the delay");
+    }
+    if (a.anytime_when) {
+      check(*a.anytime_when, bool_);
+      require(*a.anytime_when, bool_, "the 'anytime when' condition");
     }
     for (auto& t : a.traps) {
       if (t.when) {
@@ -503,7 +591,7 @@ class Checker {
           fail(s.e->loc, "cannot tell the type of this value; give it where a typed value is expected");
         s.target_type = s.e->type;
         s.slot = alloc(s.e->type->width);
-        locals_.push_back(Local{s.name, s.slot, s.e->type, false});
+        locals_.push_back(Local{s.name, s.slot, s.e->type, false, false});
         return;
       }
       case SK::assign: {
@@ -681,7 +769,7 @@ class Checker {
         }
         const std::uint32_t saved = next_slot_;
         e.slot = alloc(elem->width);
-        locals_.push_back(Local{e.name, e.slot, elem, false});
+        locals_.push_back(Local{e.name, e.slot, elem, false, false});
         check(*e.kids[1], bool_);
         require(*e.kids[1], bool_, "the body of a quantifier");
         locals_.pop_back();
@@ -712,8 +800,21 @@ class Checker {
     return nullptr;
   }
 
+  // A free value or value() is read where it is allowed: a require of an observable action.
+  void runtime_read(const Expr& e, const std::string& what) {
+    if (!allow_runtime_)
+      fail(e.loc,
+           fmt::format("{} is known only when the system produces its output: only the 'require' guards of "
+                       "observable actions can read it",
+                       what),
+           {"a free value is not part of the state; to remember a value the system invents, bind it to a slot type "
+            "(type Id = slot<int, 3>;)"});
+    runtime_seen_ = true;
+  }
+
   TypeP name(Expr& e) {
     if (const Local* l = local(e.name)) {
+      if (l->runtime) runtime_read(e, fmt::format("the free value '{}'", e.name));
       e.k = EK::local;
       e.slot = l->slot;
       return l->type;
@@ -834,7 +935,7 @@ class Checker {
       if (e.name == b.name) info = &b;
     if (!info) {
       std::vector<std::string> notes = hint(e.name);
-      notes.push_back("built-in functions: len, size, head, tail, last, keys, min, max, abs, remove");
+      notes.push_back("built-in functions: len, size, head, tail, last, keys, min, max, abs, remove, value");
       fail(e.loc, fmt::format("unknown function '{}'", e.name), notes);
     }
     if (e.kids.size() != info->arity)
@@ -883,6 +984,12 @@ class Checker {
                fmt::format("type mismatch: the map's keys are {}, not {}", tn(*t->elems[0]), tn(*e.kids[1]->type)));
         return t;
       }
+      case b_value: {
+        TypeP t = arg(0, nullptr);
+        need(t, {TK::slot}, "a slot");
+        runtime_read(e, "value()");
+        return t->elems[0]->k == TK::str_literal ? strlit_ : int_;
+      }
       case b_min:
       case b_max:
       case b_abs:
@@ -901,6 +1008,7 @@ class Checker {
   std::vector<Local> locals_;
   std::uint32_t next_slot_ = 0, max_slot_ = 0, const_max_ = 0;
   bool const_ctx_ = false;
+  bool allow_runtime_ = false, runtime_seen_ = false;
   std::string const_what_;
   TypeP bool_, int_, strlit_;
 };

@@ -143,6 +143,7 @@ std::vector<Token> lex(std::string_view s, const std::string& file) {
     }
     Token t;
     t.loc = loc_at(i);
+    t.begin = static_cast<std::uint32_t>(i);
     if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
       std::size_t j = i;
       while (j < s.size() && (std::isalnum(static_cast<unsigned char>(s[j])) || s[j] == '_')) ++j;
@@ -280,6 +281,7 @@ std::vector<Token> lex(std::string_view s, const std::string& file) {
       }
       i += len;
     }
+    t.end = static_cast<std::uint32_t>(i);
     out.push_back(std::move(t));
   }
   Token e;
@@ -304,7 +306,7 @@ bool is_keyword(std::string_view s) {
 
 class Parser {
  public:
-  Parser(std::vector<Token> toks, Program& p) : t_(std::move(toks)), p_(p) {}
+  Parser(std::vector<Token> toks, Program& p, std::string_view text) : t_(std::move(toks)), p_(p), text_(text) {}
 
   void program() {
     while (!at(Tok::end)) decl();
@@ -323,6 +325,11 @@ class Parser {
   bool at(Tok k) const { return cur().kind == k; }
   bool at_kw(std::string_view kw) const { return cur().kind == Tok::ident && cur().text == kw; }
   Token take() { return t_[pos_ < t_.size() - 1 ? pos_++ : pos_]; }
+  // The source from `begin` to the end of the last token taken.
+  std::string source_text(std::uint32_t begin) const {
+    const std::uint32_t end = pos_ > 0 ? t_[pos_ - 1].end : begin;
+    return end > begin ? std::string(text_.substr(begin, end - begin)) : std::string();
+  }
   [[noreturn]] void error(const std::string& msg, std::vector<std::string> notes = {}) {
     fail_at(p_.file, cur().loc, msg, std::move(notes), true);
   }
@@ -442,8 +449,10 @@ class Parser {
           take(), p_.timeout_weight = expr();
         else if (at_kw("when") && !p_.timeout_when)
           take(), p_.timeout_when = expr();
+        else if (at_kw("after") && !p_.timeout_after)
+          take(), p_.timeout_after = expr();
         else
-          expected("'cost', 'weight', 'when' or ';'", "in the timeout declaration");
+          expected("'cost', 'weight', 'when', 'after' or ';'", "in the timeout declaration");
       }
       take();
     } else if (kw == "reset") {
@@ -491,8 +500,30 @@ class Parser {
     }
     while (true) {
       if (at_kw("require")) {
-        take();
+        const Token req = take();
+        const std::uint32_t begin = req.begin;
+        a.require_locs.push_back(req.loc);
         a.requires_.push_back(expr());
+        a.require_texts.push_back(source_text(begin));
+      } else if (at_kw("delay")) {
+        // Clause words are not reserved: a name `delay` elsewhere stays a name.
+        if (observable)
+          error("only controllable actions have a delay",
+                {"a delay is the tester's move of waiting; outputs that may come at any time are 'anytime'"});
+        if (a.delay) error("the action's delay is given twice");
+        take();
+        a.delay = expr();
+      } else if (at_kw("anytime")) {
+        if (!observable)
+          error("only observable actions can be 'anytime'", {"'anytime' says an output of the system may come at "
+                                                             "any time, also while the tester is about to act"});
+        if (a.anytime) error("'anytime' is given twice");
+        take();
+        a.anytime = true;
+        if (at_kw("when")) {
+          take();
+          a.anytime_when = expr();
+        }
       } else if (at_kw("cost")) {
         if (a.cost) error("the action's cost is given twice");
         take();
@@ -524,7 +555,9 @@ class Parser {
     } else if (at(Tok::lbrace)) {
       a.body = block();
     } else {
-      expected("'require', 'cost', 'weight', 'trap', '{' or ';'", "in the action " + a.name);
+      expected(observable ? "'require', 'cost', 'weight', 'trap', 'anytime', '{' or ';'"
+                          : "'require', 'cost', 'trap', 'delay', '{' or ';'",
+               "in the action " + a.name);
     }
     p_.actions.push_back(std::move(a));
   }
@@ -615,6 +648,16 @@ class Parser {
       t->kind = w == "bool" ? TypeExpr::Kind::boolean : w == "int" ? TypeExpr::Kind::integer : TypeExpr::Kind::string;
       return t;
     }
+    if (at_kw("slot") && peek().kind == Tok::lt) {  // `slot` is not reserved: only slot<...> is a slot type
+      take();
+      take();
+      t->kind = TypeExpr::Kind::slot;
+      t->elems.push_back(type_expr());
+      expect(Tok::comma, "between the values' type and the number of slots of slot<T, N>");
+      t->cap = additive();
+      expect(Tok::gt, "to close 'slot<'");
+      return t;
+    }
     if (at_kw("set") || at_kw("seq") || at_kw("map")) {
       const std::string w = take().text;
       expect(Tok::lt, "after '" + w + "'");
@@ -673,7 +716,7 @@ class Parser {
       t->hi = additive();
       return t;
     }
-    expected("a type (bool, lo..hi, an enum, {\"strings\"}, (T, U), set<T>, seq<T, N>, map<K, V>)", "here");
+    expected("a type (bool, lo..hi, an enum, {\"strings\"}, (T, U), set<T>, seq<T, N>, map<K, V>, slot<T, N>)", "here");
   }
 
   ExprP node(EK k, Loc loc) {
@@ -912,6 +955,7 @@ class Parser {
 
   std::vector<Token> t_;
   Program& p_;
+  std::string_view text_;
   std::size_t pos_ = 0;
   int depth_ = 0;    // expressions
   int nesting_ = 0;  // statements and types
@@ -927,7 +971,7 @@ ExprP parse_condition(Program& p, std::string_view text, const std::string& orig
     std::string file;
     ~Restore() { p.file = std::move(file); }
   } restore{p, std::exchange(p.file, origin)};
-  Parser parser(lex(text, origin), p);
+  Parser parser(lex(text, origin), p, text);
   return parser.condition();
 }
 
@@ -945,7 +989,7 @@ Program parse(std::string_view text, const std::string& file) {
   require_utf8(text, file);  // strings of the model become vertex names and labels in graph/1
   Program p;
   p.file = file;
-  Parser parser(lex(text, file), p);
+  Parser parser(lex(text, file), p, text);
   parser.program();
   return p;
 }

@@ -9,7 +9,7 @@ namespace playtest::lang {
 
 namespace {
 
-enum Builtin : std::uint8_t { b_len = 1, b_size, b_head, b_tail, b_last, b_keys, b_min, b_max, b_abs, b_remove };
+enum Builtin : std::uint8_t { b_len = 1, b_size, b_head, b_tail, b_last, b_keys, b_min, b_max, b_abs, b_remove, b_value };
 
 std::uint32_t comp_offset(const Type& t, std::size_t i) {
   std::uint32_t off = 0;
@@ -50,6 +50,7 @@ TypeP finish(Type t) {
       break;
     }
     case TK::seq: t.width = 1 + t.cap * t.elems[0]->width, t.card = 0; break;
+    case TK::slot: t.width = 1, t.card = t.cap; break;
     case TK::map: t.width = 1 + static_cast<std::uint32_t>(t.elems[0]->card) * t.elems[1]->width, t.card = 0; break;
   }
   return std::make_shared<const Type>(std::move(t));
@@ -62,7 +63,7 @@ std::string type_name(const Type& t, const std::vector<std::vector<std::string>>
     case TK::boolean: return "bool";
     case TK::integer: return "int";
     case TK::range: return fmt::format("{}..{}", t.lo, t.hi);
-    case TK::enumeration: return t.alias;
+    case TK::enumeration: case TK::slot: return t.alias;
     case TK::str_literal: return "string";
     case TK::str: {
       if (!t.alias.empty()) return t.alias;
@@ -127,13 +128,16 @@ std::optional<std::uint64_t> ordinal(const Type& t, const Word* v) {
     }
     case TK::set:
       return static_cast<std::uint64_t>(v[0]);
+    case TK::slot:
+      if (v[0] < 0 || static_cast<std::uint64_t>(v[0]) >= t.card) return std::nullopt;
+      return static_cast<std::uint64_t>(v[0]);
     default: return std::nullopt;
   }
 }
 
 void from_ordinal(const Type& t, std::uint64_t ord, Word* out) {
   switch (t.k) {
-    case TK::boolean: case TK::enumeration: case TK::set: out[0] = static_cast<Word>(ord); return;
+    case TK::boolean: case TK::enumeration: case TK::set: case TK::slot: out[0] = static_cast<Word>(ord); return;
     case TK::range: out[0] = t.lo + static_cast<Word>(ord); return;
     case TK::str: out[0] = t.strs[ord]; return;
     case TK::tuple: {
@@ -150,6 +154,10 @@ void from_ordinal(const Type& t, std::uint64_t ord, Word* out) {
 
 std::string misfit(const Type& t, const Word* v, const Program& p) {
   switch (t.k) {
+    case TK::slot:
+      if (v[0] < 0 || static_cast<std::uint64_t>(v[0]) >= t.card)
+        return fmt::format("slot {} is out of range 0..{} of {}", v[0], t.card - 1, t.alias);
+      return {};
     case TK::range:
       if (v[0] < t.lo || v[0] > t.hi) return fmt::format("value {} is out of range {}..{}", v[0], t.lo, t.hi);
       return {};
@@ -189,6 +197,7 @@ std::string format_value(const Type& t, const Word* v, const Program& p) {
       const auto& members = p.enums[t.enum_id];
       return v[0] >= 0 && static_cast<std::size_t>(v[0]) < members.size() ? members[v[0]] : std::to_string(v[0]);
     }
+    case TK::slot: return t.alias + "#" + std::to_string(v[0]);
     case TK::str: case TK::str_literal: {
       std::string s = "\"";
       const std::string& raw = v[0] >= 0 && static_cast<std::size_t>(v[0]) < p.strings.size() ? p.strings[v[0]] : "?";
@@ -472,6 +481,12 @@ void Interp::eval(const Expr& e, Word* out) {
           std::vector<Word> q(a.type->width);
           eval(a, q.data());
           out[0] = q[0];
+          return;
+        }
+        case b_value: {
+          const Word k = scalar(a);
+          if (!slot_value) fail(e, "value() is known only while a run checks an output");
+          out[0] = slot_value(*a.type, k, e);
           return;
         }
         case b_size: {

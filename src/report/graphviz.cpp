@@ -15,6 +15,8 @@
 #include <cstring>
 #include <set>
 
+#include "playtest/exit_cleanup.hpp"
+
 extern char** environ;
 
 namespace playtest::report {
@@ -23,22 +25,34 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Closes the descriptors and reaps the child however render_svg leaves.
+// Closes the descriptors, kills the child's process group and reaps the child however render_svg
+// leaves.
 struct Child {
   pid_t pid = -1;
   int in = -1, out = -1, err = -1;
   int status = 0;
   bool reaped = false;
+  TrackedProcessGroup group;
   ~Child() {
     for (int fd : {in, out, err})
       if (fd >= 0) ::close(fd);
-    if (pid > 0 && !reaped) {
-      ::kill(pid, SIGKILL);
-      while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-      }
+    if (pid > 0) {
+      ::kill(-pid, SIGKILL);  // also what it started
+      if (!reaped)
+        while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+        }
     }
   }
 };
+
+bool stop_requested(const GraphvizOptions& o) { return o.stop != nullptr && o.stop->requested(); }
+
+SvgPicture interrupted(const GraphvizOptions& o) {
+  SvgPicture p;
+  p.message = fmt::format("the picture was not drawn: playtest was interrupted{}",
+                          o.stop->signal() != 0 ? fmt::format(" by {}", signal_name(o.stop->signal())) : "");
+  return p;
+}
 
 bool is_name_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == ':' || c == '-' ||
@@ -130,6 +144,7 @@ SvgPicture clean_svg(std::string_view doc) {
 }
 
 SvgPicture render_svg(std::string_view dot, const GraphvizOptions& options) {
+  if (stop_requested(options)) return interrupted(options);
   SvgPicture fail;
   int in_pair[2], out_pipe[2], err_pipe[2];
   // stdin is a socket so that writing to a Graphviz that died is EPIPE (MSG_NOSIGNAL), not SIGPIPE.
@@ -167,7 +182,8 @@ SvgPicture render_svg(std::string_view dot, const GraphvizOptions& options) {
   sigemptyset(&mask);
   posix_spawnattr_setsigdefault(&attr, &def);
   posix_spawnattr_setsigmask(&attr, &mask);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+  posix_spawnattr_setpgroup(&attr, 0);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
   std::string program = options.program, flag = "-Tsvg";
   char* argv[] = {program.data(), flag.data(), nullptr};
   const int rc = ::posix_spawnp(&c.pid, program.c_str(), &fa, &attr, argv, environ);
@@ -185,6 +201,7 @@ SvgPicture render_svg(std::string_view dot, const GraphvizOptions& options) {
                                 : fmt::format("cannot start Graphviz ('{}'): {}", options.program, std::strerror(rc));
     return fail;
   }
+  c.group.track(c.pid);
   for (int fd : {c.in, c.out, c.err}) ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
 
   std::string out, err;
@@ -192,11 +209,14 @@ SvgPicture render_svg(std::string_view dot, const GraphvizOptions& options) {
   const auto deadline = Clock::now() + options.timeout;
   std::array<char, 1 << 16> buf;
   while (c.out >= 0 || c.err >= 0) {
-    std::array<pollfd, 3> fds{};
+    if (stop_requested(options)) return interrupted(options);  // ~Child kills it
+    std::array<pollfd, 4> fds{};
     nfds_t n = 0;
     if (c.in >= 0) fds[n++] = {c.in, POLLOUT, 0};
     if (c.out >= 0) fds[n++] = {c.out, POLLIN, 0};
     if (c.err >= 0) fds[n++] = {c.err, POLLIN, 0};
+    const nfds_t watched = n;
+    if (options.stop != nullptr) fds[n++] = {options.stop->fd(), POLLIN, 0};
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
     if (left <= 0) {
       fail.message = fmt::format("Graphviz did not finish the layout within {} s; the picture is left out",
@@ -207,7 +227,7 @@ SvgPicture render_svg(std::string_view dot, const GraphvizOptions& options) {
       fail.message = fmt::format("waiting for Graphviz failed: {}", std::strerror(errno));
       return fail;
     }
-    for (nfds_t k = 0; k < n; ++k) {
+    for (nfds_t k = 0; k < watched; ++k) {
       if (!fds[k].revents) continue;
       if (fds[k].fd == c.in) {
         const ssize_t w = ::send(c.in, dot.data() + written, dot.size() - written, MSG_NOSIGNAL);

@@ -64,48 +64,9 @@ std::string join_limited(const std::vector<std::string>& items, std::size_t limi
   return s;
 }
 
-// A run's steps resolved against the model.
-struct Resolved {
-  std::vector<VertexId> from, to;  // per step; none when the step has none
-  std::vector<EdgeId> edge;
-  VertexId fail_vertex = VertexId::none();
-};
-
-[[noreturn]] void mismatch(const RunRecord& r, std::uint32_t line, const std::string& what, std::string_view model) {
-  Diagnostic d;
-  d.where.file = r.source;
-  d.where.line = line;
-  d.message = fmt::format("{} is not in the model {}", what, model);
-  d.notes.push_back("the trace was written for another model: give the model the runs were tested with (--model)");
-  throw GraphError(std::move(d));
-}
-
-Resolved resolve(const TestGraph& g, const RunRecord& r, std::string_view model_name) {
-  Resolved out;
-  const std::size_t n = r.trace.size();
-  out.from.assign(n, VertexId::none());
-  out.to.assign(n, VertexId::none());
-  out.edge.assign(n, EdgeId::none());
-  auto vertex = [&](const std::string& name, std::uint32_t line) {
-    auto v = g.find_vertex(name);
-    if (!v) mismatch(r, line, fmt::format("vertex '{}'", name), model_name);
-    return *v;
-  };
-  for (std::size_t i = 0; i < n; ++i) {
-    const StepRecord& s = r.trace[i];
-    out.from[i] = vertex(s.vertex, s.line);
-    if (!s.to.empty()) out.to[i] = vertex(s.to, s.line);
-    if (!s.edge.empty()) {
-      auto e = g.find_edge(s.edge);
-      if (!e) mismatch(r, s.line, fmt::format("edge '{}'", s.edge), model_name);
-      if (g.source(*e) != out.from[i] || (!out.to[i].is_none() && g.target(*e) != out.to[i]))
-        mismatch(r, s.line, fmt::format("edge '{}' from '{}' to '{}'", s.edge, s.vertex, s.to), model_name);
-      out.edge[i] = *e;
-    }
-  }
-  if (!r.fail_vertex.empty()) out.fail_vertex = vertex(r.fail_vertex, r.line);
-  return out;
-}
+// A run's steps resolved against the model: the check report, learn and replay share
+// (run/trace_reader.hpp, resolve_run).
+using Resolved = ResolvedRun;
 
 // What the model allows at v: the outputs of a passive vertex, the stimuli of an active one.
 std::vector<std::string> allowed_at(const TestGraph& g, VertexId v) {
@@ -423,7 +384,7 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
   if (g) {
     visits.assign(g->num_edges(), 0);
     for (const RunRecord& r : rep.runs) {
-      resolved.push_back(resolve(*g, r, rep.model_name));
+      resolved.push_back(resolve_run(*g, r));
       for (EdgeId e : resolved.back().edge)
         if (!e.is_none()) ++visits[e.index()];
     }
@@ -449,7 +410,18 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
     else
       ++unfinished;
   }
+  if (rep.runs_missing != 0) {
+    overall = combine(overall.value_or(Verdict::error), Verdict::error);
+    summary.messages.push_back(fmt::format(
+        "{} run{} that the trace's campaign line promises {} missing: the trace was cut short (playtest killed, e.g. "
+        "by SIGKILL) or edited; the overall verdict is ERROR at best",
+        rep.runs_missing, rep.runs_missing == 1 ? "" : "s", rep.runs_missing == 1 ? "is" : "are"));
+  }
   const std::uint32_t total = summary.runs;
+  const std::string missing = rep.runs_missing == 0
+                                  ? std::string()
+                                  : fmt::format("; {} run{} of the campaign missing (the trace was cut short)",
+                                                rep.runs_missing, rep.runs_missing == 1 ? "" : "s");
   std::string headline;
   if (total == 0) {
     // No runs: say what the report holds instead.
@@ -467,13 +439,15 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
     headline = parts.empty() ? std::string("no test runs in this report") : join_limited(parts, 3);
   } else if (overall == Verdict::pass) {
     headline = total == 1 ? "the run passed" : fmt::format("all {} runs passed", total);
+  } else if (rep.runs_missing != 0 && counts[1] + counts[2] + counts[3] + unfinished == 0) {
+    headline = fmt::format("{} run{} passed{}", total, total == 1 ? "" : "s", missing);
   } else {
     std::vector<std::string> parts;
     const char* names[4] = {"passed", "failed", "inconclusive", "ended in ERROR"};
     for (int k : {1, 3, 2, 0})
       if (counts[k]) parts.push_back(fmt::format("{} {}", counts[k], names[k]));
     if (unfinished) parts.push_back(fmt::format("{} without a verdict", unfinished));
-    headline = fmt::format("{} run{}: {}", total, total == 1 ? "" : "s", join_limited(parts, 10));
+    headline = fmt::format("{} run{}: {}{}", total, total == 1 ? "" : "s", join_limited(parts, 10), missing);
   }
   page.set("has_overall", total > 0);
   page.set("overall", total ? std::string(to_string(*overall)) : std::string());

@@ -8,9 +8,12 @@
 #include <exception>
 #include <mutex>
 #include <optional>
+#include <system_error>
 #include <thread>
+#include <type_traits>
 
 #include "playtest/error.hpp"
+#include "playtest/graph/graph_digest.hpp"
 
 namespace playtest {
 
@@ -63,6 +66,13 @@ class Campaign {
       } catch (...) {  // no thread for this worker and the rest: stop those that started
         const std::lock_guard lock(m_);
         error_ = std::current_exception();
+        try {
+          throw;
+        } catch (const std::system_error& e) {  // the machine's limit, not a bug: say which
+          error_ = std::make_exception_ptr(
+              environment_error(fmt::format("cannot start a thread for job {}", j + 1), e.code().value()));
+        } catch (...) {
+        }
         for (auto& w : workers_) w->stop.request();
         running_ -= workers_.size() - j;
         if (running_ == 0) all_done_.request();
@@ -243,6 +253,9 @@ class Campaign {
     c.model_failed = model_failed_;
     c.model_play = options_.model_play;
     c.stopped_by_errors = stopped_by_errors_;
+    c.settings = options_.settings;
+    c.fail_fast = options_.fail_fast;
+    if (const TestGraph* t = g_.explored()) c.model_digest = graph_digest(*t);
     c.edge_visits.assign(g_.num_edges(), 0);
     for (Slot& s : slots_) {
       if (!s.result) continue;
@@ -319,7 +332,9 @@ class LentAdapter final : public Adapter {
   void start() override { a_.start(); }
   AdapterEvent stimulate(std::string_view label) override { return a_.stimulate(label); }
   AdapterEvent next_event(Clock::time_point deadline) override { return a_.next_event(deadline); }
+  bool simulate_delay(std::string_view label) override { return a_.simulate_delay(label); }
   void reset() override { a_.reset(); }
+  void set_run_deadline(Clock::time_point deadline) override { a_.set_run_deadline(deadline); }
   void finish() noexcept override { a_.finish(); }
 
  private:

@@ -9,9 +9,11 @@
 #include <map>
 #include <ostream>
 #include <set>
+#include <sstream>
 
 #include "playtest/error.hpp"
 #include "playtest/run/stop_signal.hpp"
+#include "playtest/source_text.hpp"
 
 namespace playtest {
 
@@ -91,6 +93,19 @@ class JsonReader {
     for (const char* k : numbers)
       if (j.contains(k) && !j[k].is_number()) fail(where + "/" + k, fmt::format("\"{}\" must be a number", k));
   }
+  // The campaign's identity: model_digest, settings (an object of strings) and fail_fast.
+  void identity(const nlohmann::json& j, CampaignPart& p) const {
+    optional(j, "", {}, {"model_digest"}, {"fail_fast"});
+    p.model_digest = j.value("model_digest", std::string());
+    p.fail_fast = j.value("fail_fast", false);
+    if (const auto it = j.find("settings"); it != j.end()) settings(*it, "/settings", p);
+  }
+  void settings(const nlohmann::json& s, const std::string& where, CampaignPart& p) const {
+    if (!s.is_object()) fail(where, "\"settings\" must be an object of option names and values");
+    for (const auto& [k, v] : s.items())
+      if (!v.is_string()) fail(where + "/" + k, "\"settings\" must be an object of option names and values");
+    p.settings = s;
+  }
   [[noreturn]] void fail(const std::string& pointer, const std::string& message) const {
     refuse(source_, line_, 0, pointer.empty() ? "" : pointer, message);
   }
@@ -107,6 +122,7 @@ void read_run_json(CampaignPart& p) {
   p.seed = r.uint(j, "seed", "");
   p.runs = r.uint32(j, "runs_requested", "");
   p.shard = r.shard(j, "");
+  r.identity(j, p);
   const nlohmann::json& runs = r.at(j, "runs", "");
   if (!runs.is_array()) r.fail("/runs", "\"runs\" must be an array");
   for (std::size_t i = 0; i < runs.size(); ++i) {
@@ -203,6 +219,7 @@ void read_trace(CampaignPart& p, std::string_view text) {
       r.uint32(j, "edges", "");
       r.uint32(j, "labels", "");
       p.shard = r.shard(j, "");
+      r.identity(j, p);
       continue;
     }
     if (event == "campaign") refuse(p.source, line_no, 1, "", "a second campaign event: one trace per file");
@@ -279,6 +296,13 @@ class JunitReader {
         } catch (const UsageError& e) {
           refuse(p_.source, 0, 0, "", "property shard: " + e.diagnostic().message);
         }
+      }
+      if (name == "model_digest") p_.model_digest = value;
+      if (name == "fail_fast") p_.fail_fast = value == "true";
+      if (name == "settings") {
+        const nlohmann::json s = nlohmann::json::parse(value, nullptr, false);
+        if (s.is_discarded()) refuse(p_.source, 0, 0, "", "property settings is not a JSON object");
+        r.settings(s, "", p_);
       }
     }
     if (p_.runs == 0)
@@ -707,6 +731,84 @@ nlohmann::json summary_from_junit(const JunitSuite& suite, const CampaignPart& f
 
 MergedCampaign merge_parts(std::vector<CampaignPart> parts);
 
+// The first option in which the settings of two parts differ, in words, or "".
+std::string settings_difference(const CampaignPart& a, const CampaignPart& b) {
+  const nlohmann::json none = nlohmann::json::object();
+  const nlohmann::json& x = a.settings.is_object() ? a.settings : none;
+  const nlohmann::json& y = b.settings.is_object() ? b.settings : none;
+  auto shown = [](const nlohmann::json& s, const std::string& key) {
+    return s.contains(key) ? "'" + s[key].get<std::string>() + "'" : std::string("not given");
+  };
+  for (const nlohmann::json* s : {&x, &y})
+    for (const auto& [key, value] : s->items())
+      if (x.value(key, nlohmann::json()) != y.value(key, nlohmann::json()))
+        return fmt::format("option {}: {} in {}, {} in {}", key, shown(x, key), a.source, shown(y, key), b.source);
+  return {};
+}
+
+// Per shard, the runs its parts hold and why some may be absent (a signal, --fail-fast); the runs
+// missing for no stated reason over all shards.
+MissingRuns missing_runs(const std::vector<const CampaignPart*>& parts) {
+  std::map<std::uint32_t, ShardRuns> by_shard;
+  // Per shard (a trace directory gives a part per run): its first FAIL, and whether a run of it was
+  // stopped without a signal (by --fail-fast) or the campaign says it ran with --fail-fast.
+  std::map<std::uint32_t, std::uint32_t> first_fails;
+  std::map<std::uint32_t, bool> fail_fast;
+  auto failing = [](std::uint32_t& first, std::uint32_t run) {
+    if (first == 0 || run < first) first = run;
+  };
+  for (const CampaignPart* p : parts) {
+    ShardRuns& h = by_shard[p->shard.index];
+    std::uint32_t& first_fail = first_fails[p->shard.index];
+    bool& stopped_without_signal = fail_fast[p->shard.index];
+    stopped_without_signal = stopped_without_signal || p->fail_fast;
+    switch (p->kind) {
+      case CampaignPartKind::run_json: {
+        const nlohmann::json& d = p->document;
+        for (const auto& r : d["runs"]) h.present.push_back(r["run"].get<std::uint32_t>());
+        if (d.value("interrupted", false) && d.contains("signal") && d["signal"].is_string()) h.interrupted = true;
+        if (d.contains("failed_fast")) failing(h.failed_fast, d["failed_fast"].get<std::uint32_t>());
+        break;
+      }
+      case CampaignPartKind::trace:
+        for (const TraceRun& r : p->trace_runs) {
+          h.present.push_back(r.run);
+          if (r.end.is_null()) continue;  // cut in the middle: no reason known
+          if (r.end.value("verdict", std::string()) == "FAIL") failing(first_fail, r.run);
+          if (r.end.value("interrupted", false)) {
+            if (r.end.contains("signal") && r.end["signal"].is_string())
+              h.interrupted = true;
+            else
+              stopped_without_signal = true;  // stopped by --fail-fast
+          }
+        }
+        break;
+      case CampaignPartKind::junit:
+        for (const JunitCase& c : p->junit.cases) {
+          h.present.push_back(c.run);
+          if (c.verdict == Verdict::fail) failing(first_fail, c.run);
+          if (c.verdict == Verdict::error && c.message.rfind("interrupted by SIG", 0) == 0) h.interrupted = true;
+          if (c.verdict == Verdict::error && c.message.find("(fail-fast)") != std::string::npos)
+            stopped_without_signal = true;
+        }
+        break;
+      case CampaignPartKind::simulate_json:
+        break;
+    }
+  }
+  for (auto& [k, held] : by_shard)
+    if (fail_fast[k] && first_fails[k] != 0) failing(held.failed_fast, first_fails[k]);
+  MissingRuns all;
+  for (const auto& [k, held] : by_shard) {
+    const MissingRuns m = runs_missing({.index = k, .count = parts.front()->shard.count}, parts.front()->runs, held);
+    all.count += m.count;
+    all.first.insert(all.first.end(), m.first.begin(), m.first.end());
+  }
+  std::sort(all.first.begin(), all.first.end());
+  if (all.first.size() > 20) all.first.resize(20);
+  return all;
+}
+
 }  // namespace
 
 MergedCampaign merge_campaign(std::vector<CampaignPart> parts) {
@@ -739,6 +841,18 @@ MergedCampaign merge_parts(std::vector<CampaignPart> parts) {
     differ("seed", std::to_string(first.seed), std::to_string(p.seed));
     differ("runs", std::to_string(first.runs), std::to_string(p.runs));
     differ("shard count", std::to_string(first.shard.count), std::to_string(p.shard.count));
+    if (first.model_digest != p.model_digest)
+      mismatch(
+          fmt::format("{} and {} are not shards of the same campaign: they test different models (digest {} and "
+                      "{})",
+                      first.source, p.source, first.model_digest.empty() ? "none" : first.model_digest,
+                      p.model_digest.empty() ? "none" : p.model_digest));
+    if (const std::string d = settings_difference(first, p); !d.empty())
+      mismatch(fmt::format("{} and {} are not shards of the same campaign: {}", first.source, p.source, d));
+    if (first.fail_fast != p.fail_fast)
+      mismatch(fmt::format("{} and {} are not shards of the same campaign: option --fail-fast in {}, not in {}",
+                           first.source, p.source, first.fail_fast ? first.source : p.source,
+                           first.fail_fast ? p.source : first.source));
     by_kind[p.kind].push_back(&p);
   }
   std::map<CampaignPartKind, std::set<std::uint32_t>> runs_by_kind;
@@ -796,12 +910,26 @@ MergedCampaign merge_parts(std::vector<CampaignPart> parts) {
     for (const TraceRun* r : all) lines.insert(lines.end(), r->lines.begin(), r->lines.end());
     m.trace = std::move(lines);
   }
-  if (by_kind.count(CampaignPartKind::run_json))
-    m.summary = merge_run_json(by_kind[CampaignPartKind::run_json]);
-  else if (by_kind.count(CampaignPartKind::trace))
-    m.summary = summary_from_traces(by_kind[CampaignPartKind::trace]);
+  const CampaignPartKind primary = by_kind.count(CampaignPartKind::run_json) ? CampaignPartKind::run_json
+                                   : by_kind.count(CampaignPartKind::trace)  ? CampaignPartKind::trace
+                                                                             : CampaignPartKind::junit;
+  if (primary == CampaignPartKind::run_json)
+    m.summary = merge_run_json(by_kind[primary]);
+  else if (primary == CampaignPartKind::trace)
+    m.summary = summary_from_traces(by_kind[primary]);
   else
     m.summary = summary_from_junit(*m.junit, first);
+  // The campaign's identity, as the unsharded campaign's run --json has it.
+  if (first.fail_fast) m.summary["fail_fast"] = true;
+  if (!first.model_digest.empty()) m.summary["model_digest"] = first.model_digest;
+  if (first.settings.is_object() && !first.settings.empty()) m.summary["settings"] = first.settings;
+  // Every kind holds the same runs (checked above): the missing ones are those of any kind.
+  m.missing = missing_runs(by_kind[primary]);
+  if (m.missing.count != 0) {
+    m.summary["runs_missing"] = m.missing.count;
+    m.summary["missing"] = m.missing.first;
+    m.summary["runs_not_started"] = m.summary["runs_not_started"].get<std::uint64_t>() - m.missing.count;
+  }
   std::optional<Verdict> v;
   for (const auto& r : m.summary["runs"]) {
     const std::string s = r["verdict"].get<std::string>();
@@ -810,6 +938,7 @@ MergedCampaign merge_parts(std::vector<CampaignPart> parts) {
       if (to_string(y) == s) x = y;
     v = v ? combine(*v, x) : x;
   }
+  if (m.missing.count != 0) v = combine(v.value_or(Verdict::error), Verdict::error);  // never a PASS
   m.verdict = v.value_or(Verdict::error);
   m.summary["verdict"] = std::string(to_string(m.verdict));
   m.interrupted = m.summary.value("interrupted", false);
@@ -820,7 +949,19 @@ MergedCampaign merge_parts(std::vector<CampaignPart> parts) {
 
 }  // namespace
 
+namespace {
+void merged_text(std::ostream& out, const MergedCampaign& m);
+}  // namespace
+
 void write_merged_text(std::ostream& out, const MergedCampaign& m) {
+  std::ostringstream text;  // messages and labels come from the files: escaped for the terminal
+  merged_text(text, m);
+  out << terminal_text(text.str());
+}
+
+namespace {
+
+void merged_text(std::ostream& out, const MergedCampaign& m) {
   if (m.simulate) {
     write_comparison_text(out, *m.comparison);
     return;
@@ -862,7 +1003,19 @@ void write_merged_text(std::ostream& out, const MergedCampaign& m) {
   if (j.contains("failed_fast"))
     out << fmt::format("stopped at the first FAIL (run {}, fail-fast) in its shard\n",
                        j["failed_fast"].get<std::uint32_t>());
+  if (m.missing.count != 0) {
+    std::string listed;
+    for (std::uint32_t r : m.missing.first) listed += (listed.empty() ? "" : ", ") + std::to_string(r);
+    if (m.missing.count > m.missing.first.size()) listed += ", ...";
+    out << fmt::format(
+        "incomplete: {} of the campaign's {} runs {} missing (run{} {}): an output was cut short (a job killed, e.g. "
+        "by SIGKILL) or edited; they count as ERROR\n",
+        m.missing.count, j["runs_requested"].get<std::uint64_t>(), m.missing.count == 1 ? "is" : "are",
+        m.missing.count == 1 ? "" : "s", listed);
+  }
   out << fmt::format("verdict: {}\n", j["verdict"].get<std::string>());
 }
+
+}  // namespace
 
 }  // namespace playtest

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <nlohmann/json.hpp>
 #include <ostream>
 
 #include "playtest/run/trace_writer.hpp"
@@ -79,6 +80,12 @@ JunitSuite campaign_suite_of(const GameGraph& g, const CampaignResult& c, const 
   if (!g.is_explored()) suite.properties.emplace_back("on_the_fly", "true");
   if (!g.is_explored() && !c.model_play.on_the_fly_reason.empty())
     suite.properties.emplace_back("on_the_fly_reason", c.model_play.on_the_fly_reason);
+  // The campaign's identity, for merge (CampaignOptions::settings).
+  if (!c.model_digest.empty()) suite.properties.emplace_back("model_digest", c.model_digest);
+  if (!c.settings.empty())
+    suite.properties.emplace_back(
+        "settings", nlohmann::json(c.settings).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  if (c.fail_fast) suite.properties.emplace_back("fail_fast", "true");
   return suite;
 }
 

@@ -5,19 +5,33 @@
 #include "playtest/error.hpp"
 #include "playtest/explore/explorer.hpp"
 #include "playtest/explore/model_graph.hpp"
+#include "playtest/explore/state_space.hpp"
 #include "playtest/strategy/strategy_row.hpp"
 
 namespace playtest {
 
-ExploreFirst explore_first(const Model& model, const ExploreFirstOptions& o) {
+ExploreFirst explore_first(const std::shared_ptr<const Model>& model, const ExploreFirstOptions& o) {
   ExploreFirst out;
   if (o.on_the_fly) {
     out.on_the_fly_reason = "on-the-fly play was asked for";
     return out;
   }
-  ExploreResult r = explore(model, {.max_states = o.max_states, .max_seconds = o.max_seconds, .partial_graph = false});
+  StateSpace space(*model);
+  ExploreResult r = explore(space, {.max_states = o.max_states, .max_seconds = o.max_seconds, .partial_graph = false});
   switch (r.status) {
     case ExploreStatus::complete:
+      if (model->values() && model->values()->has_values()) {
+        // The runner matches values against the model state of each vertex.
+        auto ctx = std::make_shared<ValueContext>();
+        ctx->model = model;
+        ctx->state_size = model->state_size();
+        ctx->states.reserve(r.node_of_vertex.size() * ctx->state_size);
+        for (NodeId n : r.node_of_vertex) {
+          const auto st = space.state(n);
+          ctx->states.insert(ctx->states.end(), st.begin(), st.end());
+        }
+        out.values = std::move(ctx);
+      }
       out.graph = std::move(r.graph);
       break;
     case ExploreStatus::state_limit:

@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <ostream>
+#include <sstream>
 
 #include "playtest/graph/names.hpp"
 #include "playtest/run/trace_writer.hpp"
+#include "playtest/source_text.hpp"
 
 namespace playtest {
 
@@ -49,6 +51,28 @@ nlohmann::json coverage_json(const Coverage& c) {
           {"edges_total", c.edges_total},
           {"labels_covered", c.labels_covered},
           {"labels_total", c.labels_total}};
+}
+
+// Stimuli the system refused in some run and accepted in none (no edge with that label was taken in
+// any run): more likely a label the adapter does not know than a system that is not input-enabled
+// (docs/adapter-protocol.md). With the number of refusals of each.
+template <class G>
+std::vector<std::pair<std::string, std::uint32_t>> never_accepted(const G& g, const CampaignResult& c) {
+  std::vector<std::pair<std::string, std::uint32_t>> out;
+  for (const RunResult& r : c.runs) {
+    if (r.refused.empty()) continue;
+    auto it = std::find_if(out.begin(), out.end(), [&](const auto& x) { return x.first == r.refused; });
+    if (it != out.end())
+      ++it->second;
+    else
+      out.emplace_back(r.refused, 1);
+  }
+  std::erase_if(out, [&](const auto& x) {
+    for (EdgeId e : g.edges())
+      if (e.index() < c.edge_visits.size() && c.edge_visits[e.index()] > 0 && g.label(e) == x.first) return true;
+    return false;
+  });
+  return out;
 }
 
 std::string quoted_list(const std::vector<std::string>& items) {
@@ -152,6 +176,11 @@ void campaign_text(std::ostream& out, const Runner& runner, const CampaignResult
         "--purpose none is the smoke test (run the budget, PASS without a failure); --purpose cover:80% or labels "
         "ask for less\n",
         o.default_purpose);
+  for (const auto& [label, times] : never_accepted(runner.graph(), c))
+    out << fmt::format(
+        "note: the system refused the stimulus '{}' every time it was sent ({} time{}) and never accepted it: does "
+        "the adapter know it? (adapter and model disagree?)\n",
+        label, times, times == 1 ? "" : "s");
   if (c.interrupted) {
     // Only the runs that ended count as done: a run the signal cut short has no verdict.
     const std::uint32_t cut = c.runs_not_completed();
@@ -207,12 +236,19 @@ nlohmann::json campaign_json_of(const Runner& runner, const CampaignResult& c, s
   labels.erase(std::unique(labels.begin(), labels.end()), labels.end());
   j["edge_visits"] = std::move(visits);
   j["covered_labels"] = std::move(labels);
+  if (const auto refused = never_accepted(g, c); !refused.empty()) {
+    j["never_accepted"] = nlohmann::json::array();
+    for (const auto& [label, times] : refused) j["never_accepted"].push_back(label);
+  }
   j["interrupted"] = c.interrupted;
   j["runs_requested"] = c.runs_requested;
   j["runs_in_shard"] = c.runs_in_shard;
   if (!c.shard.is_whole()) j["shard"] = to_string(c.shard);
   if (c.interrupted) j["signal"] = c.signal != 0 ? nlohmann::json(signal_name(c.signal)) : nlohmann::json(nullptr);
   if (c.failed_fast != 0) j["failed_fast"] = c.failed_fast;
+  if (c.fail_fast) j["fail_fast"] = true;
+  if (!c.model_digest.empty()) j["model_digest"] = c.model_digest;
+  if (!c.settings.empty()) j["settings"] = c.settings;
   j["runs_not_completed"] = c.runs_not_completed();
   j["runs_not_started"] = c.runs_not_started();
   j["runs"] = nlohmann::json::array();
@@ -265,13 +301,19 @@ nlohmann::json campaign_json_of(const Runner& runner, const CampaignResult& c, s
 
 }  // namespace
 
+// The text outputs hold what the system under test sent (labels, messages): escaped for the
+// terminal as the JSON, the trace and JUnit escape it.
 void write_run_text(std::ostream& out, const Runner& runner, const RunResult& r, std::uint32_t run_index,
                     const RunOutputOptions& options) {
-  run_text(out, runner, r, run_index, options);
+  std::ostringstream text;
+  run_text(text, runner, r, run_index, options);
+  out << terminal_text(text.str());
 }
 void write_campaign_text(std::ostream& out, const Runner& runner, const CampaignResult& c,
                          const RunOutputOptions& options) {
-  campaign_text(out, runner, c, options);
+  std::ostringstream text;
+  campaign_text(text, runner, c, options);
+  out << terminal_text(text.str());
 }
 nlohmann::json campaign_json(const Runner& runner, const CampaignResult& c, std::string_view strategy,
                              const RunOutputOptions& options) {

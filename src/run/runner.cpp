@@ -1,13 +1,18 @@
 #include "playtest/run/runner.hpp"
 
 #include <fmt/format.h>
+#include <poll.h>
 
 #include <algorithm>
 #include <charconv>
 #include <stdexcept>
+#include <thread>
 
 #include "playtest/error.hpp"
+#include "playtest/explore/model_graph.hpp"
 #include "playtest/graph/names.hpp"
+#include "playtest/run/label_check.hpp"
+#include "playtest/run/run_values.hpp"
 
 namespace playtest {
 
@@ -112,7 +117,7 @@ void check_online_testable(const TestGraph& g) {
             fmt::format("edge '{}' has a label with a line break; labels must fit on one line "
                         "of the adapter protocol",
                         g.name(e)));
-      if (g.is_timeout(e)) continue;  // matched by silence, not by its label
+      if (g.is_timeout(e) || g.is_observe(e)) continue;  // matched by silence / never sent
       std::uint32_t id = g.label_id(e).value;
       if (last_seen[id] == v.value) {
         EdgeId other = first_edge[id];
@@ -158,6 +163,10 @@ Runner::Runner(const GameGraph& g, RunOptions options) : g_(g), options_(std::mo
     check_online_testable(*g_.explored());
     if (!options_.vertex_timeouts.empty() && options_.vertex_timeouts.size() != g_.num_vertices())
       throw InternalError("Runner: vertex_timeouts must be empty or have one entry per vertex");
+    if (const ValueContext* vc = options_.values.get();
+        vc && vc->model && vc->model->values() && vc->model->values()->has_values() &&
+        vc->states.size() != std::size_t{g_.num_vertices()} * vc->state_size)
+      throw InternalError("Runner: RunOptions::values must hold the model state of every vertex");
     if (p.kind == TestPurpose::Kind::reach) {
       goals_ = p.goals.empty() ? g_.explored()->goals() : p.goals;
       if (goals_.empty()) throw GraphError("the test purpose is to reach a goal, but the graph has no goal vertex");
@@ -179,13 +188,13 @@ Runner::Runner(const GameGraph& g, RunOptions options) : g_(g), options_(std::mo
       }
       if (!(p.threshold > 0 && p.threshold <= 1))
         throw UsageError("purpose", fmt::format("the cover threshold must be above 0 and at most 1, got {}", p.threshold));
-      purpose_needed_ = purpose_needed(p.threshold, purpose_edge_count_);
+      purpose_needed_ = playtest::purpose_needed(p.threshold, purpose_edge_count_);
       if (p.by_label) {
         purpose_labels_.assign(g_.num_labels(), 0);
         for (EdgeId e : g_.edges())
           if (purpose_edges_.empty() || purpose_edges_[e.index()]) purpose_labels_[g_.label_id(e).index()] = 1;
         purpose_label_count_ = static_cast<std::uint32_t>(std::count(purpose_labels_.begin(), purpose_labels_.end(), 1));
-        purpose_needed_ = purpose_needed(p.threshold, purpose_label_count_);
+        purpose_needed_ = playtest::purpose_needed(p.threshold, purpose_label_count_);
       }
     }
   }
@@ -238,6 +247,8 @@ class RunSession {
         v_(g_.initial()),
         purpose_left_(purpose_edge_count),
         evidence_(std::make_shared<Evidence>(std::min(o_.evidence_context, Evidence::max_context_limit), prior)) {
+    if (o_.values && o_.values->model && o_.values->model->values() && o_.values->model->values()->has_values())
+      values_.emplace(*o_.values->model->values());
     r_.seed = seed;
     r_.edge_visits.assign(g_.num_edges(), 0);
     if (o_.purpose.by_label) labels_seen_.assign(g_.num_labels(), 0);
@@ -246,7 +257,10 @@ class RunSession {
 
   RunResult run() {
     try {
+      // The budget holds while the adapter waits too (a slow "ready" or "ack"): BudgetSpent below.
+      adapter_.set_run_deadline(has_budget() ? budget_end_ : Clock::time_point::max());
       adapter_.start();
+      if (values_) values_->clear();
       policy_.begin_run(view(), rng_);
       while (!budget_or_purpose_ends_run()) {
         const Next next = g_.is_passive(v_) ? wait_for_output() : play_active();
@@ -254,6 +268,12 @@ class RunSession {
       }
     } catch (const StopRequested&) {
       interrupted();
+    } catch (const BudgetSpent& e) {
+      // In the middle of a step: what the system would have done is unknown, so never a PASS.
+      r_.verdict = Verdict::inconclusive;
+      r_.message = fmt::format("time budget of {} ms spent after {} step{}: {}; {}", o_.time_budget.count(), r_.steps,
+                               r_.steps == 1 ? "" : "s", e.diagnostic().message,
+                               r_.steps == 0 ? "no step was taken, so nothing was tested" : "the step did not finish");
     } catch (const ModelError& e) {
       r_.verdict = Verdict::error;
       r_.model_error = e.diagnostic();
@@ -387,14 +407,23 @@ class RunSession {
   }
 
   // --- moving on the model ----------------------------------------------------------------------
-  void record(StepKind kind, VertexId from, EdgeId e, VertexId to, std::string_view label) {
+  void record(StepKind kind, VertexId from, EdgeId e, VertexId to, std::string_view label,
+              std::string_view concrete = {}) {
     if (!observer_ && !o_.keep_trace) return;
-    TraceStep s{r_.steps, ms_since_start(), kind, from, e, to, std::string(label)};
+    TraceStep s{r_.steps,
+                ms_since_start(),
+                kind,
+                from,
+                e,
+                to,
+                std::string(label),
+                concrete == label ? std::string() : std::string(concrete)};
     if (observer_) observer_->on_step(g_, s);
     if (o_.keep_trace) r_.trace.push_back(std::move(s));
   }
-  // Follows edge e (taken by either player) and tells the policy.
-  void follow(EdgeId e, StepKind kind, std::string_view label) {
+  // Follows edge e (taken by either player) and tells the policy. `concrete`: the label with the
+  // values the system saw or gave, when the model's labels hold values.
+  void follow(EdgeId e, StepKind kind, std::string_view label, std::string_view concrete = {}) {
     ++r_.steps;
     const VertexId from = v_;
     if (kind == StepKind::observation || kind == StepKind::timeout) learn(from, e);
@@ -402,7 +431,7 @@ class RunSession {
     v_ = g_.target(e);
     if (on_the_fly_) {
       if (r_.edge_visits[e.index()]++ == 0) ++covered_;
-      record(kind, from, e, v_, label);  // before expanding the target: the step happened even if that fails
+      record(kind, from, e, v_, label, concrete);  // before expanding the target: the step happened even if that fails
       arrived();
     } else {
       if (r_.edge_visits[e.index()]++ == 0 && o_.purpose.kind == TestPurpose::Kind::cover &&
@@ -414,7 +443,7 @@ class RunSession {
         }
         if (any_starved_) starvation_check_due_ = true;  // what is left changed
       }
-      record(kind, from, e, v_, label);
+      record(kind, from, e, v_, label, concrete);
     }
     policy_.observe(e, view());
   }
@@ -428,17 +457,61 @@ class RunSession {
   // --- judging the system's outputs -------------------------------------------------------------
   // An output at passive vertex v: follow its edge, or FAIL.
   Next judge_output(std::string label) {
+    if (values_) return judge_output_by_value(std::move(label));
     EdgeId match = EdgeId::none();
     for (EdgeId e : g_.out_edges(v_))
       if (!g_.is_timeout(e) && g_.label(e) == label) match = e;
-    if (match.is_none()) {
-      auto allowed = outputs_of(v_);
-      std::string msg = fmt::format("at passive vertex '{}' the system produced '{}'; the model allows {}", g_.vertex_name(v_),
-                                    label, allowed_list(allowed));
-      return fail(std::move(label), std::move(allowed), std::move(msg), StepKind::unexpected);
-    }
+    if (match.is_none()) return unexpected_output(std::move(label), {});
     follow(match, StepKind::observation, label);
     return Next::go_on;
+  }
+  // The same when the labels hold values (run/run_values.hpp): a value outside its type or a
+  // run-time guard is a FAIL that names them.
+  Next judge_output_by_value(std::string label) {
+    std::vector<EdgeId> edges;
+    std::vector<std::string_view> labels;
+    for (EdgeId e : g_.out_edges(v_))
+      if (!g_.is_timeout(e)) edges.push_back(e), labels.push_back(g_.label(e));
+    const RunValues::OutputMatch m = values_->match_output(state_of(v_), labels, label);
+    if (!m.candidate) return unexpected_output(std::move(label), m.broken);
+    const EdgeId e = edges[*m.candidate];
+    follow(e, StepKind::observation, g_.label(e), label);
+    return Next::go_on;
+  }
+  // An output the model does not allow at passive vertex v: FAIL, saying why when a value broke a
+  // type or guard, or when the label is no label of the model at all.
+  Next unexpected_output(std::string label, std::string_view broken) {
+    auto allowed = outputs_of(v_);
+    std::string msg = fmt::format("at passive vertex '{}' the system produced '{}'", g_.vertex_name(v_), label);
+    if (!broken.empty())
+      msg += fmt::format(": {}; the model allows {}", broken, allowed_list(allowed));
+    else if (const auto note = foreign_note(label))
+      msg += fmt::format("; {}; the model allows {} here", *note, allowed_list(allowed));
+    else
+      msg += fmt::format("; the model allows {}", allowed_list(allowed));
+    return fail(std::move(label), std::move(allowed), std::move(msg), StepKind::unexpected);
+  }
+  // (label_check.hpp) Whether `label` is no label of the model at all.
+  std::optional<std::string> foreign_note(std::string_view label) const {
+    std::vector<std::string_view> known;
+    known.reserve(g_.num_labels());
+    for (std::uint32_t l = 0; l < g_.num_labels(); ++l) known.push_back(g_.label_name(LabelId{l}));
+    const ModelValues* mv = o_.values ? o_.values->model->values() : nullptr;
+    std::vector<std::string_view> outputs;  // the nearest are sought among the outputs
+    if (on_the_fly_) {
+      if (!mv) mv = static_cast<const ModelGraph&>(g_).model().values();
+    } else {
+      std::vector<std::uint8_t> seen(g_.num_labels(), 0);
+      for (EdgeId e : g_.edges())
+        if (g_.is_passive(g_.source(e)) && !g_.is_timeout(e) && !seen[g_.label_id(e).value]++)
+          outputs.push_back(g_.label(e));
+    }
+    return foreign_label_note(label, known, !on_the_fly_, mv, outputs);
+  }
+  // The model state of vertex v (for values).
+  std::span<const std::byte> state_of(VertexId v) const {
+    if (on_the_fly_) return static_cast<const ModelGraph&>(g_).state(v);
+    return o_.values->state(v.value);
   }
   // An output that came while the model is at active vertex v, before the stimulus `before` (if
   // any) was accepted. With an observe edge (ioco graphs, docs/ioco.md: never sent, the tester
@@ -452,6 +525,7 @@ class RunSession {
           "'{}'{}",
           g_.vertex_name(v_), label,
           before.empty() ? std::string() : fmt::format(" before it accepted the stimulus '{}'", before));
+      if (const auto note = foreign_note(label)) msg += "; " + *note;
       return fail(std::move(label), {}, std::move(msg), StepKind::unexpected);
     }
     follow(obs, StepKind::wait, g_.label(obs));
@@ -465,9 +539,7 @@ class RunSession {
       return end_without_failure(fmt::format("policy '{}' stopped at vertex '{}' after {} steps{}", policy_.name(),
                                              g_.vertex_name(v_), r_.steps, why.empty() ? "" : ": " + why));
     }
-    std::chrono::milliseconds t = o_.timeout;
-    if (!on_the_fly_)
-      if (!o_.vertex_timeouts.empty() && o_.vertex_timeouts[v_.index()].count() > 0) t = o_.vertex_timeouts[v_.index()];
+    const std::chrono::milliseconds t = wait_at(v_);
     Clock::time_point deadline = Clock::now() + t;
     bool cut_by_budget = false;
     if (has_budget() && budget_end_ < deadline) {
@@ -481,6 +553,16 @@ class RunSession {
     if (ev.kind == AdapterEvent::Kind::none && cut_by_budget)
       return end_without_failure(fmt::format("time budget of {} ms spent", o_.time_budget.count()));
     return silence(ev.kind == AdapterEvent::Kind::quiet, t);
+  }
+  // The wait for an output at passive vertex v (seed 001 §1: the timeout is state-dependent):
+  // --vertex-timeout, else the graph's own (graph/1 "timeout_ms", a model's `timeout after`), else
+  // --timeout-ms.
+  std::chrono::milliseconds wait_at(VertexId v) const {
+    if (!on_the_fly_)
+      if (!o_.vertex_timeouts.empty() && o_.vertex_timeouts[v.index()].count() > 0)
+        return o_.vertex_timeouts[v.index()];
+    if (const std::uint32_t ms = g_.timeout_ms(v); ms != 0) return std::chrono::milliseconds(ms);
+    return o_.timeout;
   }
   // Silence: the timeout edge is an observation (seed 001 §1); without one, a FAIL.
   Next silence(bool declared_quiet, std::chrono::milliseconds waited) {
@@ -531,22 +613,55 @@ class RunSession {
       follow(e, StepKind::wait, g_.label(e));
       return Next::go_on;
     }
+    if (const std::uint32_t ms = g_.delay_ms(e); ms != 0) return delay(e, std::chrono::milliseconds(ms));
     const std::string_view label = g_.label(e);
-    AdapterEvent early = adapter_.stimulate(label);
-    if (early.kind == AdapterEvent::Kind::refused)
+    const std::string concrete = values_ ? values_->concrete(label) : std::string();
+    const std::string_view sent = values_ ? std::string_view(concrete) : label;
+    AdapterEvent early = adapter_.stimulate(sent);
+    if (early.kind == AdapterEvent::Kind::refused) {
+      r_.refused = std::string(label);
       return end_without_failure(
           fmt::format("the system refused the stimulus '{}' at vertex '{}' (not input-enabled there: nothing can be "
                       "judged after it) after {} steps",
-                      label, g_.vertex_name(v_), r_.steps));
-    if (early.kind == AdapterEvent::Kind::output) return output_raced_stimulus(std::move(early.label), label);
-    follow(e, StepKind::stimulus, label);
+                      sent, g_.vertex_name(v_), r_.steps));
+    }
+    if (early.kind == AdapterEvent::Kind::output) return output_raced_stimulus(std::move(early.label), label, sent);
+    follow(e, StepKind::stimulus, label, sent);
     return Next::go_on;
+  }
+  // A delay edge (docs/language.md "Time"): the tester waits `d` itself and sends nothing; the
+  // system runs on, and what it says meanwhile is judged at the edge's target.
+  Next delay(EdgeId e, std::chrono::milliseconds d) {
+    const std::string_view label = g_.label(e);
+    if (!adapter_.simulate_delay(label)) {
+      Clock::time_point until = Clock::now() + d;
+      const bool cut_by_budget = has_budget() && budget_end_ < until;
+      if (cut_by_budget) until = budget_end_;
+      sleep_until(until);
+      if (cut_by_budget) return end_without_failure(fmt::format("time budget of {} ms spent", o_.time_budget.count()));
+    }
+    follow(e, StepKind::wait, label);
+    return Next::go_on;
+  }
+  // Sleeps until `until`, or until a stop is requested (then throws StopRequested).
+  void sleep_until(Clock::time_point until) const {
+    if (o_.stop == nullptr) {
+      std::this_thread::sleep_until(until);
+      return;
+    }
+    pollfd p{o_.stop->fd(), POLLIN, 0};
+    for (;;) {
+      if (o_.stop->requested()) throw StopRequested(Diagnostic{{}, "stopped during a delay", {}});
+      const auto left = std::chrono::ceil<std::chrono::milliseconds>(until - Clock::now()).count();
+      if (left <= 0) return;
+      (void)::poll(&p, 1, static_cast<int>(std::min<std::int64_t>(left, 1 << 30)));
+    }
   }
   // The output came before the stimulus was accepted (docs/ioco.md, the race): judge it, then apply
   // the input where the model now is, if the model offers it there.
-  Next output_raced_stimulus(std::string came, std::string_view label) {
+  Next output_raced_stimulus(std::string came, std::string_view label, std::string_view sent) {
     const std::string output = came;
-    if (output_at_active(std::move(came), label) == Next::stop) return Next::stop;
+    if (output_at_active(std::move(came), sent) == Next::stop) return Next::stop;
     EdgeId input = EdgeId::none();
     if (g_.is_active(v_))
       for (EdgeId e : g_.out_edges(v_))
@@ -556,10 +671,10 @@ class RunSession {
       r_.message = fmt::format(
           "the system produced '{}' before it accepted the stimulus '{}'; at vertex '{}', where that output leads, "
           "the model does not offer '{}', so nothing more can be judged",
-          output, label, g_.vertex_name(v_), label);
+          output, sent, g_.vertex_name(v_), label);
       return Next::stop;
     }
-    follow(input, StepKind::stimulus, label);
+    follow(input, StepKind::stimulus, label, sent);
     return Next::go_on;
   }
   Next reset() {
@@ -567,6 +682,7 @@ class RunSession {
       throw InternalError(
           fmt::format("policy '{}' asked for a reset, but the graph is not resettable", policy_.name()));
     adapter_.reset();
+    if (values_) values_->clear();
     ++r_.steps;
     ++r_.resets;
     const VertexId from = v_;
@@ -650,6 +766,7 @@ class RunSession {
   std::uint32_t covered_ = 0;  // on the fly: edges taken at least once
   std::vector<std::uint8_t> labels_seen_;  // by label: per LabelId, taken at least once
   std::uint32_t labels_covered_ = 0;
+  std::optional<RunValues> values_;  // the run's slot bindings, when the model's labels hold values
   std::shared_ptr<Evidence> evidence_;
   std::vector<EdgeId> window_;        // the last edges (RunOptions::evidence_context of them)
   std::vector<std::uint8_t> starved_;  // per edge: a starved outcome

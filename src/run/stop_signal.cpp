@@ -1,7 +1,9 @@
 #include "playtest/run/stop_signal.hpp"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -12,8 +14,7 @@ namespace playtest {
 
 StopSignal::StopSignal() {
   int p[2];
-  if (::pipe2(p, O_CLOEXEC | O_NONBLOCK) != 0)
-    throw InternalError(std::string("StopSignal: cannot create a pipe: ") + std::strerror(errno));
+  if (::pipe2(p, O_CLOEXEC | O_NONBLOCK) != 0) throw environment_error("cannot create a pipe", errno);
   read_fd_ = p[0];
   write_fd_ = p[1];
 }
@@ -33,6 +34,26 @@ void StopSignal::request(int signal) noexcept {
     }
     errno = saved;
   }
+}
+
+EnvironmentError environment_error(const std::string& what, int err) {
+  Diagnostic d;
+  d.message = fmt::format("{}: {}", what, std::strerror(err));
+  if (err == EMFILE) {
+    struct rlimit limit {};
+    const bool known = ::getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY;
+    d.message += fmt::format(": playtest reached its limit of open files{}",
+                             known ? fmt::format(" ({})", static_cast<std::uint64_t>(limit.rlim_cur)) : "");
+    d.notes.push_back(
+        "each job holds a few (a pipe, its adapter's sockets); raise the limit (ulimit -n) or use fewer --jobs");
+  } else if (err == ENFILE) {
+    d.message += ": the system's table of open files is full";
+    d.notes.push_back("close other programs' files, raise fs.file-max, or use fewer --jobs");
+  } else if (err == EAGAIN || err == ENOMEM) {
+    d.message += ": the system has no room for another process or thread";
+    d.notes.push_back("raise the limit of processes (ulimit -u) or use fewer --jobs");
+  }
+  return EnvironmentError(std::move(d));
 }
 
 const char* signal_name(int signal) noexcept {

@@ -44,6 +44,16 @@ std::string printable(std::string_view s) {
   return out;
 }
 
+// The machine refused a resource to start the adapter (out of file descriptors, processes): the
+// run is an ERROR whose message names the limit and what to do (environment_error), not the
+// system's fault.
+[[noreturn]] void cannot_start(const std::string& what, int err) {
+  const Diagnostic d = environment_error(what, err).diagnostic();
+  std::string message = d.message;
+  for (const std::string& note : d.notes) message += "; " + note;
+  throw AdapterError(message);
+}
+
 void close_fd(int& fd) {
   if (fd >= 0) ::close(fd);
   fd = -1;
@@ -66,14 +76,18 @@ void set_stderr(SubprocessOptions& o, const std::string& spec) {
   }
 }
 
+SubprocessOptions job_options(SubprocessOptions o, std::uint32_t job) {
+  const std::string number = std::to_string(job);
+  for (std::size_t at = 0; (at = o.command.find("{job}", at)) != std::string::npos; at += number.size())
+    o.command.replace(at, 5, number);
+  o.environment.push_back("PLAYTEST_JOB=" + number);
+  return o;
+}
+
 std::function<std::unique_ptr<Adapter>(std::uint32_t job, const StopSignal& stop)> subprocess_adapters(
     SubprocessOptions options) {
   return [options = std::move(options)](std::uint32_t job, const StopSignal& stop) -> std::unique_ptr<Adapter> {
-    SubprocessOptions o = options;
-    const std::string number = std::to_string(job);
-    for (std::size_t at = 0; (at = o.command.find("{job}", at)) != std::string::npos; at += number.size())
-      o.command.replace(at, 5, number);
-    o.environment.push_back("PLAYTEST_JOB=" + number);
+    SubprocessOptions o = job_options(options, job);
     o.stop = &stop;
     return std::make_unique<SubprocessAdapter>(std::move(o));
   };
@@ -121,11 +135,12 @@ void SubprocessAdapter::start() {
   finish();
   int in_pair[2], out_pair[2];
   if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, in_pair) != 0)
-    throw AdapterError(fmt::format("cannot create a socket pair: {}", std::strerror(errno)));
+    cannot_start("cannot create a socket pair for the adapter", errno);
   if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, out_pair) != 0) {
+    const int err = errno;
     ::close(in_pair[0]);
     ::close(in_pair[1]);
-    throw AdapterError(fmt::format("cannot create a socket pair: {}", std::strerror(errno)));
+    cannot_start("cannot create a socket pair for the adapter", err);
   }
   posix_spawn_file_actions_t fa;
   posix_spawnattr_t attr;
@@ -172,9 +187,10 @@ void SubprocessAdapter::start() {
   if (rc != 0) {
     ::close(in_pair[0]);
     ::close(out_pair[0]);
-    throw AdapterError(fmt::format("cannot start adapter '{}': {}", o_.command, std::strerror(rc)));
+    cannot_start(fmt::format("cannot start adapter '{}'", o_.command), rc);
   }
   pid_ = pid;
+  group_.track(pid);
   exited_ = false;
   in_fd_ = in_pair[0];
   out_fd_ = out_pair[0];
@@ -195,8 +211,14 @@ void SubprocessAdapter::poll_or_stop(int fd, short events, int timeout_ms) {
     throw StopRequested(fmt::format("adapter '{}': stopped: playtest was interrupted", o_.command));
 }
 
+void SubprocessAdapter::check_budget(std::string_view what) const {
+  if (Clock::now() >= run_deadline_)
+    throw BudgetSpent(fmt::format("the run's time budget ended while waiting for {}", what));
+}
+
 void SubprocessAdapter::write_line(const std::string& line, Clock::time_point deadline) {
   if (in_fd_ < 0) die("is not running");
+  deadline = within_budget(deadline);
   std::size_t done = 0;
   while (done < line.size()) {
     ssize_t n = ::send(in_fd_, line.data() + done, line.size() - done, MSG_NOSIGNAL);
@@ -207,9 +229,11 @@ void SubprocessAdapter::write_line(const std::string& line, Clock::time_point de
     if (n < 0 && errno == EINTR) continue;
     if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
       int ms = remaining_ms(deadline);
-      if (ms == 0)
+      if (ms == 0) {
+        check_budget(fmt::format("the adapter to read '{}'", printable(line.substr(0, line.size() - 1))));
         die(fmt::format("does not read its input: could not write '{}' within the time limit",
                         printable(line.substr(0, line.size() - 1))));
+      }
       poll_or_stop(in_fd_, POLLOUT, ms);
       continue;
     }
@@ -255,7 +279,8 @@ SubprocessAdapter::ReadStatus SubprocessAdapter::read_line(Clock::time_point dea
             fmt::format("wrote a partial line and nothing more for {} ms: '{}' (each line must end with a newline "
                         "and be flushed)",
                         o_.line_timeout.count(), printable(buf_)));
-      poll_or_stop(out_fd_, POLLIN, remaining_ms(line_end));
+      check_budget(fmt::format("the rest of the line '{}'", printable(buf_)));
+      poll_or_stop(out_fd_, POLLIN, remaining_ms(within_budget(line_end)));
       continue;
     }
     const int ms = remaining_ms(deadline);
@@ -265,10 +290,11 @@ SubprocessAdapter::ReadStatus SubprocessAdapter::read_line(Clock::time_point dea
 }
 
 void SubprocessAdapter::wait_for(std::string_view word, std::chrono::milliseconds timeout, std::string_view after) {
-  Clock::time_point deadline = Clock::now() + timeout;
+  Clock::time_point deadline = within_budget(Clock::now() + timeout);
   std::string line;
   for (;;) {
     if (read_line(deadline, line) == ReadStatus::timeout) {
+      check_budget(fmt::format("'{}' {}", word, after));
       // The commonest adapter mistake: it printed the word, but standard output to a pipe is fully
       // buffered, so nothing arrived.
       const bool silent_since_start =
@@ -293,12 +319,14 @@ void SubprocessAdapter::wait_for(std::string_view word, std::chrono::millisecond
 
 AdapterEvent SubprocessAdapter::stimulate(std::string_view label) {
   write_line(fmt::format("stimulus {}\n", label), Clock::now() + o_.ack_timeout);
-  Clock::time_point deadline = Clock::now() + o_.ack_timeout;
+  Clock::time_point deadline = within_budget(Clock::now() + o_.ack_timeout);
   AdapterEvent early;
   std::string line;
   for (;;) {
-    if (read_line(deadline, line) == ReadStatus::timeout)
+    if (read_line(deadline, line) == ReadStatus::timeout) {
+      check_budget(fmt::format("the acknowledgement of the stimulus '{}'", label));
       die(fmt::format("did not acknowledge the stimulus '{}' within {} ms", label, o_.ack_timeout.count()));
+    }
     if (line == "ack") return early;
     if (line == "refused") {
       if (early.kind == AdapterEvent::Kind::output) pending_.push_front(std::move(early));
@@ -357,7 +385,8 @@ void SubprocessAdapter::kill_group() noexcept {
 
 void SubprocessAdapter::finish() noexcept {
   if (pid_ < 0) return;
-  const bool stopping = o_.stop != nullptr && o_.stop->requested();
+  // Stopped, or the run's time budget is spent (the budget holds for the goodbye too): no grace.
+  const bool stopping = (o_.stop != nullptr && o_.stop->requested()) || Clock::now() >= run_deadline_;
   if (in_fd_ >= 0 && !exited_ && !stopping) {
     static const char end[] = "end\n";
     (void)::send(in_fd_, end, sizeof end - 1, MSG_NOSIGNAL | MSG_DONTWAIT);
@@ -374,6 +403,7 @@ void SubprocessAdapter::finish() noexcept {
     }
   }
   kill_group();  // also the grandchildren the command left behind
+  group_.reset();
   close_fd(in_fd_);
   close_fd(out_fd_);
   pid_ = -1;

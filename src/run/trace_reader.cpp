@@ -1,11 +1,15 @@
 #include "playtest/run/trace_reader.hpp"
 
 #include <fmt/format.h>
+#include <sys/stat.h>
 
+#include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <limits>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <utility>
@@ -137,7 +141,31 @@ RecordedTrace read_trace(std::istream& in, std::string_view source) {
     const std::string event = f.text("event", true);
     const auto run_number =
         static_cast<std::uint32_t>(f.count("run", false, std::numeric_limits<std::uint32_t>::max()));
-    if (event == "campaign") continue;  // the campaign's own line (run count, seed, shard): no run
+    // The campaign's own line (run count, seed, shard): no run. A second one (traces concatenated
+    // by hand) is skipped.
+    if (event == "campaign") {
+      if (out.campaign || !runs.empty()) continue;
+      RecordedCampaign c;
+      c.line = line;
+      c.runs = static_cast<std::uint32_t>(f.count("runs", false, std::numeric_limits<std::uint32_t>::max()));
+      c.seed = f.count("seed", false);
+      if (const std::string shard = f.text("shard", false); !shard.empty()) {
+        try {
+          c.shard = parse_shard(shard);
+        } catch (const UsageError& e) {
+          f.fail("shard", "\"shard\": " + e.diagnostic().message);
+        }
+      }
+      if (const json* ff = f.find("fail_fast")) {
+        if (!ff->is_boolean()) f.fail("fail_fast", "\"fail_fast\" must be true or false");
+        c.fail_fast = ff->get<bool>();
+      }
+      json key = j;
+      key.erase("shard");
+      c.identity = key.dump(-1, ' ', false, json::error_handler_t::replace);
+      if (c.runs > 0) out.campaign = c;
+      continue;
+    }
     if (event == "begin") {
       start_run(run_number == 0 ? static_cast<std::uint32_t>(runs.size() + 1) : run_number, line);
       current->seed = f.count("seed", false);
@@ -176,6 +204,7 @@ RecordedTrace read_trace(std::istream& in, std::string_view source) {
       s.label = f.text("label", labelled);
       s.edge = f.text("edge", false);
       s.to = f.text("to", moves);
+      s.concrete = f.text("concrete", false);
       current->trace.push_back(std::move(s));
       continue;
     }
@@ -185,6 +214,11 @@ RecordedTrace read_trace(std::istream& in, std::string_view source) {
     if (!v)
       f.fail("verdict", fmt::format("unknown verdict \"{}\" (expected PASS, FAIL, INCONCLUSIVE or ERROR)", verdict));
     current->verdict = *v;
+    if (const json* i = f.find("interrupted")) {
+      if (!i->is_boolean()) f.fail("interrupted", "\"interrupted\" must be true or false");
+      current->interrupted = i->get<bool>();
+    }
+    current->signal = f.text("signal", false);
     current->message = f.text("message", false);
     current->steps = f.count("steps", false);
     current->resets = f.count("resets", false);
@@ -229,7 +263,201 @@ RecordedTrace load_trace(const std::string& path) {
   if (path == "-") return read_trace(std::cin, "-");
   std::ifstream in(path, std::ios::binary);
   if (!in) fail_at(path, 0, 0, "cannot open the trace for reading");
-  return read_trace(in, path);
+  RecordedTrace t = read_trace(in, path);
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode))
+    t.file_id = fmt::format("{}:{}", static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino));
+  return t;
+}
+
+void refuse_repeated_runs(std::span<const RecordedTrace> traces) {
+  std::map<std::string, const RecordedTrace*> files;
+  // A run is known by its campaign, number and what was measured (two executions of one command
+  // differ in their times; a copy of a file does not).
+  std::map<std::string, const RecordedTrace*> runs;
+  bool stdin_seen = false;
+  for (const RecordedTrace& t : traces) {
+    if (t.source == "-") {
+      if (stdin_seen) throw InputError("standard input ('-') is given twice as a trace");
+      stdin_seen = true;
+    }
+    if (!t.file_id.empty()) {
+      const auto [it, fresh] = files.emplace(t.file_id, &t);
+      if (!fresh)
+        throw InputError(make_diagnostic(
+            t.source, 0, 0, "",
+            it->second->source == t.source
+                ? std::string("the trace is given twice: its runs would count twice")
+                : fmt::format("the trace is also given as '{}': its runs would count twice", it->second->source)));
+    }
+    if (!t.campaign) continue;
+    for (const RunRecord& r : t.runs) {
+      const auto [it, fresh] = runs.emplace(fmt::format("{}|{}|{}|{}|{}", t.campaign->identity, r.run, r.steps,
+                                                        r.elapsed_ms, r.trace.empty() ? -1.0 : r.trace.back().time_ms),
+                                            &t);
+      if (!fresh && it->second != &t)
+        throw InputError(make_diagnostic(
+            t.source, r.line, r.line ? 1 : 0, "",
+            fmt::format("run {} of this campaign is also in '{}': it would count twice", r.run, it->second->source)));
+    }
+  }
+}
+
+ResolvedRun resolve_run(const TestGraph& g, const RunRecord& run) {
+  ResolvedRun out;
+  const std::size_t n = run.trace.size();
+  out.from.assign(n, VertexId::none());
+  out.to.assign(n, VertexId::none());
+  out.edge.assign(n, EdgeId::none());
+  std::uint32_t at = 0;  // the line of the step being checked
+  auto fail = [&](std::string message) {
+    Diagnostic d;
+    d.where = {.file = run.source, .line = at, .column = at ? 1u : 0u, .pointer = ""};
+    d.message = std::move(message);
+    d.notes.push_back("is the model the one the trace was recorded with?");
+    throw GraphError(std::move(d));
+  };
+  auto vertex = [&](const std::string& name) {
+    const auto v = g.find_vertex(name);
+    if (!v) fail(fmt::format("the trace's vertex '{}' is not a vertex of the model", name));
+    return *v;
+  };
+  auto outputs_have = [&](VertexId v, std::string_view label) {
+    for (EdgeId e : g.out_edges(v))
+      if (!g.is_timeout(e) && g.label(e) == label) return e;
+    return EdgeId::none();
+  };
+  for (std::size_t i = 0; i < n; ++i) {
+    const StepRecord& s = run.trace[i];
+    at = s.line;
+    const VertexId v = vertex(s.vertex);
+    out.from[i] = v;
+    EdgeId e = EdgeId::none();
+    if (!s.edge.empty()) {
+      const auto found = g.find_edge(s.edge);
+      if (!found) fail(fmt::format("the trace's edge '{}' is not an edge of the model", s.edge));
+      e = *found;
+      if (g.source(e) != v)
+        fail(fmt::format("the trace's edge '{}' leaves vertex '{}' in the model, not '{}'", s.edge, g.name(g.source(e)),
+                         s.vertex));
+      if ((s.kind == StepKind::stimulus || s.kind == StepKind::observation) && g.label(e) != s.label)
+        fail(fmt::format("the trace's edge '{}' is labelled '{}' in the model, not '{}'", s.edge, g.label(e), s.label));
+    }
+    // What the model has for this kind of step at v (the edge the runner would have followed).
+    EdgeId expected = EdgeId::none();
+    switch (s.kind) {
+      case StepKind::stimulus:
+        if (g.is_active(v))
+          for (EdgeId x : g.out_edges(v))
+            if (!g.is_observe(x) && g.label(x) == s.label) expected = x;
+        if (expected.is_none())
+          fail(fmt::format("the model does not offer the stimulus '{}' at vertex '{}'", s.label, s.vertex));
+        break;
+      case StepKind::observation:
+        if (g.is_passive(v)) expected = outputs_have(v, s.label);
+        if (expected.is_none())
+          fail(fmt::format("the model has no output '{}' at passive vertex '{}'", s.label, s.vertex));
+        break;
+      case StepKind::timeout:
+        if (g.is_passive(v)) expected = g.timeout_edge(v);
+        if (expected.is_none()) fail(fmt::format("the model has no timeout edge at passive vertex '{}'", s.vertex));
+        break;
+      case StepKind::wait:
+        if (g.is_active(v)) expected = g.observe_edge(v);
+        if (expected.is_none())
+          fail(fmt::format("the model has no observe edge at vertex '{}' for the trace's wait", s.vertex));
+        break;
+      case StepKind::reset:
+        if (!g.is_resettable()) fail("the trace resets the system, but the model has no reset");
+        break;
+      case StepKind::unexpected:
+        if (g.is_passive(v) && !outputs_have(v, s.label).is_none())
+          fail(fmt::format("the trace calls the output '{}' at vertex '{}' unexpected, but the model allows it there",
+                           s.label, s.vertex));
+        break;
+      case StepKind::silence:
+        if (!g.is_passive(v) || !g.timeout_edge(v).is_none())
+          fail(fmt::format("the trace fails on silence at vertex '{}', where the model {}", s.vertex,
+                           g.is_passive(v) ? "follows its timeout edge" : "waits for a stimulus"));
+        break;
+    }
+    if (!e.is_none() && !expected.is_none() && e != expected) {
+      // (A stimulus may take any of several equally labelled edges to the same target.)
+      const bool same_stimulus = s.kind == StepKind::stimulus && g.label(e) == s.label && !g.is_observe(e) &&
+                                 g.target(e) == g.target(expected);
+      if (!same_stimulus)
+        fail(fmt::format("the trace's edge '{}' is labelled '{}' in the model, not '{}'", s.edge, g.label(e), s.label));
+    }
+    if (e.is_none()) e = expected;
+    if (!e.is_none() && (s.kind == StepKind::unexpected || s.kind == StepKind::silence || s.kind == StepKind::reset))
+      fail(fmt::format("the trace's {} step names an edge", to_string(s.kind)));
+    out.edge[i] = e;
+    if (s.kind == StepKind::reset) {
+      out.to[i] = vertex(s.to);
+      if (out.to[i] != g.initial())
+        fail(fmt::format("the trace's reset leads to '{}', not to the model's initial vertex '{}'", s.to,
+                         g.name(g.initial())));
+    } else if (!e.is_none()) {
+      out.to[i] = g.target(e);
+      if (!s.to.empty() && vertex(s.to) != out.to[i])
+        fail(fmt::format("the trace's step goes from '{}' to '{}', where the model's edge '{}' leads to '{}'", s.vertex,
+                         s.to, g.name(e), g.name(out.to[i])));
+    }
+  }
+  at = run.line;
+  if (!run.fail_vertex.empty()) out.fail_vertex = vertex(run.fail_vertex);
+  return out;
+}
+
+void check_recorded_model(const RunRecord& run) {
+  const std::string& path = run.model;
+  auto refuse = [&](std::string why) {
+    Diagnostic d;
+    d.where = {.file = run.source, .line = run.line, .column = run.line ? 1u : 0u, .pointer = "/model"};
+    d.message = fmt::format("the trace names '{}' as the model of run {}, {}", path, run.run, why);
+    d.notes.push_back("it was not read; give the model the run was recorded with: --model FILE");
+    throw InputError(std::move(d));
+  };
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (ec || !std::filesystem::exists(status)) refuse("which does not exist");
+  if (!std::filesystem::is_regular_file(status)) refuse("which is not a regular file");
+  const std::string_view name = path;
+  const bool json_file = name.ends_with(".json"), aut = name.ends_with(".aut"), tra = name.ends_with(".tra");
+  if (!json_file && !aut && !tra && !name.ends_with(".ptm"))
+    refuse("which is not a model file (.json, .ptm, .aut or .tra)");
+  std::ifstream in(path, std::ios::binary);
+  char head[4096];
+  in.read(head, sizeof head);
+  std::string_view text(head, static_cast<std::size_t>(in.gcount()));
+  if (text.starts_with("\xef\xbb\xbf")) text.remove_prefix(3);
+  text.remove_prefix(std::min(text.size(), text.find_first_not_of(" \t\r\n")));
+  const bool looks_like = json_file ? text.starts_with("{") && text.find("\"playtest\"") != std::string_view::npos
+                          : aut     ? text.starts_with("des")
+                          : tra
+                              ? !text.empty() && text.substr(0, text.find('\n')).find_first_not_of("0123456789 \t\r") ==
+                                                     std::string_view::npos
+                              : true;
+  if (!looks_like) refuse("which does not look like a model of that kind");
+}
+
+MissingRuns missing_runs(const RecordedTrace& t) {
+  if (!t.campaign) return {};
+  ShardRuns held;
+  std::uint32_t first_fail = 0;
+  bool stopped_without_signal = t.campaign->fail_fast;
+  for (const RunRecord& r : t.runs) {
+    held.present.push_back(r.run);
+    if (r.verdict == Verdict::fail && (first_fail == 0 || r.run < first_fail)) first_fail = r.run;
+    if (r.interrupted) {
+      if (!r.signal.empty())
+        held.interrupted = true;
+      else
+        stopped_without_signal = true;  // --fail-fast
+    }
+  }
+  if (stopped_without_signal) held.failed_fast = first_fail;
+  return runs_missing(t.campaign->shard, t.campaign->runs, held);
 }
 
 const RunRecord& select_run(const RecordedTrace& t, std::uint32_t run) {

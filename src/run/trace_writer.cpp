@@ -9,14 +9,17 @@
 #include <ostream>
 
 #include "playtest/error.hpp"
+#include "playtest/graph/graph_digest.hpp"
 
 namespace playtest {
 
 void JsonlTraceWriter::on_campaign_begin(const GameGraph& g, const CampaignOptions& o) {
-  write_campaign(g.is_explored() ? std::optional(coverage_of(g, {})) : std::nullopt, o);
+  const TestGraph* t = g.explored();
+  write_campaign(t ? std::optional(coverage_of(g, {})) : std::nullopt, o, t ? graph_digest(*t) : std::string());
 }
 
-void JsonlTraceWriter::write_campaign(std::optional<Coverage> totals, const CampaignOptions& o) {
+void JsonlTraceWriter::write_campaign(std::optional<Coverage> totals, const CampaignOptions& o,
+                                      const std::string& model_digest) {
   nlohmann::json j = {{"event", "campaign"},
                       {"runs", o.runs},
                       {"seed", o.seed},
@@ -30,6 +33,9 @@ void JsonlTraceWriter::write_campaign(std::optional<Coverage> totals, const Camp
     if (!totals) j["on_the_fly_reason"] = o.model_play.on_the_fly_reason;
   }
   if (!o.shard.is_whole()) j["shard"] = to_string(o.shard);
+  if (!model_digest.empty()) j["model_digest"] = model_digest;
+  if (!o.settings.empty()) j["settings"] = o.settings;
+  if (o.fail_fast) j["fail_fast"] = true;
   out_ << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
   out_.flush();
 }
@@ -37,7 +43,8 @@ void JsonlTraceWriter::write_campaign(std::optional<Coverage> totals, const Camp
 void JsonlTraceWriter::begin_run(std::uint32_t run, std::uint64_t seed, std::string_view strategy) {
   run_ = run;
   nlohmann::json j = {{"event", "begin"}, {"run", run}, {"seed", seed}, {"strategy", std::string(strategy)}};
-  if (!model_.empty()) j["model"] = model_;
+  // Standard input ("-") is no file to read the model from again: the model is not named then.
+  if (!model_.empty() && model_ != "-") j["model"] = model_;
   if (!params_.empty()) j["params"] = params_;
   if (replay_) {
     std::string replay = replay_(seed);
@@ -55,6 +62,7 @@ void JsonlTraceWriter::on_step(const GameGraph& g, const TraceStep& s) {
                       {"kind", std::string(to_string(s.kind))},
                       {"vertex", (g.vertex_name(s.from))}};
   if (s.kind != StepKind::reset) j["label"] = s.label;
+  if (!s.concrete.empty()) j["concrete"] = s.concrete;
   // On the fly edges are numbered in the order the runs discovered them, which is not the explored
   // graph's: the step is named by its vertices and label only, which is what readers match then.
   if (g.is_explored() && !s.edge.is_none()) j["edge"] = (g.edge_name(s.edge));
@@ -96,7 +104,9 @@ JsonlTraceDirWriter::JsonlTraceDirWriter(std::string dir, std::string strategy)
 JsonlTraceDirWriter::~JsonlTraceDirWriter() = default;
 
 void JsonlTraceDirWriter::on_campaign_begin(const GameGraph& g, const CampaignOptions& options) {
-  totals_ = g.is_explored() ? std::optional(coverage_of(g, {})) : std::nullopt;
+  const TestGraph* t = g.explored();
+  totals_ = t ? std::optional(coverage_of(g, {})) : std::nullopt;
+  digest_ = t ? graph_digest(*t) : std::string();
   options_ = options;
 }
 
@@ -133,7 +143,7 @@ RunObserver* JsonlTraceDirWriter::on_live_run(std::uint32_t run, std::uint64_t s
     open_[run] = std::move(file);
   }
   if (replay_ || !model_.empty()) f->writer().set_context(model_, replay_, params_);
-  f->writer().write_campaign(totals_, options_);
+  f->writer().write_campaign(totals_, options_, digest_);
   f->writer().on_run_begin(run, seed);
   return f;
 }
@@ -154,6 +164,12 @@ namespace {
 
 std::string step_text(const GameGraph& g, const TraceStep& s) {
   std::string head = fmt::format("{:>5} {:>9.1f} ms  {:<11} ", s.step, s.time_ms, to_string(s.kind));
+  if (!s.concrete.empty()) {  // the model's label with the system's values: "Delete(Job#0) = Delete(17)"
+    TraceStep shown = s;
+    shown.label = s.label + " = " + s.concrete;
+    shown.concrete.clear();
+    return step_text(g, shown);
+  }
   switch (s.kind) {
     case StepKind::stimulus:
       return head + fmt::format("{} --{}--> {}", g.vertex_name(s.from), s.label, g.vertex_name(s.to));

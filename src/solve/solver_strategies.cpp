@@ -18,7 +18,8 @@ constexpr std::array<StrategyOption, 1> reach_options{
     StrategyOption{.name = "bound",
                    .value = "N",
                    .help = "reach: the game's bound n (default: 2 * vertices + 2; a fresh game starts when it is "
-                           "spent)"}};
+                           "spent)",
+                   .positive = true}};
 
 PreparedStrategy prepare_reach(const StrategyContext& c) {
   const TestGraph& g = *c.graph.explored();

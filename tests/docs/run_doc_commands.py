@@ -20,7 +20,7 @@ in docs/testing.md ("Documented commands are tested"):
 * A block whose first line is `# doc-test: skip (REASON)` (or whose fence is ```sh-skip with such
   a line) is not run; the test prints it with its reason and counts it. Skip only what cannot
   run here (a server, a long benchmark, another build), never a command that is merely wrong.
-* Commands run in a fresh scratch directory holding a copy of examples/ and scripts/, with
+* Commands run in a fresh scratch directory holding a copy of examples/, scripts/ and adapters/, with
   `playtest` on PATH and build/release (and build/test) pointing at the build being tested, so
   the docs write paths the way a user who ran scripts/demo.sh types them.
 
@@ -114,7 +114,7 @@ class Runner:
         self.failures, self.skipped, self.commands = [], [], 0
         self.scratch = tempfile.mkdtemp(prefix="playtest-doc-test-")
         src, binary = args.source_dir, os.path.abspath(args.binary_dir)
-        for d in ("examples", "scripts"):
+        for d in ("examples", "scripts", "adapters"):
             shutil.copytree(os.path.join(src, d), os.path.join(self.scratch, d), symlinks=True)
         os.makedirs(os.path.join(self.scratch, "build"))
         for name in ("release", "test"):

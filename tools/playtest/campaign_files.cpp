@@ -41,7 +41,7 @@ class Progress final : public CampaignObserver {
 }  // namespace
 
 struct CampaignFiles::State {
-  std::optional<Output> trace_out;
+  std::optional<Output> trace_out, junit_out, report_out;
   std::optional<JsonlTraceWriter> trace;
   std::optional<JsonlTraceDirWriter> trace_dir;
   std::optional<Progress> progress;
@@ -50,8 +50,10 @@ struct CampaignFiles::State {
 CampaignFiles::CampaignFiles(const CampaignFileNames& names, std::uint32_t runs)
     : names_(names), state_(std::make_unique<State>()) {
   State& s = *state_;
+  if (!names.junit.empty()) s.junit_out.emplace(names.junit);
+  if (!names.report.empty()) s.report_out.emplace(names.report);
   if (!names.trace.empty()) {
-    s.trace.emplace(s.trace_out.emplace(names.trace).stream(), names.strategy);
+    s.trace.emplace(s.trace_out.emplace(names.trace, OutputFile::Mode::streamed).stream(), names.strategy);
     s.trace->set_context(names.model, names.replay, names.params);
   }
   if (!names.trace_dir.empty()) {
@@ -75,25 +77,28 @@ void CampaignFiles::finish(const GameGraph& g, const CampaignResult& c) {
   s.progress->finish();
   if (s.trace_out) s.trace_out->close();
   if (s.trace_dir) s.trace_dir->close();
-  if (!names_.report.empty()) {
-    report::Report rep{
-        .title = "playtest run " + names_.model, .tool_version = PLAYTEST_VERSION, .model_name = names_.model};
-    rep.model = g.explored();  // on the fly: no picture of the model
-    for (const RunResult& r : c.runs)
-      rep.runs.push_back(report::run_record(
-          g, r, r.run, {.strategy = names_.strategy, .model = names_.model, .replay = names_.replay(r.seed)}));
-    Output out(names_.report);
-    report::write_html_report(out.stream(), rep);
-    out.close();
+  if (s.junit_out) {
+    write_junit(s.junit_out->stream(), junit_suite(g, c,
+                                                   {.suite = "playtest run " + names_.model,
+                                                    .classname = "playtest." + names_.strategy,
+                                                    .strategy = names_.strategy}));
+    s.junit_out->close();
   }
-  if (!names_.junit.empty()) {
-    Output junit(names_.junit);
-    write_junit(junit.stream(), junit_suite(g, c,
-                                            {.suite = "playtest run " + names_.model,
-                                             .classname = "playtest." + names_.strategy,
-                                             .strategy = names_.strategy}));
-    junit.close();
-  }
+}
+
+void CampaignFiles::write_report(const GameGraph& g, const CampaignResult& c, const StopSignal* stop) {
+  State& s = *state_;
+  if (!s.report_out) return;
+  report::Report rep{
+      .title = "playtest run " + names_.model, .tool_version = PLAYTEST_VERSION, .model_name = names_.model};
+  rep.model = g.explored();  // on the fly: no picture of the model
+  for (const RunResult& r : c.runs)
+    rep.runs.push_back(report::run_record(
+        g, r, r.run, {.strategy = names_.strategy, .model = names_.model, .replay = names_.replay(r.seed)}));
+  report::ReportOptions options;
+  options.graphviz.stop = stop;
+  report::write_html_report(s.report_out->stream(), rep, options);
+  s.report_out->close();
 }
 
 }  // namespace playtest::cli

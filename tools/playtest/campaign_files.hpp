@@ -24,7 +24,8 @@ struct CampaignFileNames {
   std::function<std::string(std::uint64_t seed)> replay;  // the command that replays a run
 };
 
-// Opens the trace outputs before the campaign (an unwritable path fails before any run) and passes
+// Opens the outputs before the campaign (an unwritable path fails before any run; the JUnit file
+// and the report are written to temporary files renamed into place when complete) and passes
 // the campaign on to them; shows a progress line over the runs on a terminal. On a model explored
 // on the fly (docs/testing.md "Models too big to explore") the report has no picture of the model.
 class CampaignFiles {
@@ -35,9 +36,12 @@ class CampaignFiles {
   CampaignFiles& operator=(const CampaignFiles&) = delete;
 
   CampaignObserver* observer();
-  // After the campaign (also after an interrupted one): ends the progress line, closes the traces,
-  // and writes the report and the JUnit file.
+  // After the campaign (also after an interrupted one): ends the progress line, closes the traces
+  // and writes the JUnit file, the records CI needs, before anything slow.
   void finish(const GameGraph& g, const CampaignResult& c);
+  // Last, the HTML report: Graphviz may take minutes per picture; once `stop` is requested the
+  // picture in progress is killed and the page is written without the rest.
+  void write_report(const GameGraph& g, const CampaignResult& c, const StopSignal* stop);
 
  private:
   struct State;

@@ -8,6 +8,7 @@
 
 #include "command.hpp"
 #include "common.hpp"
+#include "option_checks.hpp"
 #include "playtest/diagnose/analyze.hpp"
 #include "playtest/diagnose/render.hpp"
 #include "playtest/solve/bound_limits.hpp"
@@ -54,7 +55,8 @@ const Registration reg{
       sub->add_option("--edge", o->edges, "An edge id or label to take (repeatable; a label means every edge with it, each analysed on its own, "
                       "as run --edge LABEL covers every edge with it)");
       sub->add_option("--bound", o->bound,
-                      "n for the probability within n moves (default: 2 * vertices + 2, at most 1000)");
+                      "n for the probability within n moves (default: 2 * vertices + 2, at most 1000)")
+          ->check(positive_integer());  // 0 is not "the default": leave the option out for that
       sub->add_option("--coverage-target", o->coverage_target, "The coverage probability the cover bound is asked for")
           ->default_val(0.99)
           ->check(CLI::Range(0.0, 1.0));

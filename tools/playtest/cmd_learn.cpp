@@ -27,6 +27,7 @@ struct Options {
 int run(const Options& o) {
   std::vector<RecordedTrace> traces;
   for (const std::string& path : o.traces) traces.push_back(load_trace(path));
+  refuse_repeated_runs(traces);  // a trace given twice would count its observations twice
   const InputOptions input = recorded_model_input(o.model, traces.front().runs.front());
   const std::string& model = input.path;
   const TestGraph g = load_input(input);

@@ -34,9 +34,12 @@ int run(const Options& o) {
   ReplayOptions ro{.attempts = o.attempts, .confidence = o.confidence, .match = parse_failure_match(o.match)};
   ro.run.max_steps = o.steps ? o.steps : 2 * recorded.trace.size() + 100;
   ro.run.stop = &stop;
+  ro.run.values = play.loaded.values;
   apply_timeouts(g, o.sut, ro.run);
-  SubprocessOptions so = subprocess_options(o.sut);
+  SubprocessOptions so = job_options(subprocess_options(o.sut), 1);  // {job} and PLAYTEST_JOB as in run
   so.stop = &stop;
+  const std::vector<std::string> params = param_environment(play.loaded.model.get());
+  so.environment.insert(so.environment.end(), params.begin(), params.end());
   SubprocessAdapter adapter(so);
   const InterruptScope interrupts(stop);
   const ReplayResult r = replay(g, play.target, adapter, ro);

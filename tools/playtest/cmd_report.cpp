@@ -9,6 +9,7 @@
 
 #include "command.hpp"
 #include "common.hpp"
+#include "interrupt.hpp"
 #include "option_checks.hpp"
 #include "playtest/error.hpp"
 #include "playtest/report/html_report.hpp"
@@ -24,10 +25,17 @@ struct Options {
 };
 
 int run(const Options& o) {
+  if (o.out == "-" && o.json)
+    throw UsageError("json", "the report goes to standard output (-o -): --json would mix its JSON into the HTML");
   report::Report rep;
   rep.tool_version = PLAYTEST_VERSION;
-  for (const std::string& path : o.traces)
-    for (RunRecord& r : load_trace(path).runs) rep.runs.push_back(std::move(r));
+  std::vector<RecordedTrace> traces;
+  for (const std::string& path : o.traces) traces.push_back(load_trace(path));
+  refuse_repeated_runs(traces);  // a trace given twice would count its runs twice
+  for (RecordedTrace& t : traces) {
+    rep.runs_missing += missing_runs(t).count;
+    for (RunRecord& r : t.runs) rep.runs.push_back(std::move(r));
+  }
   std::optional<TestGraph> g;
   if (!o.model.path.empty()) {
     InputOptions model = o.model;
@@ -39,7 +47,22 @@ int run(const Options& o) {
   }
   rep.title = !o.title.empty() ? o.title : !o.model.path.empty() ? o.model.path : o.traces.front();
   Output out(o.out);
-  const report::ReportSummary s = report::write_html_report(out.stream(), rep);
+  // A signal while the pictures are drawn stops them; the previous report is then kept (the new one
+  // is written to a temporary file renamed into place only when complete).
+  StopSignal stop;
+  report::ReportOptions options;
+  options.graphviz.stop = &stop;
+  report::ReportSummary s;
+  {
+    const InterruptScope interrupts(stop);
+    s = report::write_html_report(out.stream(), rep, options);
+  }
+  if (stop.requested()) {
+    out.discard();
+    fmt::print(stderr, "playtest: interrupted by {}: the report was not written{}\n", signal_name(stop.signal()),
+               o.out == "-" ? "" : " (" + o.out + " is as it was)");
+    return interrupted_exit_code(stop);
+  }
   out.close();
   if (o.json) {
     nlohmann::json j = {{"output", o.out}, {"runs", s.runs}, {"pictures", s.pictures}, {"messages", s.messages}};

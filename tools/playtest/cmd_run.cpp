@@ -30,9 +30,10 @@ struct Options {
   double time_s = 0;
   std::uint32_t runs = 1, jobs = 1, max_errors = 0;
   bool json = false, quiet = false, fail_fast = false;
-  ExploreFirstOptions explore;  // a model program: explored first within --explore-time, else on the fly
-  std::string adapt = "on";  // --adapt: learn the system's choices and re-plan (issue 22)
-  ShrinkCliOptions shrink;  // --shrink FILE: shrink the first FAIL right after the campaign
+  ExploreFirstOptions explore;       // a model program: explored first within --explore-time, else on the fly
+  std::string adapt = "on";           // --adapt: learn the system's choices and re-plan (issue 22)
+  ShrinkCliOptions shrink;            // --shrink FILE: shrink the first FAIL right after the campaign
+  const CLI::App* command = nullptr;  // the parsed subcommand (its options identify the campaign)
 };
 
 // The command that replays one run: this command line with that run's seed, one run and one job,
@@ -49,9 +50,20 @@ std::function<std::string(std::uint64_t)> replay(bool on_the_fly) {
   };
 }
 
+// The options that do not change what the runs do (outputs, parallelism, how the model is read,
+// which its digest covers, what happens after the runs); the others identify the campaign for merge.
+// clang-format off
+const std::vector<std::string> not_campaign_settings = {
+    "--seed", "--runs", "--strategy", "--jobs", "--shard", "--fail-fast", "--trace", "--trace-dir", "--junit",
+    "--report", "--json", "--quiet", "--sut-stderr", "--allow-unreachable", "--format", "--inputs", "--outputs",
+    "--param", "--max-states", "--reward", "--goal-label", "--shrink", "--shrink-attempts", "--shrink-threshold",
+    "--shrink-budget", "--shrink-confidence", "--shrink-match"};
+// clang-format on
+
 // The campaign on `g`: a TestGraph, or a model explored on the fly (ModelGraph, docs/testing.md
 // "Models too big to explore"); one code path for both.
-int play(const Options& o, const GameGraph& g, const ModelGraph* on_the_fly, const ModelPlay& model_play) {
+int play(const Options& o, const GameGraph& g, const ModelGraph* on_the_fly, const LoadedModel& loaded,
+         const ModelPlay& model_play) {
   const auto replay = cli::replay(on_the_fly != nullptr);
   const std::string& name = o.strategy.strategies.front();
   const StrategySpec spec = strategy_spec(o.strategy, name);
@@ -60,7 +72,8 @@ int play(const Options& o, const GameGraph& g, const ModelGraph* on_the_fly, con
   RunOptions ro{.max_steps = o.steps,
                 .time_budget = std::chrono::milliseconds(static_cast<std::int64_t>(o.time_s * 1000.0)),
                 .starvation_confidence = adapt == Adaptation::on ? 0.999 : 0.0,
-                .stop = &stop};
+                .stop = &stop,
+                .values = loaded.values};
   CampaignWorkers workers;
   if (on_the_fly) {
     ro.purpose = on_the_fly_purpose(spec);
@@ -77,10 +90,14 @@ int play(const Options& o, const GameGraph& g, const ModelGraph* on_the_fly, con
                            .jobs = o.jobs,
                            .shard = parse_shard(o.shard),
                            .fail_fast = o.fail_fast,
+                           .settings = o.command ? campaign_settings(o.command, not_campaign_settings)
+                                                 : std::map<std::string, std::string>{},
                            .share_evidence = adapt == Adaptation::on,
                            .model_play = model_play,
                            .max_errors = o.max_errors};
-  const SubprocessOptions so = subprocess_options(o.sut);
+  SubprocessOptions so = subprocess_options(o.sut);
+  const std::vector<std::string> params = param_environment(loaded.model.get());
+  so.environment.insert(so.environment.end(), params.begin(), params.end());
   if (!on_the_fly) refuse_unreachable(o.strategy, *g.explored(), ro.purpose);  // after the options' checks
   workers.policy = prepare(o.strategy, spec, g, ro.purpose, adapt);
   workers.adapter = subprocess_adapters(so);
@@ -107,9 +124,9 @@ int play(const Options& o, const GameGraph& g, const ModelGraph* on_the_fly, con
   const RunResult* model_failed = nullptr;
   for (const RunResult& r : c.runs)
     if (c.model_failed != 0 && r.run == c.model_failed) model_failed = &r;
-  const int code = interrupted    ? interrupted_exit_code(stop)
-                   : model_failed ? static_cast<int>(exit_usage)
-                                  : exit_code_of(c.verdict);
+  int code = interrupted    ? interrupted_exit_code(stop)
+             : model_failed ? static_cast<int>(exit_usage)
+                            : exit_code_of(c.verdict);
   const RunOutputOptions out{.per_run = !o.quiet,
                              .replay = replay,
                              .default_purpose = o.strategy.purpose == "auto" ? describe_purpose(g, ro.purpose) : ""};
@@ -129,6 +146,14 @@ int play(const Options& o, const GameGraph& g, const ModelGraph* on_the_fly, con
     fmt::print(stderr, "playtest: {}\n  note: in run {} after {} step{}; no run was started after it\n",
                format_diagnostic(*model_failed->model_error), model_failed->run, model_failed->steps,
                model_failed->steps == 1 ? "" : "s");
+  // The report last: its pictures may take minutes, and a signal meanwhile stops them.
+  std::cout.flush();
+  outputs.write_report(g, c, &stop);
+  if (stop.requested() && !interrupted) {  // the signal came after the runs
+    fmt::print(stderr, "playtest: interrupted by {} after the runs{}\n", signal_name(stop.signal()),
+               o.report.empty() ? "" : "; the report was written without the pictures left to draw");
+    code = interrupted_exit_code(stop);
+  }
   return code;
 }
 
@@ -145,16 +170,18 @@ int run(const Options& given) {
   if (input.whole_graph_for.empty() && o.shard != "1/1") input.whole_graph_for = "--shard";
   const ExploreFirstOptions explore = explore_first_options(o.explore, input);
   if (input.whole_graph_for.empty())
-    if (const std::unique_ptr<Model> model = load_model_program(o.input)) {
-      ExploreFirst first = explore_first(*model, explore);  // small models play as their graph
-      if (first.graph) return play(o, *first.graph, nullptr, {.model_program = true});
+    if (std::shared_ptr<const Model> model = load_model_program(o.input)) {
+      ExploreFirst first = explore_first(model, explore);  // small models play as their graph
+      if (first.graph)
+        return play(o, *first.graph, nullptr, LoadedModel{model, first.values}, {.model_program = true});
       const ModelGraph g(*model);
-      return play(o, g, &g, {.model_program = true, .on_the_fly_reason = first.on_the_fly_reason});
+      return play(o, g, &g, LoadedModel{model, on_the_fly_values(model)},
+                  {.model_program = true, .on_the_fly_reason = first.on_the_fly_reason});
     }
-  InputFormat format{};
-  const TestGraph g = load_input(input, &format);
-  refuse_on_the_fly_for(o.explore, format);
-  return play(o, g, nullptr, {.model_program = format == InputFormat::model});
+  LoadedModel loaded;
+  const TestGraph g = load_input(input, loaded);
+  refuse_on_the_fly_for(o.explore, loaded.model ? InputFormat::model : InputFormat::graph);
+  return play(o, g, nullptr, loaded, {.model_program = loaded.model != nullptr});
 }
 
 const Registration reg{
@@ -220,6 +247,7 @@ const Registration reg{
           ->default_val("on");
       sub->add_flag("--json", o->json, "Print the result as JSON");
       sub->add_flag("--quiet", o->quiet, "Print only the coverage and the verdict");
+      o->command = sub;
       return [o] { return run(*o); };
     }};
 

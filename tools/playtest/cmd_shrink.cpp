@@ -27,10 +27,12 @@ int run(const Options& o) {
   const RecordedPlay play = load_recorded_play(o.trace, o.model, o.run);
   const TestGraph& g = play.graph;
   StopSignal stop;
-  RunOptions ro{.stop = &stop};
+  RunOptions ro{.stop = &stop, .values = play.loaded.values};
   apply_timeouts(g, o.sut, ro);
-  SubprocessOptions so = subprocess_options(o.sut);
+  SubprocessOptions so = job_options(subprocess_options(o.sut), 1);  // {job} and PLAYTEST_JOB as in run
   so.stop = &stop;
+  const std::vector<std::string> params = param_environment(play.loaded.model.get());
+  so.environment.insert(so.environment.end(), params.begin(), params.end());
   SubprocessAdapter adapter(so);
   const InterruptScope interrupts(stop);
   const ShrinkDone d =

@@ -5,6 +5,7 @@
 #include "command.hpp"
 #include "common.hpp"
 #include "option_checks.hpp"
+#include "playtest/diagnose/mutant_analysis.hpp"
 #include "playtest/report/html_report.hpp"
 #include "playtest/graph/transforms.hpp"
 #include "playtest/run/mutation.hpp"
@@ -147,8 +148,8 @@ int run(const Options& given) {
   if (input.whole_graph_for.empty() && o.adapt == "on") input.whole_graph_for = "--adapt on";
   const ExploreFirstOptions explore = explore_first_options(o.explore, input);
   if (input.whole_graph_for.empty())
-    if (const std::unique_ptr<Model> model = load_model_program(o.input)) {
-      ExploreFirst first = explore_first(*model, explore);  // small models play as their graph
+    if (const std::shared_ptr<const Model> model = load_model_program(o.input)) {
+      ExploreFirst first = explore_first(model, explore);  // small models play as their graph
       if (first.graph) return compare(o, *first.graph, nullptr, nullptr, InputFormat::model);
       const ModelGraph g(*model);
       return compare(o, g, &g, model.get(), InputFormat::model, first.on_the_fly_reason);

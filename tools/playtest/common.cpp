@@ -12,11 +12,14 @@
 #include "option_checks.hpp"
 #include "playtest/error.hpp"
 #include "playtest/explore/explorer.hpp"
+#include "playtest/explore/model_values.hpp"
+#include "playtest/explore/state_space.hpp"
 #include "playtest/io/graph_json.hpp"
 #include "playtest/io/prism_import.hpp"
 #include "playtest/ioco/ioco_graph.hpp"
 #include "playtest/ioco/lts_io.hpp"
 #include "playtest/lang/model_program.hpp"
+#include "playtest/run/run_values.hpp"
 #include "playtest/source_text.hpp"
 
 namespace playtest::cli {
@@ -116,11 +119,22 @@ InputFormat input_format(const InputOptions& opts, std::optional<std::string>& t
   return format_of_text(*text);
 }
 
+namespace {
+TestGraph load_any(const InputOptions& opts, InputFormat* format_out, PrismLabels* labels, LoadedModel* loaded);
+}  // namespace
+
 TestGraph load_input(const InputOptions& opts, InputFormat* format_out) {
-  return load_input(opts, format_out, nullptr);
+  return load_any(opts, format_out, nullptr, nullptr);
 }
 
 TestGraph load_input(const InputOptions& opts, InputFormat* format_out, PrismLabels* labels) {
+  return load_any(opts, format_out, labels, nullptr);
+}
+
+TestGraph load_input(const InputOptions& opts, LoadedModel& loaded) { return load_any(opts, nullptr, nullptr, &loaded); }
+
+namespace {
+TestGraph load_any(const InputOptions& opts, InputFormat* format_out, PrismLabels* labels, LoadedModel* loaded) {
   std::optional<std::string> text;
   const InputFormat format = input_format(opts, text);
   if (format_out) *format_out = format;
@@ -138,8 +152,10 @@ TestGraph load_input(const InputOptions& opts, InputFormat* format_out, PrismLab
   };
   switch (format) {
     case InputFormat::model: {
-      auto model = compile_model(whole_text(), opts.path, model_params(opts), {opts.goal_conditions, "--goal"});
-      ExploreResult r = explore(*model, {.max_states = opts.max_states, .partial_graph = false});
+      std::shared_ptr<const Model> model = compile_model(whole_text(), opts.path, model_params(opts), {opts.goal_conditions, "--goal"});
+      const bool values = loaded && model->values() && model->values()->has_values();
+      StateSpace space(*model);
+      ExploreResult r = explore(space, {.max_states = opts.max_states, .partial_graph = false});
       if (r.status != ExploreStatus::complete) {
         std::vector<std::string> notes;
         std::string message = r.message;
@@ -153,6 +169,21 @@ TestGraph load_input(const InputOptions& opts, InputFormat* format_out, PrismLab
               "--traps, --vertex-timeout, --shrink, --jobs, --shard, --mutants, --impl): they explore the model "
               "as the runs go, without a state limit");
         throw ModelError(Diagnostic{{opts.path, 0, 0, ""}, message, std::move(notes)});
+      }
+      if (loaded) {
+        loaded->model = model;
+        if (values) {
+          // The runner matches values against the model state of each vertex.
+          auto ctx = std::make_shared<ValueContext>();
+          ctx->model = model;
+          ctx->state_size = model->state_size();
+          ctx->states.reserve(r.node_of_vertex.size() * ctx->state_size);
+          for (NodeId n : r.node_of_vertex) {
+            const auto st = space.state(n);
+            ctx->states.insert(ctx->states.end(), st.begin(), st.end());
+          }
+          loaded->values = std::move(ctx);
+        }
       }
       return std::move(r.graph);
     }
@@ -188,6 +219,21 @@ TestGraph load_input(const InputOptions& opts, InputFormat* format_out, PrismLab
   }
   throw InternalError("load_input: unknown input format");
 }
+}  // namespace
+
+std::vector<std::string> param_environment(const Model* model) {
+  std::vector<std::string> env;
+  if (model)
+    for (const auto& [name, value] : model->parameters()) env.push_back("PLAYTEST_PARAM_" + name + "=" + value);
+  return env;
+}
+
+std::shared_ptr<const ValueContext> on_the_fly_values(const std::shared_ptr<const Model>& model) {
+  if (!model || !model->values() || !model->values()->has_values()) return nullptr;
+  auto ctx = std::make_shared<ValueContext>();
+  ctx->model = model;
+  return ctx;
+}
 
 std::unique_ptr<Model> load_model_program(const InputOptions& opts) {
   std::optional<std::string> text;
@@ -199,21 +245,6 @@ std::unique_ptr<Model> load_model_program(const InputOptions& opts) {
   if (text->find_first_not_of(" \t\r\n") == std::string::npos)
     throw InputError(Diagnostic{{opts.path, 0, 0, ""}, "the input is empty: there is nothing to read", {}});
   return compile_model(*text, opts.path, model_params(opts), {opts.goal_conditions, "--goal"});
-}
-
-Output::Output(const std::string& path) : path_(path) {
-  if (path != "-") {
-    file_ = std::make_unique<std::ofstream>(path, std::ios::binary);
-    if (!*file_)
-      throw InputError(
-          make_diagnostic(path, 0, 0, "", "cannot open for writing: " + std::string(std::strerror(errno))));
-  }
-}
-
-void Output::close() {
-  stream().flush();
-  if (!stream()) throw InputError(make_diagnostic(path_, 0, 0, "", "write error (disk full?)"));
-  if (file_) file_->close();
 }
 
 
@@ -247,6 +278,23 @@ std::vector<std::string>& recorded_command_line() {
 }  // namespace
 
 void set_command_line(int argc, char** argv) { recorded_command_line().assign(argv, argv + argc); }
+
+std::map<std::string, std::string> campaign_settings(const CLI::App* sub, const std::vector<std::string>& ignore) {
+  std::map<std::string, std::string> out;
+  for (const CLI::Option* opt : sub->get_options()) {
+    if (!opt->nonpositional()) continue;  // FILE: the model, which its digest identifies
+    const std::string name = opt->get_name();
+    if (name == "--help" || name == "-h" || std::find(ignore.begin(), ignore.end(), name) != ignore.end()) continue;
+    std::string value;
+    if (opt->count() > 0) {
+      for (const std::string& r : opt->results()) value += (value.empty() ? "" : ",") + r;
+    } else {
+      value = opt->get_default_str();
+    }
+    if (!value.empty()) out[name] = value;
+  }
+  return out;
+}
 
 std::string shell_quote(const std::string& s) {
   const bool plain = !s.empty() && s.find_first_not_of(

@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -14,7 +15,12 @@
 #include "playtest/graph/test_graph.hpp"
 #include "playtest/io/prism_import.hpp"
 #include "playtest/lang/model_program.hpp"
+#include "playtest/output_file.hpp"
 #include "playtest/run/runner.hpp"
+
+namespace playtest {
+struct ValueContext;  // run/run_values.hpp
+}  // namespace playtest
 
 namespace playtest::cli {
 
@@ -59,11 +65,29 @@ InputFormat input_format(const InputOptions& opts, std::optional<std::string>& t
 bool is_model_program(const std::string& path);
 std::vector<ModelParam> model_params(const InputOptions& opts);
 
+// A model program behind a test graph: the compiled model (its parameters go to the adapter) and,
+// when its labels hold values, what the runner needs to match them (the state of every vertex).
+struct LoadedModel {
+  std::shared_ptr<const Model> model;
+  std::shared_ptr<const ValueContext> values;  // null unless the model's labels hold values
+};
+
 // Loads the test graph described by `opts` (and says which format it was); throws playtest::Error on
 // bad input: a located message, an empty input, a directory.
 TestGraph load_input(const InputOptions& opts, InputFormat* format = nullptr);
 // The same; for a PRISM export `labels` receives every label of its .lab file.
 TestGraph load_input(const InputOptions& opts, InputFormat* format, PrismLabels* labels);
+// The same; `loaded` receives the model program the graph was explored from (nothing for other
+// formats).
+TestGraph load_input(const InputOptions& opts, LoadedModel& loaded);
+
+// The adapter's environment entries PLAYTEST_PARAM_<NAME>=VALUE for the model's parameters
+// (docs/adapter-protocol.md); none for a model without parameters or another kind of input.
+std::vector<std::string> param_environment(const Model* model);
+
+// What the runner needs to match values for a model explored on the fly (null when its labels hold
+// none).
+std::shared_ptr<const ValueContext> on_the_fly_values(const std::shared_ptr<const Model>& model);
 
 // The compiled model program of `opts` (docs/testing.md "Models too big to explore": run and
 // simulate play it on the fly, exploring as the runs go), or nullptr when the input is of another
@@ -88,19 +112,26 @@ std::string replay_command(const std::vector<std::string>& drop, const std::vect
 // The program as the user started it (argv[0], shell-quoted), the first word of every command
 // playtest prints for the user to paste (run's and shrink's replay lines); "playtest" when unknown.
 std::string program_name();
+// What identifies a campaign besides its model (CampaignOptions::settings): every option of `sub`
+// that was given or has a default, by its long name, with its value(s) as given ("," between
+// repeated ones), except the positional FILE, --help and the options in `ignore` (those that do not
+// change what the runs do: outputs, parallelism, how the model is read, which its digest covers).
+std::map<std::string, std::string> campaign_settings(const CLI::App* sub, const std::vector<std::string>& ignore);
+
 // `s` as one word of a POSIX shell command (single-quoted when it needs quoting).
 std::string shell_quote(const std::string& s);
 
-// An output stream for `path` ("-" = standard output); throws playtest::Error if it cannot be opened.
+// An output file for `path` ("-" = standard output), written whole or not at all (OutputFile:
+// a temporary file renamed into place by close()); throws playtest::Error if it cannot be opened.
 class Output {
  public:
-  explicit Output(const std::string& path);
-  std::ostream& stream() { return file_ ? *file_ : std::cout; }
-  void close();  // flushes and checks for write errors
+  explicit Output(const std::string& path, OutputFile::Mode mode = OutputFile::Mode::whole) : file_(path, mode) {}
+  std::ostream& stream() { return file_.stream(); }
+  void close() { file_.commit(); }  // flushes, checks for write errors, replaces the file
+  void discard() noexcept { file_.discard(); }
 
  private:
-  std::string path_;
-  std::unique_ptr<std::ofstream> file_;
+  OutputFile file_;
 };
 
 }  // namespace playtest::cli

@@ -69,6 +69,7 @@ void add_recorded_model_options(CLI::App* sub, RecordedModelOptions& o, const st
 InputOptions recorded_model_input(const RecordedModelOptions& o, const RunRecord& run) {
   InputOptions in;
   in.path = model_path(o.model, run);
+  if (o.model.empty()) check_recorded_model(run);  // the trace's word for it: checked before it is read
   in.params = o.params.empty() ? run.params : o.params;
   in.max_states = o.max_states;
   return in;
@@ -82,7 +83,7 @@ RecordedPlay load_recorded_play(const std::string& trace_file, const RecordedMod
   const InputOptions input = recorded_model_input(model, recorded);
   p.model = input.path;
   p.params = input.params;
-  p.graph = load_input(input);
+  p.graph = load_input(input, p.loaded);
   p.target = replay_target(p.graph, recorded, p.trace.source);
   return p;
 }
@@ -91,10 +92,13 @@ void add_shrink_options(CLI::App* sub, ShrinkCliOptions& o, const std::string& p
   sub->add_option("--" + prefix + "attempts", o.attempts, "K: tries per candidate")
       ->default_val(10)
       ->check(positive_integer());
+  // 0 is not "the default": a candidate that never fails is never kept, so 0 would mean nothing.
   sub->add_option("--" + prefix + "threshold", o.threshold,
                   "Keep a candidate failing in at least this fraction of its K tries (default: half the original's "
                   "rate)")
-      ->check(CLI::Range(0.0, 1.0));
+      ->check(number_check([](double v) { return v > 0 && v <= 1; },
+                           "a fraction above 0 and at most 1 (leave the option out for half the original's rate)",
+                           "FRACTION"));
   sub->add_option("--" + prefix + "budget", o.budget_s,
                   "Wall-clock seconds for the search (0: none); the best so far is kept")
       ->default_val(0)
@@ -125,8 +129,10 @@ ShrinkDone shrink_to_file(const TestGraph& g, const ReplayTarget& target, Adapte
     d.context.replay_command = fmt::format("{} replay {} --model {}{} --attempts {}", program_name(), shell_quote(o.output),
                                            shell_quote(model), sut_arguments(sut), o.attempts);
   }
-  out.close();
-  if (!d.result.witness && o.output != "-") std::remove(o.output.c_str());  // nothing failed: no trace
+  if (d.result.witness)
+    out.close();
+  else
+    out.discard();  // nothing failed: no trace (and a previous one is kept)
   return d;
 }
 
@@ -138,7 +144,7 @@ std::optional<ShrinkDone> shrink_first_failure(const TestGraph& g, const Campaig
   for (const RunResult& r : c.runs)
     if (r.verdict == Verdict::fail) {
       adapter.stop = run.stop;
-      SubprocessAdapter instance(adapter);
+      SubprocessAdapter instance(job_options(adapter, 1));  // {job} and PLAYTEST_JOB as in the campaign
       return shrink_to_file(g, replay_target(g, r), instance, run, o, sut, trace.empty() ? "the failing run" : trace,
                             model, params, r.seed);
     }

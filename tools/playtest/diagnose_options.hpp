@@ -59,6 +59,7 @@ struct RecordedPlay {
   std::string model;
   std::vector<std::string> params;  // the model program's parameters it was loaded with
   TestGraph graph;
+  LoadedModel loaded;  // the model program behind `graph` (its values and parameters), if any
   ReplayTarget target;
 
   const RunRecord& run() const { return trace.runs[run_index]; }

@@ -7,6 +7,11 @@
 
 namespace playtest::cli {
 
+// Outside an InterruptScope: a signal kills the process groups playtest started (Graphviz) and
+// removes its unfinished temporary files (exit_cleanup.hpp), then ends playtest as by default.
+// main installs it first.
+void install_exit_cleanup();
+
 // Installs the handlers for its lifetime; they raise `stop`. One scope at a time.
 class InterruptScope {
  public:

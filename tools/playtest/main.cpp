@@ -6,14 +6,17 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <regex>
 
 #include "command.hpp"
 #include "common.hpp"
+#include "interrupt.hpp"
 #include "playtest/error.hpp"
 #include "playtest/graph/did_you_mean.hpp"
+#include "playtest/source_text.hpp"
 
 namespace playtest::cli {
 
@@ -25,12 +28,18 @@ std::vector<CommandInfo>& command_registry() {
 namespace {
 
 // The text of line `line` of `file`, read lazily; empty when not available.
+// Only from a regular file (never a device or a pipe that goes on for ever), and bounded: lines
+// are cut at 1000 bytes and no more than 256 MiB are read to find one.
 std::string source_line(const std::string& file, std::uint32_t line) {
   if (file.empty() || file == "-" || line == 0) return {};
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(file, ec)) return {};
   std::ifstream in(file, std::ios::binary);
   std::string text;
-  for (std::uint32_t l = 1; l <= line && std::getline(in, text); ++l) {
-    if (l == line) return text;
+  std::size_t read = 0;
+  for (std::uint32_t l = 1; l <= line && read < (std::size_t{256} << 20) && std::getline(in, text); ++l) {
+    read += text.size() + 1;
+    if (l == line) return text.size() > 1000 ? text.substr(0, 1000) + "..." : text;
   }
   return {};
 }
@@ -39,7 +48,7 @@ void report(const Error& e) {
   const Diagnostic& d = e.diagnostic();
   std::string line = source_line(d.where.file, d.where.line);
   std::string msg = line.empty() ? format_diagnostic(d) : format_diagnostic_with_line(d, line);
-  fmt::print(stderr, "playtest: {}\n", msg);
+  fmt::print(stderr, "playtest: {}\n", terminal_text(msg));  // names and lines from files, escaped
 }
 
 // The flag of the chosen subcommand that sets the library parameter `parameter` ("max_states" is
@@ -75,8 +84,9 @@ std::string flag_for(const CLI::App* sub, const std::string& parameter) {
 // without "option --x: " when no single option is at fault), then "  note: ..." lines that say
 // what to do.
 void print_usage_error(const std::string& flag, const std::string& message, const std::vector<std::string>& notes) {
-  fmt::print(stderr, "playtest: error: {}{}\n", flag.empty() ? std::string() : "option " + flag + ": ", message);
-  for (const std::string& note : notes) fmt::print(stderr, "  note: {}\n", note);
+  fmt::print(stderr, "playtest: error: {}{}\n", flag.empty() ? std::string() : "option " + flag + ": ",
+             terminal_text(message));
+  for (const std::string& note : notes) fmt::print(stderr, "  note: {}\n", terminal_text(note));
 }
 
 void report(const UsageError& e, const CLI::App* sub) {
@@ -204,6 +214,7 @@ int main(int argc, char** argv) {
     runs.emplace_back(subs.back(), std::move(run));
   }
   set_command_line(argc, argv);
+  install_exit_cleanup();
   try {
     try {
       app.parse(argc, argv);
@@ -225,6 +236,9 @@ int main(int argc, char** argv) {
     print_usage_error("", "no command given", {"playtest --help lists the commands"});
     return exit_usage;
   } catch (const AdapterError& e) {
+    report(e);
+    return exit_error;
+  } catch (const EnvironmentError& e) {  // a limit of the machine, not a bug and not bad input
     report(e);
     return exit_error;
   } catch (const UsageError& e) {

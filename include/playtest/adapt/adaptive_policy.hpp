@@ -7,16 +7,19 @@
 // (adapt/context_product.hpp) with the learned probabilities, the declared ones as the prior of
 // every history, so a history not tried yet looks as the model says and one tried in vain looks
 // worse:
-// - coverage (cover, planner): at the purpose edges the system withholds (outcomes never seen
-//   although the model's probabilities would have shown them with probability 0.99), it steers by
-//   the least expected number of steps to take one of them, choosing the history that gets it;
-//   everything else is left to the wrapped strategy;
+// - coverage (cover, planner): once the system withholds an outcome (never seen although the
+//   model's probability would have shown it with the row's adapt_suspicion: 0.5 for cover, 0.9 for
+//   the planner), it steers by the least expected number of steps to the next purpose edge left,
+//   choosing the history that gets it; while a plan's target was taken and the next plan is not
+//   yet due, the wrapped strategy plays;
 // - reach, expected: the strategy is solved again (bounded reachability, expected cost) on the
 //   learned product, wherever a goodness-of-fit test rejects the declared frequencies or an outcome
 //   is withheld.
-// Plans are re-made as the evidence grows, amortised: a plan that cost W units of work (product
-// vertices and edges times sweeps) is re-made at the earliest W / work_per_step steps later, a
-// deterministic rule, so a run's choices depend on its seed and evidence only, never on timing.
+// Plans are re-made when the evidence says something new (an outcome first seen in its history, a
+// change of what is withheld, a target taken), amortised: a plan that cost W units of work
+// (product vertices and edges times sweeps plus the build) is re-made at the earliest
+// W / work_per_step steps later, a deterministic rule, so a run's choices depend on its seed and
+// evidence only, never on timing.
 #pragma once
 
 #include <atomic>
@@ -44,8 +47,10 @@ struct AdaptOptions {
   LearningOptions learning;
   // The longest history a plan distinguishes at a vertex whose outcomes it learns per history.
   std::uint32_t max_context = 2;
-  // The work a re-plan may cost per step taken since the last one (see above).
-  std::uint64_t work_per_step = 20000;
+  // The work a re-plan may cost per step taken since the last one (see above). 10000 keeps the
+  // planning under 10% of a run against the Redis work queue's adapter (about 0.17 ms a step;
+  // docs/testing.md, "Adaptive strategies").
+  std::uint64_t work_per_step = 10000;
   // Past this many product vertices a plan keeps shorter histories (then none).
   std::uint32_t max_product_vertices = 1u << 19;
   // reach: the bound of the re-solved game (0: 2 * vertices + 2 of the model).

@@ -96,7 +96,7 @@ struct LearnResult {
   std::uint32_t visited = 0, tested = 0, flagged = 0;
 };
 
-// Throws UsageError("prior_weight") for a weight <= 0 or not finite, UsageError("confidence") /
+// Throws UsageError("prior_weight") for a weight <= 0 or above 1e12, UsageError("confidence") /
 // UsageError("significance") for levels outside (0, 1). The learned graph keeps every vertex, edge,
 // name, cost and flag of `g`; its meta is g's with a "learned" object added (prior, runs, sources,
 // and the counts per passive vertex and edge).

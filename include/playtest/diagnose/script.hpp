@@ -65,6 +65,9 @@ struct ReplayTarget {
   Verdict verdict = Verdict::inconclusive;
   FailureSignature failure;
   std::vector<StepKey> steps;
+  // The recorded run ended on its step budget after this many steps: a replay stops there too (the
+  // recording says nothing about the steps after it, so none is a divergence).
+  std::optional<std::uint64_t> step_budget;
 };
 
 // From a trace read back. Throws GraphError located at the trace line when a step names a vertex

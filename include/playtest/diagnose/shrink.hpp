@@ -20,19 +20,25 @@ struct ShrinkOptions {
   // Keep a candidate when at least this fraction of its K attempts fail the same way; 0: half the
   // original's measured rate.
   double threshold = 0;
-  std::chrono::milliseconds budget{0};  // wall clock for the search (0: none); the best so far is kept
+  // Wall clock for the whole shrink (0: none): measuring the original, the search and measuring the
+  // result; every wait is cut at it (each attempt runs with the time left as its time budget). The
+  // best so far is kept.
+  std::chrono::milliseconds budget{0};
 };
 
 struct ShrinkResult {
   bool reproduced = false;  // the original failed at least once in K attempts (else nothing is shrunk)
   Script original, minimal;
-  RateEstimate original_rate, minimal_rate;  // K fresh attempts each
-  double threshold = 0;                      // the fraction used
-  std::uint32_t candidates = 0;              // sequences the search considered
-  std::uint32_t unplayable = 0;              // ... of which the model cannot play (not run)
-  std::uint32_t attempts = 0;                // runs against the system, in all
-  bool budget_spent = false;                 // the search stopped at the budget (the result may not be minimal)
-  bool interrupted = false;  // a stop request (RunOptions::stop) ended it: the best so far, not measured again
+  // K fresh attempts each; the minimal script's is the rate it was kept with in the search (early-
+  // stopped attempts) when the budget or a stop request ended the shrink first (minimal_measured).
+  RateEstimate original_rate, minimal_rate;
+  bool minimal_measured = false;  // minimal_rate is from fresh attempts (or is the original's)
+  double threshold = 0;           // the fraction used
+  std::uint32_t candidates = 0;   // sequences the search considered
+  std::uint32_t unplayable = 0;   // ... of which the model cannot play (not run)
+  std::uint32_t attempts = 0;     // runs against the system, in all
+  bool budget_spent = false;      // the search stopped at the budget (the result may not be minimal)
+  bool interrupted = false;       // a stop request (RunOptions::stop) ended it: the best so far
   double elapsed_ms = 0;
   std::optional<ReplayAttempt> witness;  // a failing attempt of the minimal script
 };

@@ -90,6 +90,8 @@ struct CppActionOptions {
   double cost = 1.0;
   double weight = 1.0;  // observable actions only
   std::vector<std::string> traps;  // test-purpose traps this action hits (seed 002 §3.4)
+  std::uint32_t delay_ms = 0;      // controllable actions: a delay (the tester waits, sends nothing)
+  bool anytime = false;            // observable actions: may come at any time, also in active states
 };
 
 template <class S>
@@ -134,6 +136,11 @@ class CppModel final : public Model {
     timeout_ = std::move(f);
     return *this;
   }
+  // Per-state wait for an output at passive states, in ms (0: the runner's default).
+  CppModel& timeout_ms(std::function<std::uint32_t(const S&)> f) {
+    timeout_ms_ = std::move(f);
+    return *this;
+  }
   CppModel& resettable(double cost) {
     reset_cost_ = cost;
     return *this;
@@ -169,13 +176,16 @@ class CppModel final : public Model {
         S next = s;
         r.effect(next, i);
         encode(next, buf);
-        sink.add(Transition{r.label_base + i, r.kind, r.cost, r.weight, r.traps}, buf);
+        sink.add(Transition{r.label_base + i, r.kind, r.cost, r.weight, r.traps, r.delay_ms, r.anytime}, buf);
       }
     }
   }
   bool is_final(std::span<const std::byte> state) const override { return final_ && final_(decode(state)); }
   std::optional<TimeoutSpec> timeout(std::span<const std::byte> state) const override {
     return timeout_ ? timeout_(decode(state)) : std::optional<TimeoutSpec>(TimeoutSpec{});
+  }
+  std::uint32_t timeout_ms(std::span<const std::byte> state) const override {
+    return timeout_ms_ ? timeout_ms_(decode(state)) : 0;
   }
   std::string label_text(std::uint32_t label) const override { return labels_.at(label); }
   std::string state_text(std::span<const std::byte> state) const override {
@@ -201,6 +211,8 @@ class CppModel final : public Model {
     std::function<void(S&, std::uint32_t)> effect;
     double cost, weight;
     std::vector<std::uint32_t> traps;
+    std::uint32_t delay_ms = 0;
+    bool anytime = false;
   };
 
   void encode(const S& s, std::span<std::byte> out) const {
@@ -228,8 +240,8 @@ class CppModel final : public Model {
     const auto base = static_cast<std::uint32_t>(labels_.size());
     labels_.push_back(std::move(name));
     rules_.push_back(Rule{kind, base, 1, [g = std::move(guard)](const S& s, std::uint32_t) { return g(s); },
-                          [e = std::move(effect)](S& s, std::uint32_t) { e(s); }, o.cost, o.weight,
-                          trap_ids(o.traps)});
+                          [e = std::move(effect)](S& s, std::uint32_t) { e(s); }, o.cost, o.weight, trap_ids(o.traps),
+                          o.delay_ms, o.anytime});
     return *this;
   }
   template <class P>
@@ -247,8 +259,8 @@ class CppModel final : public Model {
     auto dom = std::make_shared<std::vector<P>>(std::move(domain));
     rules_.push_back(Rule{kind, base, static_cast<std::uint32_t>(dom->size()),
                           [g = std::move(guard), dom](const S& s, std::uint32_t i) { return g(s, (*dom)[i]); },
-                          [e = std::move(effect), dom](S& s, std::uint32_t i) { e(s, (*dom)[i]); }, o.cost,
-                          o.weight, trap_ids(o.traps)});
+                          [e = std::move(effect), dom](S& s, std::uint32_t i) { e(s, (*dom)[i]); }, o.cost, o.weight,
+                          trap_ids(o.traps), o.delay_ms, o.anytime});
     return *this;
   }
 
@@ -268,6 +280,7 @@ class CppModel final : public Model {
   std::vector<std::string> trap_names_;
   std::function<bool(const S&)> final_;
   std::function<std::optional<TimeoutSpec>(const S&)> timeout_;
+  std::function<std::uint32_t(const S&)> timeout_ms_;
   std::function<std::string(const S&)> describe_;
   std::optional<double> reset_cost_;
   // Slow path (states that are not plain bytes): states interned by equality and hash.

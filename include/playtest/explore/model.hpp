@@ -10,8 +10,12 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace playtest {
+
+class ModelValues;
 
 // A controllable action is a stimulus the tester applies; an observable action is an output of the
 // system under test. A state where an observable action is enabled is passive (seed 001 §1).
@@ -24,6 +28,13 @@ struct Transition {
   double cost = 1.0;                     // finite, >= 0
   double weight = 1.0;                   // observable actions: > 0, relative likelihood among the enabled outputs
   std::span<const std::uint32_t> traps;  // ids of the traps (test purposes) this transition hits
+  // Controllable actions: a delay (docs/language.md "Time"): the tester's move of waiting this many
+  // ms itself; nothing is sent to the system. 0: a stimulus.
+  std::uint32_t delay_ms = 0;
+  // Observable actions: the output may come at any time, also while the tester is about to act (an
+  // "anytime" observable): a state where only such outputs are enabled stays active, with an observe
+  // edge to a passive vertex of those outputs (docs/language.md "Outputs at any time").
+  bool anytime = false;
 };
 
 // The timeout of a passive state: the cost of waiting for it and its weight among the outputs.
@@ -70,6 +81,13 @@ class Model {
     (void)state;
     return TimeoutSpec{};
   }
+  // How long the tester waits for an output in a passive state before it judges silence, in ms
+  // (seed 001 §1: "a state-dependent timeout"); 0 when the model does not say (the runner's own
+  // default applies). Asked for passive states only; at most 2^31 - 1.
+  virtual std::uint32_t timeout_ms(std::span<const std::byte> state) const {
+    (void)state;
+    return 0;
+  }
   virtual std::string label_text(std::uint32_t label) const = 0;
   virtual std::string state_text(std::span<const std::byte> state) const = 0;
 
@@ -77,8 +95,14 @@ class Model {
   virtual std::string trap_name(std::uint32_t trap) const { return "trap" + std::to_string(trap); }
   // The cost of resetting the system under test to the initial state; none when it cannot be reset.
   virtual std::optional<double> reset_cost() const { return std::nullopt; }
+  // The model's parameters (the language's `param`) with their values, given or default, as text
+  // (docs/adapter-protocol.md: the adapter gets them as PLAYTEST_PARAM_<NAME>).
+  virtual std::vector<std::pair<std::string, std::string>> parameters() const { return {}; }
   // The abstraction the model asks for itself (the language's `abstract` declaration).
   virtual std::optional<Projection> projection() const { return std::nullopt; }
+  // The shapes of its actions and the values its labels hold (explore/model_values.hpp): slots and
+  // free values that runs match by value; null when the model does not describe them.
+  virtual const ModelValues* values() const { return nullptr; }
 };
 
 }  // namespace playtest

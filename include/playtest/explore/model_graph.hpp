@@ -72,7 +72,17 @@ class ModelGraph final : public GameGraph {
     return space_.is_goal(node(v));
   }
   EdgeId timeout_edge(VertexId v) const override;
-  EdgeId observe_edge(VertexId) const override { return EdgeId::none(); }  // model programs have none
+  // The observe edge of an active vertex whose state enables `anytime` outputs, or none.
+  EdgeId observe_edge(VertexId v) const override;
+  // Timing, as TestGraph: the model's wait for an output at a passive vertex (0: none given) and
+  // the delay of a delay action's edge (0: a stimulus).
+  std::uint32_t timeout_ms(VertexId v) const override {
+    expand(v);
+    return space_.timeout_ms(node(v));
+  }
+  std::uint32_t delay_ms(EdgeId e) const override { return space_.edge(e.value).delay_ms; }
+  // The model state of v (its representative under an abstraction).
+  std::span<const std::byte> state(VertexId v) const { return space_.state(node(v)); }
 
   // Edges (of expanded vertices).
   VertexId source(EdgeId e) const override { return source_[e.index()]; }
@@ -84,7 +94,7 @@ class ModelGraph final : public GameGraph {
   std::string_view label(EdgeId e) const override { return label_texts_[label_[e.index()].value]; }
   std::string_view label_name(LabelId l) const override { return label_texts_[l.value]; }
   bool is_timeout(EdgeId e) const override { return space_.edge(e.value).timeout; }
-  bool is_observe(EdgeId) const override { return false; }
+  bool is_observe(EdgeId e) const override { return space_.edge(e.value).observe; }
 
   // Names, computed: the state's text (plus ' for a twin), and e<id>.
   std::string name(VertexId v) const;

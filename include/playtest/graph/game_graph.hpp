@@ -40,8 +40,12 @@ class GameGraph {
   virtual bool is_goal(VertexId v) const = 0;
   // The edge a passive vertex follows when the system stays silent (seed 001 §1), or none.
   virtual EdgeId timeout_edge(VertexId v) const = 0;
-  // An ioco graph's "observe" edge out of an active vertex (docs/ioco.md), or none.
+  // An ioco graph's "observe" edge out of an active vertex (docs/ioco.md), or a model's edge to the
+  // passive companion of a state with `anytime` outputs; none.
   virtual EdgeId observe_edge(VertexId v) const = 0;
+  // The wait for an output at passive vertex v in ms (graph/1 "timeout_ms", a model's `timeout
+  // after E`); 0: the graph does not say.
+  virtual std::uint32_t timeout_ms(VertexId v) const = 0;
 
   // Edges.
   virtual VertexId source(EdgeId e) const = 0;
@@ -53,6 +57,8 @@ class GameGraph {
   virtual std::string_view label_name(LabelId l) const = 0;
   virtual bool is_timeout(EdgeId e) const = 0;
   virtual bool is_observe(EdgeId e) const = 0;
+  // A delay edge's wait in ms (the tester waits, sends nothing); 0 for every other edge.
+  virtual std::uint32_t delay_ms(EdgeId e) const = 0;
 
   // Names as users see them (a TestGraph's ids; on the fly the state's text and e<id>).
   virtual std::string vertex_name(VertexId v) const = 0;

@@ -25,6 +25,7 @@ struct EdgeSpec {
   std::optional<std::string_view> name;  // default "e<insertion index>"
   bool timeout = false;                  // the passive vertex's timeout edge
   bool observe = false;                  // an "observe" edge: active -> passive, nothing is sent (ioco)
+  std::uint32_t delay_ms = 0;            // a delay edge (out of an active vertex): the tester waits, sends nothing
 };
 
 // What a build error is about, so that a loader can point at the offending place in its input.
@@ -66,6 +67,9 @@ class GraphBuilder {
   void names_are_distinct() { distinct_names_ = true; }
   // Returns the edge's insertion index.
   std::uint32_t add_edge(const EdgeSpec& e);
+  // The wait for an output at passive vertex v, in ms (> 0; TestGraph::timeout_ms). Checked at build():
+  // only passive vertices have one.
+  void set_timeout_ms(VertexId v, std::uint32_t ms) { vertex_timeouts_.emplace_back(v.value, ms); }
   void set_initial(VertexId v) { initial_ = v; }
   void set_initial(std::string_view name) { initial_ = vertex_ref(name); }
   void set_reset_cost(std::optional<double> cost) { reset_cost_ = cost; }
@@ -87,6 +91,7 @@ class GraphBuilder {
   std::string edge_name(std::uint32_t insertion) const;
   void check_vertices(const BuildOptions& o);
   void check_edges(const BuildOptions& o) const;
+  void check_timing(const BuildOptions& o) const;
   // Edge ids grouped by source (stable counting sort): g's out_offsets, and perm (insertion index
   // -> edge id) with its inverse.
   void group_by_source(TestGraph& g, std::vector<std::uint32_t>& perm, std::vector<std::uint32_t>& inv) const;
@@ -114,6 +119,8 @@ class GraphBuilder {
   std::vector<std::uint8_t> eflags_;
   std::vector<LabelId> label_;
   std::vector<std::uint32_t> name_;  // pool id of an explicit name, or none
+  // Timing, rarely given: (vertex, ms) and (insertion index, ms), materialized by build().
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> vertex_timeouts_, edge_delays_;
   StringPool labels_, edge_names_;
   std::string default_names_;  // "e0e1e2...", see TestGraph
   VertexId initial_;

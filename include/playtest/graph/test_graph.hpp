@@ -57,6 +57,15 @@ class TestGraph final : public GameGraph {
   bool is_observe(EdgeId e) const override { return (eflags_[e.index()] & edge_observe) != 0; }
   // The observe edge of v, or none.
   EdgeId observe_edge(VertexId v) const override;
+  // Timing (seed 001 §1: the timeout is state-dependent). How long the runner waits for an output at
+  // passive vertex v before it judges silence (graph/1 "timeout_ms", a model's `timeout after E`),
+  // in ms; 0 when the graph does not say (the runner's --timeout-ms applies).
+  std::uint32_t timeout_ms(VertexId v) const override { return vtimeout_ms_.empty() ? 0 : vtimeout_ms_[v.index()]; }
+  // A delay edge (graph/1 "delay_ms", a model's `delay E` action): the tester's move of waiting this
+  // many ms itself, sending nothing to the system; 0 for every other edge.
+  std::uint32_t delay_ms(EdgeId e) const override { return edelay_ms_.empty() ? 0 : edelay_ms_[e.index()]; }
+  // Whether any vertex has its own timeout or any edge a delay.
+  bool has_timing() const { return !vtimeout_ms_.empty() || !edelay_ms_.empty(); }
 
   VertexKind kind(VertexId v) const {
     return (vflags_[v.index()] & vertex_passive) ? VertexKind::passive : VertexKind::active;
@@ -123,6 +132,8 @@ class TestGraph final : public GameGraph {
   std::vector<EdgeId> edge_of_explicit_name_;  // id in edge_names_ (explicit names only) -> EdgeId
   std::vector<EdgeId> edge_of_insertion_;      // insertion index -> EdgeId; empty: the identity
   std::vector<std::uint8_t> eflags_;
+  std::vector<std::uint32_t> vtimeout_ms_;  // per vertex; empty when no vertex has one
+  std::vector<std::uint32_t> edelay_ms_;    // per edge; empty when no edge has one
   StringPool vertex_names_, edge_names_, labels_;
   VertexId initial_;
   std::uint32_t num_goals_ = 0, num_passive_ = 0;

@@ -6,11 +6,16 @@
 #include <string>
 #include <string_view>
 
+#include "playtest/run/stop_signal.hpp"
+
 namespace playtest::report {
 
 struct GraphvizOptions {
   std::string program = "dot";               // found on PATH unless it contains a '/'
   std::chrono::milliseconds timeout{60000};  // the layout is killed after this long
+  // Once a stop is requested (SIGINT, SIGTERM) the layout in progress is killed and no further one
+  // starts: the picture is left out with a message, the rest of the report is written.
+  const StopSignal* stop = nullptr;
 };
 
 struct SvgPicture {
@@ -20,7 +25,9 @@ struct SvgPicture {
 };
 
 // Runs `program -Tsvg` on `dot` and checks the result with clean_svg. Never throws for a missing
-// or failing Graphviz: the picture is then !ok with a message saying what happened.
+// or failing Graphviz: the picture is then !ok with a message saying what happened. Graphviz runs
+// in a process group of its own, killed as a whole at the timeout, at a stop request and when
+// playtest exits at once (exit_cleanup.hpp), so nothing it started outlives the call.
 SvgPicture render_svg(std::string_view dot, const GraphvizOptions& options = {});
 
 // The <svg> element of a Graphviz SVG document, comments removed, checked to hold only the

@@ -42,6 +42,10 @@ struct Report {
   const TestGraph* model = nullptr;  // nullptr: runs and steps only, no picture
   std::string model_name;            // the model's file name
   std::vector<RunRecord> runs;
+  // Runs the traces' campaign lines promise but the traces do not hold (missing_runs,
+  // run/trace_reader.hpp: a trace cut short): the headline says so and the overall verdict is then
+  // at best ERROR, never PASS.
+  std::uint64_t runs_missing = 0;
   // The other commands' results, drawn when given (they must outlive the call).
   const StrategyComparison* simulation = nullptr;  // simulate: strategies side by side, mutants killed
   const CoverReport* cover = nullptr;              // cover: the tour and its convergence against the bound

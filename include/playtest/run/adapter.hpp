@@ -52,8 +52,21 @@ class Adapter {
   // without waiting.
   // Outputs are delivered in the order the SUT produced them, none is ever dropped.
   virtual AdapterEvent next_event(Clock::time_point deadline) = 0;
+  // The tester's own move of waiting (a delay edge labelled `label`, docs/language.md "Time"):
+  // nothing is sent to the system. Returns false (the default) when the runner is to wait in real
+  // time while the system runs on; a simulated system returns true after moving along the edge at
+  // once (no time passes in a simulation).
+  virtual bool simulate_delay(std::string_view label) {
+    (void)label;
+    return false;
+  }
   // Bring the SUT back to its initial state (only called when the model is resettable).
   virtual void reset() = 0;
+  // The run's wall-clock budget ends at `deadline` (Clock::time_point::max(): no budget); the runner
+  // sets it before start(). start, stimulate and reset stop waiting there and throw BudgetSpent
+  // (stop_signal.hpp), so that a budget holds while a slow system answers; the runner ends the run
+  // INCONCLUSIVE (the step did not finish). Adapters whose calls never wait long may ignore it.
+  virtual void set_run_deadline(Clock::time_point deadline) { (void)deadline; }
   // The run is over (any verdict); release the SUT. Never throws.
   virtual void finish() noexcept = 0;
 };

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -38,6 +39,11 @@ struct CampaignOptions {
   // At the first FAIL, start no further run and stop the runs in progress that come after it (in
   // run order); the runs before it are played to the end, so they are those of a single job.
   bool fail_fast = false;
+  // What else makes the campaign this campaign: the options that change what its runs do, by the
+  // caller's names ("--steps" -> "100", "--sut" -> "./adapter"). They are written, with the model's
+  // digest (graph_digest), in every output (the trace's campaign line, run --json, the JUnit
+  // properties), so that `playtest merge` refuses the shards of different campaigns.
+  std::map<std::string, std::string> settings;
   // Learning passes between runs (adaptive strategies, issue 22): run i starts with what the system
   // showed in the runs before it that are at least `jobs` places earlier in the shard's run order
   // (with one job: every earlier run), merged in run order, so that the results depend on the
@@ -107,6 +113,11 @@ struct CampaignResult {
   ModelPlay model_play;  // CampaignOptions::model_play
   // max_errors: the run whose ERROR reached the limit and stopped the campaign (0: none).
   std::uint32_t stopped_by_errors = 0;
+  // The campaign's identity (CampaignOptions::settings and fail_fast; the model's graph_digest, ""
+  // on the fly, where the whole model is not known).
+  std::map<std::string, std::string> settings;
+  bool fail_fast = false;
+  std::string model_digest;
 
   // Runs that were stopped before they ended (RunResult::interrupted).
   std::uint32_t runs_not_completed() const;

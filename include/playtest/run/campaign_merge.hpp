@@ -4,7 +4,9 @@
 // verdict and coverage, the same JUnit file and trace (up to the times measured). Each input is read
 // from its content: a run trace (JSON lines), a JUnit file written by `playtest run`, `run --json` or
 // `simulate --json` output. Inputs are checked to belong together (same strategy, seed, run count
-// and shard count; every shard present once; no run twice), else InputError.
+// and shard count, the same model (its digest) and settings; every shard present once; no run
+// twice), else InputError. Runs missing from the inputs for no stated reason (a job killed by
+// SIGKILL, a file cut or edited) make the merged campaign incomplete: never a PASS.
 #pragma once
 
 #include <cstdint>
@@ -43,6 +45,10 @@ struct CampaignPart {
   std::uint64_t seed = 0;
   std::uint32_t runs = 0;  // of the whole campaign
   Shard shard;
+  // The campaign's identity (CampaignOptions::settings): "" / null when the part does not say.
+  std::string model_digest;
+  nlohmann::json settings;
+  bool fail_fast = false;
   nlohmann::json document;           // run/simulate --json: the output; trace: its campaign event
   JunitSuite junit;                  // JUnit
   std::vector<TraceRun> trace_runs;  // trace
@@ -60,6 +66,9 @@ struct MergedCampaign {
   // hold no coverage).
   nlohmann::json summary;
   Verdict verdict = Verdict::pass;
+  // Runs missing with no reason given (runs_missing, shard.hpp): they count as ERROR, so an
+  // incomplete campaign is never a PASS. summary["runs_missing"] and ["missing"] say which.
+  MissingRuns missing;
   bool interrupted = false;                       // a shard was stopped by a signal
   int signal = 0;                                 // its signal number (0: none or unknown)
   std::optional<JunitSuite> junit;                // when JUnit files were given

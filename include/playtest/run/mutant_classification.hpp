@@ -45,13 +45,8 @@ struct MutantAnalysis {
   std::optional<MutantWitness> witness;  // when distinguishable
 };
 
-struct MutantAnalysisOptions {
-  std::uint32_t max_product_states = 1u << 18;  // explored product states at most
-};
-
-// The product game of `model` (the tester's and the judge's view) and `mutant` (the simulated
-// system), both test graphs with the same vertex names (make_mutants keeps them).
-MutantAnalysis analyze_mutant(const TestGraph& model, const TestGraph& mutant, const MutantAnalysisOptions& o = {});
+// The analysis itself (the product game, which needs a solver) is diagnose/mutant_analysis.hpp;
+// simulations carry its result and classify with it here.
 
 enum class MutantClass : std::uint8_t { killed, equivalent, missed, unknown };
 std::string_view to_string(MutantClass c);  // "killed", "equivalent", "missed", "unknown"

@@ -3,10 +3,12 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 
 #include "playtest/explore/model_graph.hpp"
+#include "playtest/run/run_values.hpp"
 #include "playtest/strategy/test_purpose.hpp"
 
 namespace playtest {
@@ -23,6 +25,9 @@ struct ExploreFirstOptions {
 
 struct ExploreFirst {
   std::optional<TestGraph> graph;  // the whole graph (VertexNaming::state) when it fit the budget
+  // With the graph, when the model's labels hold values: the model state of each vertex, for the
+  // runner (RunOptions::values).
+  std::shared_ptr<const ValueContext> values;
   // Otherwise why the model is played on the fly, in words for the outputs ("exploring it did not
   // end within 1 s (52000 vertices found)", "on-the-fly play was asked for").
   std::string on_the_fly_reason;
@@ -30,7 +35,7 @@ struct ExploreFirst {
 
 // Explores `model` within the budget. Throws ModelError when the model fails in a state it reaches
 // (as loading it as a graph does).
-ExploreFirst explore_first(const Model& model, const ExploreFirstOptions& options = {});
+ExploreFirst explore_first(const std::shared_ptr<const Model>& model, const ExploreFirstOptions& options = {});
 
 // Whether `spec` can be played on the fly: its strategy plays on the fly (StrategyRow::on_the_fly:
 // random, anti-ant, pessimistic) and its purpose names no vertex, edge or trap (those are names in the

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <memory>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -26,6 +27,8 @@
 
 namespace playtest {
 
+struct ValueContext;  // run/run_values.hpp
+
 enum class Verdict : std::uint8_t {
   pass,          // no failure, the test purpose was met
   fail,          // the SUT did something the model does not allow
@@ -40,8 +43,10 @@ struct RunOptions {
   TestPurpose purpose;
   std::uint64_t max_steps = 1000;                          // steps (stimuli, observations, resets); 0: no limit
   std::chrono::milliseconds time_budget{0};                // wall clock for one run; 0: no limit
-  std::chrono::milliseconds timeout{1000};                 // wait for an output at a passive vertex
-  std::vector<std::chrono::milliseconds> vertex_timeouts;  // per VertexId; empty or 0: `timeout`
+  // The wait for an output at a passive vertex: vertex_timeouts[v] when given (> 0), else the
+  // graph's own (TestGraph::timeout_ms: graph/1 "timeout_ms", a model's `timeout after`), else `timeout`.
+  std::chrono::milliseconds timeout{1000};
+  std::vector<std::chrono::milliseconds> vertex_timeouts;  // per VertexId; empty or 0: none
   std::uint64_t seed = 0;                                  // the policy's random choices
   bool reset_on_dead_end = true;  // at an active vertex without out-edges, reset if the graph allows it
   bool keep_trace = true;         // keep every step in RunResult::trace
@@ -55,6 +60,10 @@ struct RunOptions {
   // Checked between steps (and by adapters that wait): once requested, the run ends with the
   // verdict ERROR and RunResult::interrupted set. nullptr: runs cannot be stopped from outside.
   const StopSignal* stop = nullptr;
+  // A model whose labels hold values (slots, free values, run-time guards): outputs are matched by
+  // value and stimuli sent with their concrete values (run/run_values.hpp). Null (or a model
+  // without values): labels are matched as they are.
+  std::shared_ptr<const ValueContext> values;
 };
 
 enum class StepKind : std::uint8_t {
@@ -64,7 +73,8 @@ enum class StepKind : std::uint8_t {
   reset,        // the SUT was reset to the initial vertex
   unexpected,   // an output the model does not allow here (the failing step)
   silence,      // silence at a passive vertex without a timeout edge (the failing step)
-  wait,         // the tester took an "observe" edge (ioco graphs): nothing was sent, it waits for output
+  wait,         // the tester waited, sending nothing: an "observe" edge (it waits for an output, ioco graphs
+                // and `anytime` outputs) or a delay edge (it waited the edge's delay_ms)
 };
 std::string_view to_string(StepKind k);
 
@@ -76,6 +86,10 @@ struct TraceStep {
   EdgeId edge;  // none for reset, unexpected, silence
   VertexId to;  // == from for unexpected and silence
   std::string label;
+  // With a model whose labels hold values (docs/language.md "Values the system chooses"): the label
+  // as the system saw or wrote it, with the concrete values ("Delete(17)" for "Delete(Job#0)");
+  // empty when it is `label` itself.
+  std::string concrete;
 };
 
 struct Coverage {
@@ -99,6 +113,8 @@ struct RunResult {
   VertexId fail_vertex;
   std::vector<std::string> allowed;
   std::string observed;
+  // The stimulus the system refused, when the run ended so (its label in the model).
+  std::string refused;
   std::vector<TraceStep> trace;            // empty unless RunOptions::keep_trace
   std::vector<std::uint32_t> edge_visits;  // per EdgeId
   Coverage coverage;

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace playtest {
 
@@ -22,6 +23,26 @@ struct Shard {
   std::uint32_t runs_of(std::uint32_t total) const { return total >= index ? (total - index) / count + 1 : 0; }
   friend bool operator==(const Shard&, const Shard&) = default;
 };
+
+// What a shard's outputs say about the runs they hold, to tell a shard that was cut short (a job
+// killed by SIGKILL, an output truncated or edited) from one that stopped on purpose.
+struct ShardRuns {
+  std::vector<std::uint32_t> present;  // the runs the outputs hold
+  // A signal stopped the shard: the runs after the last one it started were never started.
+  bool interrupted = false;
+  // --fail-fast stopped the shard at this failing run (0: it did not): the runs after it may be
+  // missing.
+  std::uint32_t failed_fast = 0;
+};
+
+// The runs of `shard` (of a campaign of `runs` runs) that are missing with no reason given: not
+// present, and not after the last present run of an interrupted shard nor after the failing run of
+// a fail-fast one. `count` of them, the first `listed` in `first`, ascending.
+struct MissingRuns {
+  std::uint64_t count = 0;
+  std::vector<std::uint32_t> first;
+};
+MissingRuns runs_missing(const Shard& shard, std::uint32_t runs, const ShardRuns& held, std::size_t listed = 20);
 
 // "K/M" with 1 <= K <= M; throws UsageError("shard") for anything else.
 Shard parse_shard(std::string_view text);

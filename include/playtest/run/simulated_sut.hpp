@@ -49,6 +49,11 @@ class SimulatedSut final : public Adapter {
   // graph, docs/ioco.md) it moves to that edge's passive vertex first. At another active state:
   // quiescence.
   AdapterEvent next_event(Clock::time_point deadline) override;
+  // A delay edge: followed at once, as a stimulus.
+  bool simulate_delay(std::string_view label) override {
+    (void)stimulate(label);
+    return true;
+  }
   void reset() override {
     state_ = g_.initial();
     last_ = EdgeId::none();

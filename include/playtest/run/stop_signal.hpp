@@ -6,6 +6,7 @@
 #pragma once
 
 #include <atomic>
+#include <string>
 
 #include "playtest/error.hpp"
 
@@ -13,7 +14,7 @@ namespace playtest {
 
 class StopSignal {
  public:
-  StopSignal();  // throws InternalError when no pipe can be made
+  StopSignal();  // throws EnvironmentError when no pipe can be made (out of file descriptors)
   ~StopSignal();
   StopSignal(const StopSignal&) = delete;
   StopSignal& operator=(const StopSignal&) = delete;
@@ -40,6 +41,19 @@ class StopRequested : public AdapterError {
  public:
   using AdapterError::AdapterError;
 };
+
+// Thrown by an adapter whose wait (for "ready", an "ack", the rest of a line) was cut short by the
+// run's deadline (Adapter::set_run_deadline): the time budget ended in the middle of a step. An
+// AdapterError so that every adapter path ends a run the same way; the runner reports it as
+// INCONCLUSIVE ("time budget spent while ..."), never a verdict on the system.
+class BudgetSpent : public AdapterError {
+ public:
+  using AdapterError::AdapterError;
+};
+
+// What playtest says when the machine refuses it a resource (errno `err` of `what`: a pipe, a
+// socket, a process, a thread): the limit that was reached and what to do (ulimit -n, fewer --jobs).
+EnvironmentError environment_error(const std::string& what, int err);
 
 // "SIGINT", "SIGTERM", ... ("signal N" for others).
 const char* signal_name(int signal) noexcept;

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "playtest/exit_cleanup.hpp"
 #include "playtest/run/adapter.hpp"
 #include "playtest/run/stop_signal.hpp"
 
@@ -41,10 +42,14 @@ struct SubprocessOptions {
 // any test starts rather than an ERROR in the middle of one).
 void set_stderr(SubprocessOptions& options, const std::string& spec);
 
+// The options of job `job` (1-based): every "{job}" in the command replaced by its number and
+// PLAYTEST_JOB=<job> in the environment, so that each instance of the system under test can pick its
+// own port or data directory. Every adapter playtest starts is some job's: a lone one (replay,
+// shrink, run --shrink) is job 1, as a campaign of one job's.
+SubprocessOptions job_options(SubprocessOptions options, std::uint32_t job);
+
 // The adapters of a campaign's workers (CampaignWorkers::adapter, campaign.hpp): worker `job`
-// (1-based) runs `options.command` with every "{job}" replaced by its number and PLAYTEST_JOB=<job>
-// in its environment, so that each instance of the system under test can pick its own port or data
-// directory; its waits watch the worker's stop signal.
+// (1-based) runs with job_options(options, job); its waits watch the worker's stop signal.
 std::function<std::unique_ptr<Adapter>(std::uint32_t job, const StopSignal& stop)> subprocess_adapters(
     SubprocessOptions options);
 
@@ -60,6 +65,7 @@ class SubprocessAdapter final : public Adapter {
   AdapterEvent stimulate(std::string_view label) override;
   AdapterEvent next_event(Clock::time_point deadline) override;
   void reset() override;
+  void set_run_deadline(Clock::time_point deadline) override { run_deadline_ = deadline; }
   // Sends "end", gives the process exit_timeout to exit, then kills its process group.
   void finish() noexcept override;
 
@@ -75,13 +81,19 @@ class SubprocessAdapter final : public Adapter {
   void kill_group() noexcept;
   // poll() on `fd` for `events` and on the stop signal; throws StopRequested once a stop is requested.
   void poll_or_stop(int fd, short events, int timeout_ms);
+  // `deadline`, or the run's deadline when that comes first.
+  Clock::time_point within_budget(Clock::time_point deadline) const { return std::min(deadline, run_deadline_); }
+  // Throws BudgetSpent ("... while waiting for `what`") when the run's deadline has passed.
+  void check_budget(std::string_view what) const;
 
   SubprocessOptions o_;
   pid_t pid_ = -1;
+  TrackedProcessGroup group_;         // killed should playtest have to exit at once
   int in_fd_ = -1, out_fd_ = -1;      // the child's stdin (we write), stdout (we read)
   std::string buf_;                   // bytes read but not yet consumed
   std::deque<AdapterEvent> pending_;  // outputs read during stimulate() after its first early one
   Clock::time_point partial_since_;
+  Clock::time_point run_deadline_ = Clock::time_point::max();  // the run's budget (set_run_deadline)
   bool received_any_ = false;  // a byte came since start(): "ready" missing is then not unflushed output
   bool exited_ = false;
   int status_ = 0;

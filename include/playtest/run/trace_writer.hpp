@@ -17,10 +17,13 @@
 namespace playtest {
 
 // Line formats (docs/testing.md):
-//   {"edges":16,"event":"campaign","labels":6,"runs":40,"seed":1,"strategy":"random"}
-//          (first; "shard":"2/4" in a shard; edges and labels: the model's, for coverage; on a model
-//          explored on the fly they are null, unknown, and "on_the_fly":true; a model program
-//          has "exploration": "whole" or "on_the_fly", with "on_the_fly_reason" then)
+//   {"edges":16,"event":"campaign","labels":6,"model_digest":"9a0c...","runs":40,"seed":1,
+//    "settings":{"--steps":"100",...},"strategy":"random"}
+//          (first; "shard":"2/4" in a shard, "fail_fast":true with --fail-fast; edges and labels:
+//          the model's, for coverage; on a model explored on the fly they are null, unknown,
+//          "on_the_fly":true and there is no digest; model_digest and settings identify the
+//          campaign, CampaignOptions::settings)
+//          A model program has "exploration": "whole" or "on_the_fly", with "on_the_fly_reason" then.
 //   {"event":"begin","run":1,"seed":42,"strategy":"random","model":"m.json","replay":"playtest run ..."}
 //                                    (model, params (a model program's NAME=VALUE) and replay
 //                                    only when known: set_context)
@@ -50,8 +53,9 @@ class JsonlTraceWriter final : public CampaignObserver {
   void on_run_begin(std::uint32_t run, std::uint64_t seed) override { begin_run(run, seed, strategy_); }
   void on_step(const GameGraph& g, const TraceStep& step) override;
   void on_end(const GameGraph& g, const RunResult& result) override;
-  // The campaign line with the model's totals (nullopt: unknown, on the fly).
-  void write_campaign(std::optional<Coverage> totals, const CampaignOptions& options);
+  // The campaign line with the model's totals (nullopt: unknown, on the fly) and digest ("": none).
+  void write_campaign(std::optional<Coverage> totals, const CampaignOptions& options,
+                      const std::string& model_digest = {});
 
  private:
   std::ostream& out_;
@@ -90,6 +94,7 @@ class JsonlTraceDirWriter final : public CampaignObserver {
 
   std::string dir_, strategy_;
   std::optional<Coverage> totals_;  // the model's, for every file's campaign line (none on the fly)
+  std::string digest_;              // the model's graph_digest ("" on the fly)
   CampaignOptions options_;
   std::mutex m_;                                            // guards the members below
   std::map<std::uint32_t, std::unique_ptr<RunFile>> open_;  // the runs being played

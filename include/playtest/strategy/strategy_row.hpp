@@ -30,6 +30,7 @@ struct StrategyOption {
   std::string_view name;   // without the dashes: "bound", "torx-p"
   std::string_view value;  // what the value looks like ("N", "STOP:INPUT:OBSERVE"); empty: a flag
   std::string_view help;
+  bool positive = false;   // a positive integer, checked when the command line is read
 };
 
 // The values of the strategy options that were given: name -> text ("true" for a flag).
@@ -118,6 +119,12 @@ struct StrategyRow {
   TestPurpose::Kind default_purpose = TestPurpose::Kind::cover;
   std::span<const StrategyOption> options;
   Replanning replanning = Replanning::none;  // what it re-plans when adaptation is on
+  // Adaptation's trigger: an outcome never seen counts as withheld (the plan on the learned model
+  // takes over) once its declared probability would have shown it with this probability. cover
+  // takes 0.5 (one miss of an even coin): its steering to the nearest purpose edge left beats its
+  // tour even against systems that toss the model's coins (docs/testing.md, the table there); the
+  // planner's own plan is better than that steering on such systems, so it waits for 0.9.
+  double adapt_suspicion = 0.9;
   PreparedStrategy (*prepare)(const StrategyContext& context) = nullptr;
 };
 

@@ -28,6 +28,7 @@ enum class Tok : std::uint8_t {
 struct Token {
   Tok kind = Tok::end;
   Loc loc;
+  std::uint32_t begin = 0, end = 0;  // byte offsets in the source
   std::string text;  // identifier / keyword text, string value (unescaped), integer digits
   std::int64_t value = 0;
 };
@@ -42,7 +43,8 @@ std::vector<Token> lex(std::string_view text, const std::string& file);
 
 // ---------------------------------------------------------------- types
 enum class TK : std::uint8_t { boolean, integer /* unbounded: literals, arithmetic, params */, range, enumeration, str,
-                               str_literal, tuple, set, seq, map };
+                               str_literal, tuple, set, seq, map,
+                               slot /* a symbolic name of a value the system invents: Job#0, Job#1, ... */ };
 
 struct Type;
 using TypeP = std::shared_ptr<const Type>;
@@ -50,10 +52,11 @@ using TypeP = std::shared_ptr<const Type>;
 struct Type {
   TK k = TK::integer;
   std::int64_t lo = 0, hi = 0;       // range
-  std::uint32_t enum_id = 0;         // enumeration
+  std::uint32_t enum_id = 0;         // enumeration; slot: the slot type's index in Program::slot_types
   std::vector<std::uint32_t> strs;   // str: the string ids of the finite set, in declaration order
-  std::vector<TypeP> elems;          // tuple: components; set, seq: [element]; map: [key, value]
-  std::uint32_t cap = 0;             // seq: maximum length
+  std::vector<TypeP> elems;          // tuple: components; set, seq: [element]; map: [key, value];
+                                     // slot: [the concrete values' type: int, a range or string]
+  std::uint32_t cap = 0;             // seq: maximum length; slot: the number of slots
   std::string alias;                 // name given in a `type` declaration, for messages
   // Derived by finish():
   std::uint32_t width = 1;           // words of a value
@@ -124,7 +127,7 @@ struct Stmt {
 struct TypeExpr;
 using TypeExprP = std::unique_ptr<TypeExpr>;
 struct TypeExpr {
-  enum class Kind : std::uint8_t { boolean, integer, string, named, range, strings, tuple, set, seq, map } kind;
+  enum class Kind : std::uint8_t { boolean, integer, string, named, range, strings, tuple, set, seq, map, slot } kind;
   Loc loc;
   std::string name;
   ExprP lo, hi, cap;
@@ -138,6 +141,9 @@ struct Param {
   TypeExprP type;
   TypeP resolved;
   std::uint32_t slot = 0;
+  // Observable actions: a free value (type int or string), chosen by the system, not enumerated
+  // and not kept in the state; `_` in labels; only run-time guards read it.
+  bool free = false;
 };
 
 struct Trap {
@@ -153,7 +159,13 @@ struct Action {
   bool observable = false;
   std::vector<Param> params;
   std::vector<ExprP> requires_;
+  std::vector<std::string> require_texts;  // the source text of each require clause, for messages
+  std::vector<Loc> require_locs;           // where each require clause starts
+  std::vector<std::uint8_t> require_runtime;  // per require: it reads a free value or value(): checked at run time
   ExprP cost, weight;
+  ExprP delay;           // controllable: a delay in ms (the tester waits, sends nothing)
+  bool anytime = false;  // observable: may come at any time, also in active states
+  ExprP anytime_when;    // ... only where this holds (before the action; may use the parameters)
   std::vector<Trap> traps;
   std::vector<StmtP> body;
   // Checker results:
@@ -188,7 +200,7 @@ struct Program {
   ExprP final_;
   Loc final_loc;
   bool has_timeout = false;
-  ExprP timeout_cost, timeout_weight, timeout_when;
+  ExprP timeout_cost, timeout_weight, timeout_when, timeout_after;
   bool has_reset = false;
   ExprP reset_cost;
   std::vector<ExprP> abstract_;
@@ -211,6 +223,8 @@ struct Program {
   std::uint32_t frame_words = 0;  // state words + the largest local area of any expression context
   std::vector<std::string> trap_names;
   std::optional<double> reset_value;
+  std::vector<TypeP> slot_types;  // the declared slot types (TK::slot), by enum_id
+  std::vector<std::pair<std::string, std::string>> param_values;  // each param's value (given or default), as text
 };
 
 // Parses tokens into a program; throws ParseError.

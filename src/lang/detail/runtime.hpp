@@ -31,6 +31,9 @@ class Interp {
   Interp(const Program& p, Word* frame) : p_(p), f_(frame) {}
   // Describes where evaluation happens ("in action X in state Y"), for run-time errors.
   std::function<std::string()> context;
+  // The concrete value (its word: the integer, or a string id) of slot k of a slot type, for
+  // value() in run-time guards (docs/language.md "Values the system chooses"); may call fail().
+  std::function<Word(const Type& slot_type, Word k, const Expr& at)> slot_value;
 
   Word scalar(const Expr& e);
   void eval(const Expr& e, Word* out);

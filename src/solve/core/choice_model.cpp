@@ -143,8 +143,11 @@ ChoiceModel build(Team& team, const TestGraph& g, std::span<const std::uint8_t> 
       if (i + 16 < hi) __builtin_prefetch(&off[group_vertex(i + 16).index()]);
       if (i + 8 < hi) {
         const std::uint32_t u = group_vertex(i + 8).index();
-        __builtin_prefetch(&tg[off[u]]);
-        __builtin_prefetch(&m.vertex_index[tg[off[u]].index()]);
+        // A vertex without edges has no first target to look ahead at (tg[off[u]] is past the end).
+        if (off[u] < off[u + 1]) {
+          __builtin_prefetch(&tg[off[u]]);
+          __builtin_prefetch(&m.vertex_index[tg[off[u]].index()]);
+        }
       }
       const VertexId v = group_vertex(i);
       const std::uint32_t owner = i < n ? i : n;

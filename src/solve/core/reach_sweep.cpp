@@ -171,7 +171,7 @@ void ReachSweeper<Order>::dense_range(std::uint32_t lo, std::uint32_t hi, std::v
     for (; pf < to; ++pf) __builtin_prefetch(&r[col[pf]]);
     // Per vertex only passive states read their entries' probabilities and costs, a pattern the
     // hardware prefetcher misses.
-    if constexpr (!TwoMove) {
+    if (!TwoMove && to > 0) {
       __builtin_prefetch(&m_.prob[to - 1]);
       if constexpr (Costs) __builtin_prefetch(&m_.entry_cost[to - 1]);
     }

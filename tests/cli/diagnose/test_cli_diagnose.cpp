@@ -194,8 +194,8 @@ TEST(CliLearn, ATraceOfAnotherModelIsALocatedError) {
                              t + " --quiet");
   r = run_playtest("learn " + t + " --model " + workers);
   EXPECT_EQ(r.code, 2) << r.out << r.err;
-  // (line 1 describes the campaign, line 2 begins the run)
-  EXPECT_NE(r.err.find(t + ":4:1: error: the trace's vertex 'knocked' is not a vertex of the model"), std::string::npos)
+  // (line 1 describes the campaign, line 2 begins the run; every step is checked, the stimuli too)
+  EXPECT_NE(r.err.find(t + ":3:1: error: the trace's vertex 'locked' is not a vertex of the model"), std::string::npos)
       << r.err;
   EXPECT_NE(r.err.find("note: is the model the one the trace was recorded with?"), std::string::npos) << r.err;
   // run names the model in the trace: learn needs no --model then.

@@ -313,5 +313,61 @@ TEST_F(RedisQueue, FailsWhenAWorkerGetsAnotherJob) {
   EXPECT_NE(r.out.find("verdict: FAIL"), std::string::npos) << r.out;
 }
 
+// Issue 22 on a real server whose "random" choice is decided by history: which waiting worker gets
+// a pushed job is a coin in the model and first come, first served in Redis. The optimal tour of the
+// model (playtest cover) is 1080 steps; adaptive cover and planner take every edge within twice that,
+// for every seed.
+TEST_F(RedisQueue, AdaptiveStrategiesTakeEveryEdgeTheServerCanTake) {
+  for (const char* strategy : {"cover", "planner"})
+    for (int seed = 1; seed <= 3; ++seed) {
+      SCOPED_TRACE(std::string(strategy) + " seed " + std::to_string(seed));
+      CliResult r = run_playtest("run " + model + " --sut '" + adapter() + "' --strategy " + strategy +
+                                 " --steps 2160 --timeout-ms 10000 --seed " + std::to_string(seed) + " --json");
+      ASSERT_EQ(r.code, 0) << r.out << r.err;
+      const auto j = nlohmann::json::parse(r.out);
+      EXPECT_EQ(j["verdict"], "PASS");
+      EXPECT_EQ(j["coverage"]["edges_covered"], 860) << r.out;
+      EXPECT_EQ(j["coverage"]["edges_total"], 860) << r.out;
+      EXPECT_LE(j["runs"][0]["steps"].get<int>(), 2160);
+    }
+}
+
+TEST_F(RedisQueue, WithoutAdaptationCoverWaitsForWhatTheServerNeverDoesThere) {
+  CliResult r = run_playtest("run " + model + " --sut '" + adapter() +
+                             "' --strategy cover --adapt off --steps 2160 --timeout-ms 10000 --seed 1 --json");
+  ASSERT_EQ(r.code, 4) << r.out << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["verdict"], "INCONCLUSIVE");
+  EXPECT_LT(j["coverage"]["edges_covered"].get<int>(), 860) << r.out;
+}
+
+TEST_F(RedisQueue, OutcomesTheServerNeverProducesStopTheRunAndAreNamed) {
+  // A model that also allows a pushed job to be dropped while workers wait: Redis never drops one.
+  // The run stops when only the drops and what lies behind them are left, and names exactly them.
+  const std::string loose = mutant("controllable Done(w: Worker)",
+                                   "observable Dropped(j: Job)\n  require offered == [j]\n{\n  offered := [];\n}\n\n"
+                                   "controllable Done(w: Worker)");
+  CliResult r = run_playtest("run " + loose + " --sut '" + adapter() +
+                             "' --strategy cover --steps 20000 --timeout-ms 10000 --seed 1 --json");
+  ASSERT_EQ(r.code, 4) << r.out << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  const auto& run = j["runs"][0];
+  EXPECT_EQ(run["verdict"], "INCONCLUSIVE");
+  EXPECT_LT(run["steps"].get<int>(), 20000) << "the run spent its budget";
+  ASSERT_TRUE(run.contains("starved")) << run.dump(2);
+  ASSERT_FALSE(run["starved"].empty());
+  for (const auto& s : run["starved"]) {
+    EXPECT_EQ(s["label"].get<std::string>().rfind("?Dropped(", 0), 0u) << s.dump();
+    EXPECT_GE(s["visits"].get<int>(), 10) << s.dump();  // (1 - 1/3)^n <= 0.001 needs n >= 18; 1/2: 10
+    EXPECT_GT(s["declared_prob"].get<double>(), 0.0);
+  }
+  // Everything else was taken: the untestable edges are the drops and the edges behind them.
+  EXPECT_EQ(j["coverage"]["edges_covered"].get<int>() + run["untestable_edges"].get<int>(),
+            j["coverage"]["edges_total"].get<int>())
+      << r.out;
+  EXPECT_NE(run["message"].get<std::string>().find("the system never chose '?Dropped("), std::string::npos);
+  EXPECT_NE(run["message"].get<std::string>().find("a finding for the modeller"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace playtest::testing

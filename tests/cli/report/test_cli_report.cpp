@@ -151,7 +151,9 @@ TEST(CliReport, BadInputIsExit2) {
               "\"vertex\":\"nowhere\",\"label\":\"x\",\"edge\":\"e0\",\"to\":\"idle0\"}\n");
   r = run_playtest("report " + other + " --model " + model + " -o " + d.file("r.html"));
   EXPECT_EQ(r.code, 2);
-  EXPECT_NE(r.err.find("other.jsonl:2: error: vertex 'nowhere' is not in the model"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("other.jsonl:2:1: error: the trace's vertex 'nowhere' is not a vertex of the model"),
+            std::string::npos)
+      << r.err;
   r = run_playtest("report " + other);
   EXPECT_EQ(r.code, 2);  // -o is required
   r = run_playtest("report - -o -", "{\"event\":\"begin\",\"run\":1,\"seed\":3}\n");

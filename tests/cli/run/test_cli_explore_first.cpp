@@ -207,7 +207,7 @@ TEST(CliPurposes, ModelProgramTrapsAreAPurposeRunMeets) {
   const auto g = nlohmann::json::parse(read_file(d.file("g.json")));
   ASSERT_TRUE(g.contains("meta")) << read_file(d.file("g.json"));
   EXPECT_EQ(g["meta"]["traps"].size(), 8u);  // Put(0), Put(1) from each of the four queues of length 2
-  for (const std::string input : {queue, d.file("g.json")})
+  for (const std::string& input : {queue, d.file("g.json")})
     for (const std::string strategy : {"random", "anti-ant", "planner", "cover"}) {
       CliResult r = run_playtest("run " + input + queue_sut + " --strategy " + strategy +
                                  " --traps model --steps 5000 --seed 1 --json");

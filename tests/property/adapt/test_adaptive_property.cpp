@@ -13,6 +13,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "playtest/catalog/strategy_table.hpp"
@@ -177,7 +178,9 @@ TEST(AdaptiveProperty, AgainstHonestSystemsNothingGetsSlower) {
       SCOPED_TRACE(name + " " + strategy);
       const double declared = mean_steps(g, strategy, Adaptation::off, 200);
       const double adaptive = mean_steps(g, strategy, Adaptation::on, 200);
-      EXPECT_LE(adaptive, declared * 1.10);
+      // cover's steering beats its tour even here (it adapts at the first miss: StrategyRow::
+      // adapt_suspicion); the planner waits longer and may pay a little for its suspicion.
+      EXPECT_LE(adaptive, std::string_view(strategy) == "cover" ? declared : declared * 1.10);
     }
 }
 

@@ -242,7 +242,7 @@ TEST(LanguageErrors, NamesAndTypes) {
             "  var s: set<0..3> = {}; final s == {true};\n                                     ^");
   EXPECT_EQ(error_of("var x: 0..3 = 0; final foo(x);"),
             "t.ptm:1:24: error: unknown function 'foo'\n"
-            "  note: built-in functions: len, size, head, tail, last, keys, min, max, abs, remove\n"
+            "  note: built-in functions: len, size, head, tail, last, keys, min, max, abs, remove, value\n"
             "  var x: 0..3 = 0; final foo(x);\n                         ^");
   EXPECT_EQ(error_of("var t: (bool, bool); final t.2;"),
             "t.ptm:1:29: error: tuple (bool, bool) has no field .2\n  note: its fields are .0 to .1\n"

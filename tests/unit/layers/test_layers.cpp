@@ -54,13 +54,20 @@ struct Violation {
   std::string file, area, included;
 };
 
+// The bottom layer's top-level headers: include/playtest/error.hpp, source_text.hpp (reading
+// inputs), output_file.hpp (writing outputs whole) and exit_cleanup.hpp (what an exit at once
+// releases).
+bool bottom_header(const std::string& name) {
+  return name == "error" || name == "source_text" || name == "output_file" || name == "exit_cleanup";
+}
+
 // The area of a path below include/playtest/ or src/ ("error" for the bottom layer's top-level
-// headers include/playtest/error.hpp and source_text.hpp).
+// headers).
 std::string area_of(const fs::path& rel) {
   auto it = rel.begin();
   if (it == rel.end()) return {};
   std::string first = it->string();
-  if (first == "error.hpp" || first == "source_text.hpp") return "error";
+  if (first.ends_with(".hpp") && bottom_header(first.substr(0, first.size() - 4))) return "error";
   return first;
 }
 
@@ -82,8 +89,7 @@ std::vector<Violation> violations(std::set<std::string>* unknown_areas) {
       const std::string text = read(entry.path());
       for (std::sregex_iterator m(text.begin(), text.end(), inc), end; m != end; ++m) {
         std::string included = (*m)[1].str();
-        // The bottom layer's top-level headers: playtest/error.hpp, playtest/source_text.hpp.
-        if ((*m)[2].str() == ".hpp" && (included == "error" || included == "source_text")) included = "error";
+        if ((*m)[2].str() == ".hpp" && bottom_header(included)) included = "error";
         if (included == area || rule->second.count(included)) continue;
         out.push_back({fs::relative(entry.path(), root).string(), area, included});
       }

@@ -382,9 +382,9 @@ TEST(HtmlReport, ATraceFromAnotherModelIsALocatedError) {
     html_of(rep);
     FAIL() << "no error";
   } catch (const GraphError& e) {
-    EXPECT_NE(
-        format_diagnostic(e.diagnostic()).find("other.jsonl:2: error: edge 'e99' is not in the model workers.json"),
-        std::string::npos)
+    EXPECT_NE(format_diagnostic(e.diagnostic())
+                  .find("other.jsonl:2:1: error: the trace's edge 'e99' is not an edge of the model"),
+              std::string::npos)
         << format_diagnostic(e.diagnostic());
   }
 }

@@ -9,9 +9,9 @@
 #include "playtest/graph/generate.hpp"
 #include "playtest/graph/graph_builder.hpp"
 #include "playtest/io/graph_json.hpp"
-#include "playtest/run/mutant_classification.hpp"
+#include "playtest/diagnose/mutant_analysis.hpp"
 #include "playtest/run/mutation.hpp"
-#include "playtest/run/policy_factory.hpp"
+#include "playtest/catalog/strategy_table.hpp"
 #include "playtest/run/simulation.hpp"
 
 namespace playtest {
@@ -100,7 +100,7 @@ TEST(MutantClassification, AgreesWithSimulationOnRandomModels) {
     const std::vector<Mutant> mutants = make_mutants(g, 8, seed);
     SimulationOptions so{.runs = 1, .mutant_runs = 30, .seed = seed};
     so.run.max_steps = 60;
-    const SimulationStats s = simulate(g, policy_maker(StrategyKind::random, g), so, mutants);
+    const SimulationStats s = simulate(g, policy_maker("random", g), so, mutants);
     for (std::size_t i = 0; i < mutants.size(); ++i) {
       const MutantAnalysis a = analyze_mutant(g, mutants[i].graph);
       ASSERT_TRUE(a.complete);
