@@ -30,6 +30,9 @@ class Progress final : public CampaignObserver {
   void on_end(const GameGraph& g, const RunResult& result) override {
     if (trace_) trace_->on_end(g, result);
   }
+  RunObserver* on_live_run(std::uint32_t run, std::uint64_t seed) override {
+    return trace_ ? trace_->on_live_run(run, seed) : nullptr;
+  }
   void finish() { line_.finish(); }
 
  private:

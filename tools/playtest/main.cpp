@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iostream>
 #include <regex>
+#include <sstream>
 
 #include "command.hpp"
 #include "common.hpp"
@@ -128,7 +129,20 @@ void report(const CLI::ParseError& e, const CLI::App& app) {
   static const std::regex extras(R"(^The following arguments? (?:was|were) not expected: (.*)$)");
   static const std::regex convert(R"(^Could not convert: (\S+) = (.*)$)");
   std::smatch m;
-  if (std::regex_match(msg, m, not_in)) {
+  if (msg == "A subcommand is required") {
+    // A mistyped command is left over, unparsed: name it, with the nearest command.
+    std::vector<std::string> known;
+    for (const CLI::App* c : app.get_subcommands({})) known.push_back(c->get_name());
+    std::string word;
+    for (const std::string& w : app.remaining())
+      if (!w.starts_with("-")) {
+        word = w;
+        break;
+      }
+    msg = word.empty() ? std::string("no command given")
+                       : fmt::format("unknown command '{}'{}", word, did_you_mean(word, known));
+    notes.push_back("playtest --help lists the commands");
+  } else if (std::regex_match(msg, m, not_in)) {
     std::vector<std::string> known;
     std::string list;
     for (std::size_t at = 0; at <= m[2].str().size();) {
@@ -155,7 +169,11 @@ void report(const CLI::ParseError& e, const CLI::App& app) {
     flag = m[1].str();
     msg = fmt::format("'{}' is not a value of the right type", m[2].str());
   } else if (std::regex_match(msg, m, extras)) {
-    const std::string word = m[1].str().substr(0, m[1].str().find(' '));
+    // The first unexpected option, else the first unexpected word (CLI11 lists them in any order).
+    std::string word;
+    std::istringstream words(m[1].str());
+    for (std::string w; words >> w;)
+      if (word.empty() || (w.starts_with("-") && !word.starts_with("-"))) word = w;
     std::vector<std::string> known;
     if (word.starts_with("-")) {
       for (const CLI::Option* opt : sub->get_options())
