@@ -56,7 +56,7 @@ void write_dot(const TestGraph& g, std::ostream& out, const DotOptions& o) {
   if (show_start) buf += "  __start [shape=point, label=\"\"];\n";
   for (VertexId v : g.vertices()) {
     if (o.show_vertex && !o.show_vertex(v)) continue;
-    std::string label = dot_escape(g.name(v));
+    std::string label = dot_escape(o.vertex_name ? o.vertex_name(v) : std::string(g.name(v)));
     std::string note;
     if (o.vertex_note) note = o.vertex_note(v);
     DotStyle style;
@@ -64,6 +64,7 @@ void write_dot(const TestGraph& g, std::ostream& out, const DotOptions& o) {
     if (!style.note.empty()) note += (note.empty() ? "" : "\n") + style.note;
     if (!note.empty()) label += "\\n" + dot_escape(note);
     std::string attrs = fmt::format("label=\"{}\", shape={}", label, g.is_passive(v) ? "diamond" : "ellipse");
+    if (o.vertex_name) attrs += fmt::format(", tooltip=\"{}\"", dot_escape(g.name(v)));
     if (g.is_goal(v)) attrs += ", peripheries=2";
     if (o.dim_vertex && o.dim_vertex(v)) attrs += ", color=gray60, fontcolor=gray60";
     append_style(attrs, style, v == g.initial() ? "bold" : "");

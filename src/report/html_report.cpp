@@ -123,7 +123,10 @@ struct Picture {
 };
 
 Picture picture(const std::string& dot, const ReportOptions& o, ReportSummary& summary) {
-  SvgPicture p = render_svg(dot, o.graphviz);
+  // A time budget proportional to the picture: a report never waits a minute for one picture.
+  GraphvizOptions gv = o.graphviz;
+  gv.timeout = std::min(gv.timeout, std::chrono::milliseconds(2000 + static_cast<std::int64_t>(dot.size() / 20)));
+  SvgPicture p = render_svg(dot, gv);
   if (p.ok) {
     ++summary.pictures;
     return {std::move(p.svg), {}};
@@ -137,6 +140,32 @@ std::string dot_of(const TestGraph& g, const DotOptions& d) {
   std::ostringstream s;
   write_dot(g, s, d);
   return s.str();
+}
+
+// Short names (v<index>) for the vertices of a model whose names are long (a model program's states).
+bool short_names(const TestGraph& g, const ReportOptions& o) {
+  for (VertexId v : g.vertices())
+    if (g.name(v).size() > o.max_drawn_name) return true;
+  return false;
+}
+void name_vertices(DotOptions& d, const TestGraph& g, const ReportOptions& o) {
+  if (short_names(g, o)) d.vertex_name = [](VertexId v) { return fmt::format("v{}", v.value); };
+}
+// "v3 = (x=1, busy=true), ..." for the vertices in `vs` (each once, in order), at most `limit`.
+std::string name_list(const TestGraph& g, const std::vector<VertexId>& vs, std::size_t limit) {
+  std::set<std::uint32_t> seen;
+  std::string out;
+  std::size_t n = 0, more = 0;
+  for (VertexId v : vs) {
+    if (v.is_none() || !seen.insert(v.value).second) continue;
+    if (n++ >= limit) {
+      ++more;
+      continue;
+    }
+    out += fmt::format("{}v{} = {}", out.empty() ? "" : "; ", v.value, g.name(v));
+  }
+  if (more) out += fmt::format("; and {} more (hover a vertex for its name)", more);
+  return out;
 }
 
 bool drawable(const TestGraph& g, const ReportOptions& o) {
@@ -570,14 +599,15 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
       std::vector<std::uint8_t> shown;
       DotOptions d;
       d.id_prefix = prefix;
-      if (!whole) {
+      name_vertices(d, *g, o);
+      if (!whole || g->num_vertices() > o.max_failure_whole_vertices) {
         // Large model: the failure's neighbourhood and the last steps of the path.
         std::vector<VertexId> seeds{at};
         for (std::size_t k = path_vertices.size(); k-- > 0 && seeds.size() < 24;) seeds.push_back(path_vertices[k]);
         shown = neighbourhood(*g, seeds, o.neighbourhood_radius, o.max_neighbourhood);
         d.show_vertex = [&](VertexId v) { return shown[v.index()] != 0; };
         caption = fmt::format(
-            "The model has {} vertices, too many to draw; this is the neighbourhood of '{}' ({} "
+            "The model has {} vertices, too many to draw here; this is the neighbourhood of '{}' ({} "
             "vertices within {} steps, and the last vertices of the path). ",
             g->num_vertices(), g->name(at), std::count(shown.begin(), shown.end(), std::uint8_t{1}),
             o.neighbourhood_radius);
@@ -630,6 +660,11 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
                        "numbers of the steps that took it; the failing vertex is filled, the dashed box is what the "
                        "system did there. Hover a step to find its edge."
                      : "The path of the run since its last reset is red; the filled vertex is where it stopped.";
+      if (d.vertex_name) {
+        std::vector<VertexId> named{at};
+        for (std::size_t k = path_vertices.size(); k-- > 0;) named.push_back(path_vertices[k]);
+        caption += " Vertices are drawn by number: " + name_list(*g, named, 12) + ".";
+      }
     }
     f.set("picture", pic.svg);
     f.set("has_picture_message", !pic.message.empty());
@@ -689,6 +724,7 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
     if (whole) {
       DotOptions d;
       d.id_prefix = "m_";
+      name_vertices(d, *g, o);
       if (total)
         d.edge_style = [&](EdgeId e) {
           DotStyle s;

@@ -3,6 +3,7 @@
 // drawn with coverage, the path to each failure and its steps (docs/testing.md, "Reports").
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -13,6 +14,7 @@
 #include "option_checks.hpp"
 #include "playtest/error.hpp"
 #include "playtest/report/html_report.hpp"
+#include "playtest/run/on_the_fly.hpp"
 
 namespace playtest::cli {
 namespace {
@@ -22,7 +24,22 @@ struct Options {
   InputOptions model;
   std::string out, title;
   bool json = false;
+  double explore_time = 10;  // model programs: the exploration's time budget (s)
 };
+
+// The model file a run names (RunRecord::model), as a path that reads it here: as recorded (relative
+// to where the run was started), else beside the trace; "" when neither is a regular file (a trace
+// may name anything: nothing but a regular file is opened, never a FIFO or a device).
+std::string trace_model_path(const RunRecord& r) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::is_regular_file(r.model, ec)) return r.model;
+  if (!r.source.empty() && r.source != "-" && fs::path(r.model).is_relative()) {
+    const fs::path beside = fs::path(r.source).parent_path() / r.model;
+    if (fs::is_regular_file(beside, ec)) return beside.string();
+  }
+  return {};
+}
 
 int run(const Options& o) {
   if (o.out == "-" && o.json)
@@ -36,16 +53,40 @@ int run(const Options& o) {
     rep.runs_missing += missing_runs(t).count;
     for (RunRecord& r : t.runs) rep.runs.push_back(std::move(r));
   }
+  // The model: --model, else the one the runs name (with the parameters they recorded).
+  InputOptions model = o.model;
+  std::vector<std::string> notes;
+  if (model.path.empty())
+    for (const RunRecord& r : rep.runs)
+      if (!r.model.empty()) {
+        model.path = trace_model_path(r);
+        if (model.path.empty())
+          notes.push_back(fmt::format("the trace names the model '{}', which is not a file here: give --model to draw "
+                                      "it",
+                                      r.model));
+        break;
+      }
+  // A model program is read with the parameters the runs recorded unless --param says otherwise.
+  if (model.params.empty() && !rep.runs.empty()) model.params = rep.runs.front().params;
   std::optional<TestGraph> g;
-  if (!o.model.path.empty()) {
-    InputOptions model = o.model;
-    // A model program is read with the parameters the runs recorded unless --param says otherwise.
-    if (model.params.empty() && !rep.runs.empty()) model.params = rep.runs.front().params;
-    g = load_input(model);
-    rep.model = &*g;
-    rep.model_name = o.model.path;
+  if (!model.path.empty()) {
+    if (const std::shared_ptr<const Model> program = load_model_program(model)) {
+      // Explored within the budget, as run does; a model too big for it is reported without its picture.
+      ExploreFirst first = explore_first(program, {.max_states = model.max_states, .max_seconds = o.explore_time});
+      if (first.graph)
+        g = std::move(first.graph);
+      else
+        notes.push_back(fmt::format("the model '{}' was not drawn: {} (--explore-time, --max-states)", model.path,
+                                    first.on_the_fly_reason));
+    } else {
+      g = load_input(model);
+    }
+    if (g) {
+      rep.model = &*g;
+      rep.model_name = model.path;
+    }
   }
-  rep.title = !o.title.empty() ? o.title : !o.model.path.empty() ? o.model.path : o.traces.front();
+  rep.title = !o.title.empty() ? o.title : !model.path.empty() ? model.path : o.traces.front();
   Output out(o.out);
   // A signal while the pictures are drawn stops them; the previous report is then kept (the new one
   // is written to a temporary file renamed into place only when complete).
@@ -65,11 +106,15 @@ int run(const Options& o) {
   }
   out.close();
   if (o.json) {
-    nlohmann::json j = {{"output", o.out}, {"runs", s.runs}, {"pictures", s.pictures}, {"messages", s.messages}};
+    std::vector<std::string> messages = notes;
+    messages.insert(messages.end(), s.messages.begin(), s.messages.end());
+    nlohmann::json j = {{"output", o.out}, {"runs", s.runs}, {"pictures", s.pictures}, {"messages", messages}};
+    if (!model.path.empty()) j["model"] = model.path;
     fmt::print("{}\n", j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
   } else if (o.out != "-") {
     fmt::print("report: {} ({} run{}, {} picture{})\n", o.out, s.runs, s.runs == 1 ? "" : "s", s.pictures,
                s.pictures == 1 ? "" : "s");
+    for (const std::string& m : notes) fmt::print("  note: {}\n", m);
     for (const std::string& m : s.messages) fmt::print("  note: {}\n", m);
   }
   return exit_ok;
@@ -85,7 +130,13 @@ const Registration reg{
       sub->add_option("TRACE", o->traces, "JSON-lines traces written by playtest run --trace (- reads standard input)")
           ->required();
       sub->add_option("--model", o->model.path,
-                      "The model the runs tested (draws it, colours coverage, names what was allowed)");
+                      "The model the runs tested (draws it, colours coverage, names what was allowed; default: the "
+                      "model the traces name)");
+      sub->add_option("--explore-time", o->explore_time,
+                      "Model programs: explore the model for the report for at most this many seconds (and "
+                      "--max-states); a model that does not fit is reported without its picture (0: no limit)")
+          ->default_val(10.0)
+          ->check(non_negative_finite());
       sub->add_option("--inputs", o->model.inputs, "LTS models: labels that are inputs (comma-separated)")
           ->delimiter(',');
       sub->add_option("--outputs", o->model.outputs, "LTS models: labels that are outputs (comma-separated)")

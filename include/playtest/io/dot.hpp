@@ -41,6 +41,9 @@ struct DotOptions {
   // When not empty, every vertex and edge gets id="<prefix>v<index>" / "<prefix>e<index>" (ids of
   // the SVG elements Graphviz draws).
   std::string id_prefix;
+  // A vertex's name in the picture in place of its id (e.g. "v12" for a model program's state, whose
+  // text would make the picture too wide); the full id is then the vertex's tooltip (SVG title).
+  std::function<std::string(VertexId)> vertex_name;
   // DOT statements written last, inside the graph (build quoted strings with dot_quote).
   std::string extra_statements;
 };

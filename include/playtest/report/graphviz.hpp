@@ -12,7 +12,9 @@ namespace playtest::report {
 
 struct GraphvizOptions {
   std::string program = "dot";               // found on PATH unless it contains a '/'
-  std::chrono::milliseconds timeout{60000};  // the layout is killed after this long
+  // The layout is killed after this long. The report gives each picture a budget proportional to
+  // its size (2 s and 1 ms per 20 bytes of DOT), at most this.
+  std::chrono::milliseconds timeout{60000};
   // Once a stop is requested (SIGINT, SIGTERM) the layout in progress is killed and no further one
   // starts: the picture is left out with a message, the rest of the report is written.
   const StopSignal* stop = nullptr;

@@ -56,10 +56,18 @@ struct ReportOptions {
   GraphvizOptions graphviz;
   // The whole model is drawn up to this size; above it only summaries and the neighbourhoods of
   // failures (Graphviz's layout takes minutes and a browser stalls on SVGs of 10^4 vertices).
-  std::uint32_t max_drawn_vertices = 300;
-  std::uint32_t max_drawn_edges = 1200;
+  // (Graphviz lays out 120 vertices in about a second; a model of 184 states drawn whole was 28 000
+  // pt wide: a thin strip once scaled to the page.)
+  std::uint32_t max_drawn_vertices = 120;
+  std::uint32_t max_drawn_edges = 480;
+  // A failure is drawn on the whole model only up to this many vertices, else on the neighbourhood of
+  // its path, so that the picture stays about as wide as the page.
+  std::uint32_t max_failure_whole_vertices = 40;
   std::uint32_t neighbourhood_radius = 2;  // around a failure in a large model
-  std::uint32_t max_neighbourhood = 80;    // vertices in such a picture
+  std::uint32_t max_neighbourhood = 40;    // vertices in such a picture
+  // Vertices whose names are longer than this (a model program's states) are drawn as v<index>,
+  // the full name in their tooltip and in the list under the picture.
+  std::uint32_t max_drawn_name = 16;
   std::uint32_t max_table_steps = 400;     // rows of a step table (the last ones)
   std::uint32_t max_failure_pictures = 3;  // failing runs drawn (all are listed)
   std::uint32_t max_listed_edges = 300;    // rows of the uncovered-edges table

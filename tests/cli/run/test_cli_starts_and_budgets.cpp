@@ -87,9 +87,11 @@ TEST(CliStartsAndBudgets, ShrinkReplayAndRunShrinkStartTheSystemAsJobOne) {
   EXPECT_EQ(sh.code, 1) << sh.out << sh.err;
   EXPECT_NE(sh.out.find("minimal: 1 stimulus: ping"), std::string::npos) << sh.out;
   // The printed command reproduces it as printed.
-  const auto at = sh.out.find("reproduce: playtest ");
+  // (shrink's replay line has run's form: "replay: " and the binary's path, issue 24)
+  const std::string head = "replay: " + std::string(PLAYTEST_BINARY) + " ";
+  const auto at = sh.out.find(head);
   ASSERT_NE(at, std::string::npos) << sh.out;
-  const std::string again = sh.out.substr(at + 20, sh.out.find('\n', at) - at - 20);
+  const std::string again = sh.out.substr(at + head.size(), sh.out.find('\n', at) - at - head.size());
   CliResult re = run_playtest(again);
   EXPECT_EQ(re.code, 1) << again << "\n" << re.out << re.err;
   CliResult rs =
