@@ -26,6 +26,7 @@ using Data = mst::data;
 // Colours (the page's CSS uses the same).
 constexpr const char* fail_red = "#cf222e";
 constexpr const char* uncovered_orange = "#e8590c";
+constexpr const char* starved_purple = "#8250df";  // an outcome the system never chose
 constexpr const char* strategy_green = "#1a7f37";
 // Blues from light to dark for "covered this often".
 constexpr const char* blues[] = {"#8fbce6", "#5a9bd8", "#2f78c4", "#12569e", "#0b3d75"};
@@ -683,6 +684,49 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
   // The model with coverage.
   // The model section belongs to runs; simulate, cover and solve draw the model in their own sections.
   page.set("has_model", g != nullptr && total > 0);
+  // Outcomes the system never chose (RunRecord::starved): each edge once, with its most visits.
+  std::vector<std::uint8_t> starved_edge;
+  if (g && total > 0) {
+    starved_edge.assign(g->num_edges(), 0);
+    std::map<std::uint32_t, const StarvedRecord*> starved;
+    std::uint32_t untestable = 0;
+    for (const RunRecord& r : rep.runs) {
+      untestable = std::max(untestable, r.untestable_edges);
+      for (const StarvedRecord& so : r.starved) {
+        // By the edge's id, else (on the fly) by its vertex and label.
+        EdgeId e = EdgeId::none();
+        if (!so.edge.empty())
+          if (const auto found = g->find_edge(so.edge)) e = *found;
+        if (e.is_none())
+          if (const auto v = g->find_vertex(so.vertex))
+            for (EdgeId x : g->out_edges(*v))
+              if (!g->is_timeout(x) && g->label(x) == so.label) e = x;
+        if (e.is_none()) continue;  // not in this model (resolve_run has checked the steps, not these names)
+        auto [it, fresh] = starved.emplace(e.value, &so);
+        if (!fresh && so.visits > it->second->visits) it->second = &so;
+        starved_edge[e.index()] = 1;
+      }
+    }
+    Data rows = list();
+    for (const auto& [e, so] : starved) {
+      Data row;
+      row.set("label", so->label);
+      row.set("vertex", so->vertex);
+      row.set("visits", fmt::format("{}", so->visits));
+      row.set("contexts", fmt::format("{}", so->contexts));
+      row.set("declared", short_number(so->declared_prob));
+      row.set("behind", fmt::format("{}", so->edges_behind));
+      row.set("edge", std::string(g->name(EdgeId{e})));
+      rows.push_back(row);
+    }
+    page.set("has_starved", !starved.empty());
+    page.set("starved_count", fmt::format("{}", starved.size()));
+    page.set("starved", rows);
+    page.set("starved_untestable",
+             untestable == 0 ? std::string()
+                             : fmt::format("{} wanted edge{} behind them could not be tested.", untestable,
+                                           untestable == 1 ? "" : "s"));
+  }
   if (g && total > 0) {
     page.set("model_summary",
              fmt::format("{}: {} vertices ({} active, {} choice points, {} goals), {} edges, {} labels; "
@@ -707,6 +751,13 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
       never.set("dash", "dashed");
       never.set("text", "never taken");
       legend.push_back(never);
+      if (std::find(starved_edge.begin(), starved_edge.end(), std::uint8_t{1}) != starved_edge.end()) {
+        Data item;
+        item.set("color", starved_purple);
+        item.set("dash", "dashed");
+        item.set("text", "never chosen by the system (starved)");
+        legend.push_back(item);
+      }
       std::uint32_t lo = 1;
       for (std::size_t b = 0; b < scale.upper.size() && max_visits > 0; ++b) {
         Data item;
@@ -728,6 +779,14 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
       if (total)
         d.edge_style = [&](EdgeId e) {
           DotStyle s;
+          if (starved_edge[e.index()]) {  // an outcome the system never chose
+            s.color = starved_purple;
+            s.dashed = true;
+            s.penwidth = 2.2;
+            s.note = "never chosen";
+            s.css_class = "starved";
+            return s;
+          }
           const std::uint32_t c = visits[e.index()];
           if (c == 0) {
             s.color = uncovered_orange;
@@ -776,6 +835,8 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
     page.set("uncovered_more",
              fmt::format("{}", n_uncovered > o.max_listed_edges ? n_uncovered - o.max_listed_edges : 0));
     if (total) toc.push_back(toc_item("model", "model and coverage"));
+    if (const auto n = std::count(starved_edge.begin(), starved_edge.end(), std::uint8_t{1}))
+      toc.push_back(toc_item("starved", fmt::format("{} outcome{} never chosen", n, n == 1 ? "" : "s")));
     if (total && n_uncovered) toc.push_back(toc_item("uncovered", fmt::format("{} edges never covered", n_uncovered)));
   }
 

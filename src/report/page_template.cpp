@@ -127,6 +127,17 @@ footer { color:var(--muted); font-size:12px; padding:18px 0 30px; }
 {{#has_legend}}<div class="legend">{{#legend}}<span><i class="{{dash}}" style="border-top-color:{{color}}"></i>{{text}}</span>{{/legend}}</div>{{/has_legend}}
 {{#has_model_picture}}<figure class="picture" id="model-picture">{{{model_picture}}}<figcaption>Active vertices (the tester moves) are ellipses, choice points (the system moves) diamonds, goals doubled, the initial vertex bold; each edge shows its label and how often the runs took it (×N). Click the picture to zoom.</figcaption></figure>{{/has_model_picture}}
 {{#has_model_message}}<p class="nopic">{{model_message}}</p>{{/has_model_message}}
+{{#has_starved}}
+<h3 id="starved">Outcomes the system never chose ({{starved_count}})</h3>
+<p>The runs stopped with their purpose left only behind these outcomes: the model allows them, the system never chose them in all these visits, although their declared probability would have shown them with probability at least 0.999. {{starved_untestable}} A model that allows what the system never does is a finding for the modeller, not a failure of the system.{{#has_model_picture}} They are drawn purple and dashed on the picture.{{/has_model_picture}}</p>
+<table class="uncovered starved">
+<thead><tr><th>outcome</th><th>at vertex</th><th class="num">visits</th><th class="num">histories</th><th class="num">declared</th><th class="num">edges behind</th><th>edge</th></tr></thead>
+<tbody>
+{{#starved}}<tr><td class="mono">{{label}}</td><td class="mono">{{vertex}}</td><td class="num">{{visits}}</td><td class="num">{{contexts}}</td><td class="num">{{declared}}</td><td class="num">{{behind}}</td><td class="mono muted">{{edge}}</td></tr>
+{{/starved}}
+</tbody>
+</table>
+{{/has_starved}}
 <h3 id="uncovered">Edges never covered ({{uncovered_count}})</h3>
 {{#has_uncovered}}
 <table class="uncovered">

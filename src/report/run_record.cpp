@@ -24,6 +24,15 @@ RunRecord record_of(const GameGraph& g, const RunResult& r, std::uint32_t run, c
     out.allowed = r.allowed;
     if (!r.observed.empty()) out.observed = r.observed;
   }
+  for (const StarvedOutcome& so : r.starved)
+    out.starved.push_back({.vertex = g.vertex_name(so.vertex),
+                           .label = std::string(g.label(so.edge)),
+                           .edge = g.is_explored() ? g.edge_name(so.edge) : std::string(),
+                           .visits = so.visits,
+                           .contexts = so.contexts,
+                           .declared_prob = so.declared_prob,
+                           .edges_behind = so.edges_behind});
+  out.untestable_edges = r.untestable_edges;
   out.trace.reserve(r.trace.size());
   for (const TraceStep& s : r.trace) {
     StepRecord x{.step = s.step, .time_ms = s.time_ms, .kind = s.kind, .vertex = g.vertex_name(s.from)};

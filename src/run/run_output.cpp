@@ -170,7 +170,10 @@ void campaign_text(std::ostream& out, const Runner& runner, const CampaignResult
   out << fmt::format("coverage: {}/{} edges, {}/{} labels{}\n", c.coverage.edges_covered, c.coverage.edges_total,
                      c.coverage.labels_covered, c.coverage.labels_total, note);
   if (!o.default_purpose.empty() &&
-      std::any_of(c.runs.begin(), c.runs.end(), [](const RunResult& r) { return r.verdict == Verdict::inconclusive; }))
+      std::any_of(c.runs.begin(), c.runs.end(), [](const RunResult& r) {
+        // (A run stopped by starved outcomes says why itself: the budget was not the reason.)
+        return r.verdict == Verdict::inconclusive && r.starved.empty() && !r.interrupted;
+      }))
     out << fmt::format(
         "note: INCONCLUSIVE means the default purpose ({}) was not met within the budget, not a failure; "
         "--purpose none is the smoke test (run the budget, PASS without a failure); --purpose cover:80% or labels "

@@ -88,6 +88,19 @@ void JsonlTraceWriter::on_end(const GameGraph& g, const RunResult& r) {
     j["interrupted"] = true;
     j["signal"] = r.signal != 0 ? nlohmann::json(signal_name(r.signal)) : nlohmann::json(nullptr);
   }
+  if (!r.starved.empty()) {  // as in run --json: the outcomes the system never chose, for the report
+    nlohmann::json js = nlohmann::json::array();
+    for (const StarvedOutcome& so : r.starved)
+      js.push_back({{"vertex", g.vertex_name(so.vertex)},
+                    {"label", std::string(g.label(so.edge))},
+                    {"edge", g.edge_name(so.edge)},
+                    {"visits", so.visits},
+                    {"contexts", so.contexts},
+                    {"declared_prob", so.declared_prob},
+                    {"edges_behind", so.edges_behind}});
+    j["starved"] = std::move(js);
+    j["untestable_edges"] = r.untestable_edges;
+  }
   out_ << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
   out_.flush();
 }

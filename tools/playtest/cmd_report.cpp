@@ -15,6 +15,7 @@
 #include "playtest/error.hpp"
 #include "playtest/report/html_report.hpp"
 #include "playtest/run/on_the_fly.hpp"
+#include "playtest/run/trace_reader.hpp"
 
 namespace playtest::cli {
 namespace {
@@ -28,17 +29,24 @@ struct Options {
 };
 
 // The model file a run names (RunRecord::model), as a path that reads it here: as recorded (relative
-// to where the run was started), else beside the trace; "" when neither is a regular file (a trace
-// may name anything: nothing but a regular file is opened, never a FIFO or a device).
-std::string trace_model_path(const RunRecord& r) {
+// to where the run was started), else beside the trace; "" with the reason in `why` when neither is
+// there or the file is no model (a trace may name anything: check_recorded_model opens nothing but a
+// regular model file that looks like one).
+std::string trace_model_path(const RunRecord& r, std::string& why) {
   namespace fs = std::filesystem;
   std::error_code ec;
-  if (fs::is_regular_file(r.model, ec)) return r.model;
-  if (!r.source.empty() && r.source != "-" && fs::path(r.model).is_relative()) {
+  RunRecord named = r;
+  if (!fs::exists(r.model, ec) && !r.source.empty() && r.source != "-" && fs::path(r.model).is_relative()) {
     const fs::path beside = fs::path(r.source).parent_path() / r.model;
-    if (fs::is_regular_file(beside, ec)) return beside.string();
+    if (fs::exists(beside, ec)) named.model = beside.string();
   }
-  return {};
+  try {
+    check_recorded_model(named);
+  } catch (const InputError& e) {
+    why = e.diagnostic().message;
+    return {};
+  }
+  return named.model;
 }
 
 int run(const Options& o) {
@@ -59,11 +67,9 @@ int run(const Options& o) {
   if (model.path.empty())
     for (const RunRecord& r : rep.runs)
       if (!r.model.empty()) {
-        model.path = trace_model_path(r);
-        if (model.path.empty())
-          notes.push_back(fmt::format("the trace names the model '{}', which is not a file here: give --model to draw "
-                                      "it",
-                                      r.model));
+        std::string why;
+        model.path = trace_model_path(r, why);
+        if (model.path.empty()) notes.push_back(why + ": it was not read; give --model to draw it");
         break;
       }
   // A model program is read with the parameters the runs recorded unless --param says otherwise.

@@ -30,6 +30,15 @@ struct StepRecord {
   std::uint32_t line = 0;  // line of the trace file (0: not read from a file)
 };
 
+// An outcome the system never chose (RunResult::starved), by the model's names.
+struct StarvedRecord {
+  std::string vertex, label, edge;
+  std::uint64_t visits = 0;
+  std::uint32_t contexts = 0;
+  double declared_prob = 0;
+  std::uint32_t edges_behind = 0;
+};
+
 struct RunRecord {
   std::string source;      // the trace file it was read from ("" when made from a RunResult)
   std::uint32_t line = 0;  // line of its "begin" event (or of its first line) in `source`
@@ -52,6 +61,10 @@ struct RunRecord {
   std::optional<std::string> observed;
   std::vector<StepRecord> trace;
   std::vector<std::string> notes;  // what the reader noticed (a cut-off last line, ...)
+  // The run stopped with its purpose left only behind outcomes the system never chose (the end's
+  // "starved" and "untestable_edges", RunResult::starved).
+  std::vector<StarvedRecord> starved;
+  std::uint32_t untestable_edges = 0;
 };
 
 // A trace's campaign line (JsonlTraceWriter::write_campaign): how many runs the campaign had and

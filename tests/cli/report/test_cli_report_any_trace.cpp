@@ -69,9 +69,18 @@ TEST(CliReportAnyTrace, AModelThatIsNotAFileHereIsANote) {
               "{\"event\":\"end\",\"run\":1,\"verdict\":\"PASS\",\"steps\":0,\"resets\":0,\"message\":\"ok\"}\n");
   CliResult rep = run_playtest("report " + trace + " -o " + d.file("r.html"));
   ASSERT_EQ(rep.code, 0) << rep.out << rep.err;
-  EXPECT_NE(rep.out.find("note: the trace names the model 'gone.json', which is not a file here: give --model"),
+  EXPECT_NE(rep.out.find("note: the trace names 'gone.json' as the model of run 1, which does not exist: it was not "
+                         "read; give --model to draw it"),
             std::string::npos)
       << rep.out;
+  // A file that is no model is not read.
+  const std::string fifo = d.write("t2.jsonl",
+                                   "{\"event\":\"begin\",\"run\":1,\"seed\":1,\"strategy\":\"random\",\"model\":"
+                                   "\"/dev/zero\"}\n{\"event\":\"end\",\"run\":1,\"verdict\":\"PASS\",\"steps\":0,"
+                                   "\"resets\":0,\"message\":\"ok\"}\n");
+  CliResult zero = run_playtest("report " + fifo + " -o " + d.file("r2.html"));
+  ASSERT_EQ(zero.code, 0) << zero.out << zero.err;
+  EXPECT_NE(zero.out.find("which is not a regular file: it was not read"), std::string::npos) << zero.out;
   // A model beside the trace is found there (the run was started elsewhere).
   d.write("gone.json",
           "{\"playtest\": \"graph/1\", \"initial\": \"a\", \"vertices\": [{\"id\": \"a\"}, {\"id\": \"b\"}],"
@@ -79,6 +88,48 @@ TEST(CliReportAnyTrace, AModelThatIsNotAFileHereIsANote) {
   CliResult found = run_playtest("report " + trace + " -o " + d.file("r.html") + " --json");
   ASSERT_EQ(found.code, 0) << found.out << found.err;
   EXPECT_EQ(nlohmann::json::parse(found.out)["model"], d.file("gone.json"));
+}
+
+// Issue 22, starved outcomes: the trace's end records them, and the report (of the trace, and
+// run --report) lists them and marks them on the model picture.
+TEST(CliReportAnyTrace, StarvedOutcomesAreListedAndMarked) {
+  ScratchDir d("report_starved");
+  const std::string model =
+      d.write("st.json",
+              "{\"playtest\": \"graph/1\", \"initial\": \"a\", \"vertices\": [{\"id\": \"a\"}, {\"id\": \"p\", "
+              "\"kind\": \"passive\"}, {\"id\": \"b\"}], \"edges\": [{\"from\": \"a\", \"to\": \"p\", \"label\": "
+              "\"go\"}, {\"from\": \"p\", \"to\": \"a\", \"label\": \"x\", \"prob\": 0.5}, {\"from\": \"p\", \"to\": "
+              "\"b\", \"label\": \"y\", \"prob\": 0.5}, {\"from\": \"b\", \"to\": \"a\", \"label\": \"back\"}]}");
+  // The system always answers x: y is never chosen, and 'back' lies behind it.
+  const std::string sut = d.write("x.sh",
+                                  "echo ready\nwhile read -r cmd arg; do case \"$cmd\" in stimulus) echo ack; case "
+                                  "\"$arg\" in go) echo 'output x' ;; esac ;; reset) echo ready ;; end) exit 0 ;; "
+                                  "esac; done\n");
+  CliResult r = run_playtest("run " + model + " --sut 'sh " + sut + "' --strategy cover --steps 500 --trace " +
+                             d.file("t.jsonl") + " --report " + d.file("run.html"));
+  ASSERT_EQ(r.code, 4) << r.out << r.err;
+  // Stopped by starvation, not by the budget: no note about the default purpose's budget.
+  EXPECT_EQ(r.out.find("was not met within the budget"), std::string::npos) << r.out;
+  const std::string trace = read_file(d.file("t.jsonl"));
+  EXPECT_NE(trace.find("\"starved\":[{\"contexts\":1,\"declared_prob\":0.5,\"edge\":\"e2\",\"edges_behind\":2,"
+                       "\"label\":\"y\",\"vertex\":\"p\",\"visits\":10}],"),
+            std::string::npos)
+      << trace;
+  EXPECT_NE(trace.find("\"untestable_edges\":2"), std::string::npos);
+  CliResult rep = run_playtest("report " + d.file("t.jsonl") + " -o " + d.file("trace.html"));
+  ASSERT_EQ(rep.code, 0) << rep.out << rep.err;
+  for (const char* page : {"run.html", "trace.html"}) {
+    const std::string html = read_file(d.file(page));
+    EXPECT_NE(html.find("Outcomes the system never chose (1)"), std::string::npos) << page;
+    EXPECT_NE(html.find("2 wanted edges behind them could not be tested."), std::string::npos) << page;
+    EXPECT_NE(html.find("<td class=\"mono\">y</td><td class=\"mono\">p</td><td class=\"num\">10</td>"),
+              std::string::npos)
+        << page;
+    EXPECT_NE(html.find("1 outcome never chosen"), std::string::npos) << page;  // in the contents
+    if (have_dot()) {
+      EXPECT_NE(html.find("class=\"edge starved\""), std::string::npos) << page;
+    }
+  }
 }
 
 }  // namespace
