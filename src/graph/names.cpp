@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <string>
 
 #include "playtest/error.hpp"
@@ -43,8 +44,21 @@ std::vector<std::string> closest_vertex_names(const TestGraph& g, std::string_vi
 
 }  // namespace
 
+std::optional<std::uint32_t> short_vertex_index(std::string_view name) {
+  if (name.size() < 2 || name.size() > 11 || name[0] != 'v') return std::nullopt;
+  std::uint64_t n = 0;
+  for (char c : name.substr(1)) {
+    if (c < '0' || c > '9') return std::nullopt;
+    n = n * 10 + static_cast<std::uint64_t>(c - '0');
+  }
+  if (n > UINT32_MAX || (name.size() > 2 && name[1] == '0')) return std::nullopt;
+  return static_cast<std::uint32_t>(n);
+}
+
 VertexId vertex_named(const TestGraph& g, std::string_view name, std::string_view role) {
   if (auto v = g.find_vertex(name)) return *v;
+  // The short name a report's picture gives a vertex ("v12": the vertex with index 12).
+  if (const auto i = short_vertex_index(name); i && *i < g.num_vertices()) return VertexId{*i};
   std::vector<std::string> notes;
   auto close = closest_vertex_names(g, name);
   if (!close.empty()) {

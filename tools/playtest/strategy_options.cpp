@@ -1,5 +1,7 @@
 #include "strategy_options.hpp"
 
+#include "playtest/graph/names.hpp"
+
 #include <fmt/format.h>
 
 #include "common.hpp"
@@ -92,7 +94,9 @@ PolicyMaker prepare(const StrategyOptions& o, const StrategySpec& spec, const Ga
 void take_goal_conditions(StrategyOptions& o, InputOptions& input) {
   if (o.goals.empty() || !(is_model_program(input.path) || input.format == "model")) return;
   std::vector<std::string> names;
-  for (const std::string& g : o.goals) (is_state_condition(g) ? input.goal_conditions : names).push_back(g);
+  // ("v12", a vertex's short name in a report's picture, is a vertex, not a condition.)
+  for (const std::string& g : o.goals)
+    (is_state_condition(g) && !short_vertex_index(g) ? input.goal_conditions : names).push_back(g);
   if (input.goal_conditions.empty()) return;
   if (!names.empty())
     throw UsageError("goals", make_diagnostic("", 0, 0, "",

@@ -3,6 +3,8 @@
 // ("a goal", "the start vertex") and suggests close names.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -11,7 +13,12 @@
 
 namespace playtest {
 
-// The vertex with id `name`; throws GraphError "no vertex 'NAME' in the graph (given as ROLE)" with
+// The index N of a vertex's short name "vN", as report pictures draw vertices with long names (a
+// model program's states); nullopt for any other text.
+std::optional<std::uint32_t> short_vertex_index(std::string_view name);
+
+// The vertex with id `name`, else, when no vertex has that id, the vertex whose short name it is
+// ("v12": index 12, as the report's pictures name it); throws GraphError "no vertex 'NAME' in the graph (given as ROLE)" with
 // a note naming up to five vertices whose ids are closest.
 VertexId vertex_named(const TestGraph& g, std::string_view name, std::string_view role);
 

@@ -108,6 +108,23 @@ TEST(CliExploreFirst, ASmallModelPlaysAsItsExploredGraph) {
   EXPECT_EQ(line_with(merged.out, "coverage: "), coverage);
 }
 
+// The short names the report's pictures give a model program's states (v<index>, the index in the
+// explored graph) name vertices on the command line too.
+TEST(CliExploreFirst, PictureNamesNameVertices) {
+  ScratchDir d("explore_first_short_names");
+  const std::string sut = d.write("sut.sh", adapter(false));
+  const std::string graph = d.file("g.json");
+  ASSERT_EQ(run_playtest("explore " + counters + " --param N=2 -o " + graph).code, 0);
+  const std::string v7 = nlohmann::json::parse(read_file(graph))["vertices"][7]["id"];
+  CliResult r = run_playtest("run " + counters + " --param N=2 --sut 'sh " + sut +
+                             "' --strategy reach --goal v7 --vertex-timeout v7=50 --json");
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["runs"][0]["final_vertex"], v7);
+  CliResult bad = run_playtest("run " + counters + " --param N=2 --sut 'sh " + sut + "' --strategy reach --goal v999");
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.err.find("no vertex 'v999' in the graph (given as a goal)"), std::string::npos) << bad.err;
+}
+
 // A model with `abstract` replays exactly: run i of a campaign is run i alone with its seed.
 TEST(CliExploreFirst, AnAbstractModelReplaysEachRunExactly) {
   ScratchDir d("explore_first_abstract");
