@@ -279,8 +279,9 @@ std::string learn_text(const TestGraph& g, const LearnResult& r, const LearnCont
                          e.count, e.declared, e.estimate, e.low, e.high);
       first = false;
       if (v.visits > 0 && e.count == 0)
-        unseen += fmt::format("  '{}' at '{}': the model says {:g}; never in {} visits has probability {:.3g} under it\n",
-                              label, name, e.declared, v.visits, e.chance_unseen);
+        unseen +=
+            fmt::format("  '{}' at '{}': the model says {:g}; never in {} visits has probability {:.3g} under it\n",
+                        label, name, e.declared, v.visits, e.chance_unseen);
     }
     if (v.fit)
       out += fmt::format("{:<{}} {:>7}  fit: {} test, {} = {:.4g}, p = {:.4g}{}\n", "", wv, "",

@@ -722,10 +722,9 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
     page.set("has_starved", !starved.empty());
     page.set("starved_count", fmt::format("{}", starved.size()));
     page.set("starved", rows);
-    page.set("starved_untestable",
-             untestable == 0 ? std::string()
-                             : fmt::format("{} wanted edge{} behind them could not be tested.", untestable,
-                                           untestable == 1 ? "" : "s"));
+    page.set("starved_untestable", untestable == 0 ? std::string()
+                                                   : fmt::format("{} wanted edge{} behind them could not be tested.",
+                                                                 untestable, untestable == 1 ? "" : "s"));
   }
   if (g && total > 0) {
     page.set("model_summary",

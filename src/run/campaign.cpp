@@ -291,7 +291,7 @@ class Campaign {
   std::size_t running_ = 0;  // workers still working
   std::uint32_t failed_fast_ = 0;
   std::uint32_t model_failed_ = 0;  // the first run whose model failed (no run starts after it)
-  std::uint32_t errors_ = 0;             // runs ended ERROR, not interrupted (max_errors)
+  std::uint32_t errors_ = 0;        // runs ended ERROR, not interrupted (max_errors)
   std::uint32_t stopped_by_errors_ = 0;  // the run that reached max_errors (no run starts after it)
   std::exception_ptr error_;
 };

@@ -169,8 +169,7 @@ void campaign_text(std::ostream& out, const Runner& runner, const CampaignResult
         runner.graph().num_expanded());
   out << fmt::format("coverage: {}/{} edges, {}/{} labels{}\n", c.coverage.edges_covered, c.coverage.edges_total,
                      c.coverage.labels_covered, c.coverage.labels_total, note);
-  if (!o.default_purpose.empty() &&
-      std::any_of(c.runs.begin(), c.runs.end(), [](const RunResult& r) {
+  if (!o.default_purpose.empty() && std::any_of(c.runs.begin(), c.runs.end(), [](const RunResult& r) {
         // (A run stopped by starved outcomes says why itself: the budget was not the reason.)
         return r.verdict == Verdict::inconclusive && r.starved.empty() && !r.interrupted;
       }))
@@ -188,8 +187,8 @@ void campaign_text(std::ostream& out, const Runner& runner, const CampaignResult
     // Only the runs that ended count as done: a run the signal cut short has no verdict.
     const std::uint32_t cut = c.runs_not_completed();
     const auto finished = static_cast<std::uint32_t>(c.runs.size()) - cut;
-    out << fmt::format("interrupted by {} after {} of {} runs", c.signal != 0 ? signal_name(c.signal) : "a stop request",
-                       finished, c.runs_in_shard);
+    out << fmt::format("interrupted by {} after {} of {} runs",
+                       c.signal != 0 ? signal_name(c.signal) : "a stop request", finished, c.runs_in_shard);
     if (cut != 0 || c.runs_not_started() != 0)
       out << fmt::format(" ({} stopped before {} ended, {} not started)", cut, cut == 1 ? "it" : "they",
                          c.runs_not_started());
@@ -201,7 +200,8 @@ void campaign_text(std::ostream& out, const Runner& runner, const CampaignResult
     out << fmt::format(
         "stopped at run {}: {} run{} ended ERROR, the limit (max-errors); {} run{} not started: is the system "
         "under test up?\n",
-        c.stopped_by_errors, errors, errors == 1 ? "" : "s", c.runs_not_started(), c.runs_not_started() == 1 ? "" : "s");
+        c.stopped_by_errors, errors, errors == 1 ? "" : "s", c.runs_not_started(),
+        c.runs_not_started() == 1 ? "" : "s");
   }
   if (c.failed_fast != 0)
     out << fmt::format("stopped at the first FAIL (run {}, fail-fast): {} run{} not completed, {} not started\n",

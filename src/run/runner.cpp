@@ -187,13 +187,15 @@ Runner::Runner(const GameGraph& g, RunOptions options) : g_(g), options_(std::mo
         purpose_edge_count_ = g_.num_edges();
       }
       if (!(p.threshold > 0 && p.threshold <= 1))
-        throw UsageError("purpose", fmt::format("the cover threshold must be above 0 and at most 1, got {}", p.threshold));
+        throw UsageError("purpose",
+                         fmt::format("the cover threshold must be above 0 and at most 1, got {}", p.threshold));
       purpose_needed_ = playtest::purpose_needed(p.threshold, purpose_edge_count_);
       if (p.by_label) {
         purpose_labels_.assign(g_.num_labels(), 0);
         for (EdgeId e : g_.edges())
           if (purpose_edges_.empty() || purpose_edges_[e.index()]) purpose_labels_[g_.label_id(e).index()] = 1;
-        purpose_label_count_ = static_cast<std::uint32_t>(std::count(purpose_labels_.begin(), purpose_labels_.end(), 1));
+        purpose_label_count_ =
+            static_cast<std::uint32_t>(std::count(purpose_labels_.begin(), purpose_labels_.end(), 1));
         purpose_needed_ = playtest::purpose_needed(p.threshold, purpose_label_count_);
       }
     }

@@ -11,8 +11,8 @@
 #include <thread>
 
 #include "playtest/error.hpp"
-#include "playtest/graph/names.hpp"
 #include "playtest/explore/model_graph.hpp"
+#include "playtest/graph/names.hpp"
 #include "playtest/run/simulated_sut.hpp"
 
 namespace playtest {
@@ -263,15 +263,15 @@ void write_comparison_text(std::ostream& out, const StrategyComparison& c) {
   for (const auto& row : c.rows) {
     const SimulationStats& s = row.stats;
     // A mean over no run and a deviation over fewer than two are undefined: "-", not 0.
-    const std::string m =
-        mutants ? fmt::format("   {:>3}/{:<3} {:>6.1f}%   {:>10}", s.mutants_detected, s.mutants,
-                              100.0 * s.detected_fraction(),
-                              s.mutant_runs_failed ? fmt::format("{:.1f}", s.mean_steps_to_detect) : "-")
-                : "";
+    const std::string m = mutants
+                              ? fmt::format("   {:>3}/{:<3} {:>6.1f}%   {:>10}", s.mutants_detected, s.mutants,
+                                            100.0 * s.detected_fraction(),
+                                            s.mutant_runs_failed ? fmt::format("{:.1f}", s.mean_steps_to_detect) : "-")
+                              : "";
     out << fmt::format("{:<11} {:>6} {:>8.1f}% {:>10} {:>9} {:>5} {:>5} {:>5} {:>5}{}  {}\n", row.strategy, s.runs,
                        100.0 * s.success_rate, s.purpose_met ? fmt::format("{:.2f}", s.mean_steps) : "-",
-                       s.purpose_met > 1 ? fmt::format("{:.2f}", s.sd_steps) : "-", s.passed, s.failed,
-                       s.inconclusive, s.errors, m, row.purpose_description);
+                       s.purpose_met > 1 ? fmt::format("{:.2f}", s.sd_steps) : "-", s.passed, s.failed, s.inconclusive,
+                       s.errors, m, row.purpose_description);
   }
   if (!mutants) return;
   out << "mutants (x: detected by the strategy in that column)\n";

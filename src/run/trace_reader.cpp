@@ -241,14 +241,15 @@ RecordedTrace read_trace(std::istream& in, std::string_view source) {
       for (const json& so : *starved) {
         if (!so.is_object()) f.fail("starved", "\"starved\" must be an array of objects");
         const Fields sf(so, source, line);
-        StarvedRecord r{.vertex = sf.text("vertex", true),
-                        .label = sf.text("label", false),
-                        .edge = sf.text("edge", false),
-                        .visits = sf.count("visits", false),
-                        .contexts = static_cast<std::uint32_t>(std::min<std::uint64_t>(sf.count("contexts", false), UINT32_MAX)),
-                        .declared_prob = sf.number("declared_prob"),
-                        .edges_behind =
-                            static_cast<std::uint32_t>(std::min<std::uint64_t>(sf.count("edges_behind", false), UINT32_MAX))};
+        StarvedRecord r{
+            .vertex = sf.text("vertex", true),
+            .label = sf.text("label", false),
+            .edge = sf.text("edge", false),
+            .visits = sf.count("visits", false),
+            .contexts = static_cast<std::uint32_t>(std::min<std::uint64_t>(sf.count("contexts", false), UINT32_MAX)),
+            .declared_prob = sf.number("declared_prob"),
+            .edges_behind =
+                static_cast<std::uint32_t>(std::min<std::uint64_t>(sf.count("edges_behind", false), UINT32_MAX))};
         current->starved.push_back(std::move(r));
       }
       current->untestable_edges =

@@ -127,7 +127,11 @@ void JsonlTraceDirWriter::on_campaign_begin(const GameGraph& g, const CampaignOp
 class JsonlTraceDirWriter::RunFile final : public RunObserver {
  public:
   RunFile(JsonlTraceDirWriter& owner, std::uint32_t run, std::string path)
-      : owner_(owner), run_(run), path_(std::move(path)), file_(path_, std::ios::binary), writer_(file_, owner.strategy_) {}
+      : owner_(owner),
+        run_(run),
+        path_(std::move(path)),
+        file_(path_, std::ios::binary),
+        writer_(file_, owner.strategy_) {}
   JsonlTraceWriter& writer() { return writer_; }
   bool ok() const { return static_cast<bool>(file_); }
   void on_step(const GameGraph& g, const TraceStep& step) override { writer_.on_step(g, step); }

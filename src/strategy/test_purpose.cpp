@@ -85,7 +85,8 @@ TestPurpose::Kind StrategySpec::purpose_kind() const {
   switch (purpose) {
     case PurposeChoice::reach: return TestPurpose::Kind::reach;
     case PurposeChoice::cover:
-    case PurposeChoice::labels: return TestPurpose::Kind::cover;
+    case PurposeChoice::labels:
+      return TestPurpose::Kind::cover;
     case PurposeChoice::none: return TestPurpose::Kind::none;
     case PurposeChoice::automatic: break;
   }

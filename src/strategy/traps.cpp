@@ -45,7 +45,8 @@ void select_one(const TestGraph& g, std::string_view spec, std::span<const std::
   }
   if (spec == "model") {
     if (depth > 0) fail("the trap spec 'model' cannot appear in the model's own meta.traps");
-    if (declared.empty()) fail("the trap spec 'model': the model declares no traps (or none of its trap edges is reachable)",
+    if (declared.empty())
+      fail("the trap spec 'model': the model declares no traps (or none of its trap edges is reachable)",
            {"in a graph/1 file add \"traps\": [...] to the top-level \"meta\" object; in a model program mark actions "
             "with 'trap NAME [when E]' (docs/language.md)"});
     for (const std::string& d : declared) select_one(g, d, declared, flags, depth + 1);

@@ -52,8 +52,10 @@ const Registration reg{
           "Exit codes: 0 ok, 5 an expected cost could not be certified, 2 bad input.");
       add_input_options(sub, o->input);
       sub->add_option("--goal", o->goals, "A goal vertex to analyse (repeatable)");
-      sub->add_option("--edge", o->edges, "An edge id or label to take (repeatable; a label means every edge with it, each analysed on its own, "
-                      "as run --edge LABEL covers every edge with it)");
+      sub->add_option(
+          "--edge", o->edges,
+          "An edge id or label to take (repeatable; a label means every edge with it, each analysed on its own, "
+          "as run --edge LABEL covers every edge with it)");
       sub->add_option("--bound", o->bound,
                       "n for the probability within n moves (default: 2 * vertices + 2, at most 1000)")
           ->check(positive_integer());  // 0 is not "the default": leave the option out for that

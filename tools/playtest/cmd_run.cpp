@@ -30,7 +30,7 @@ struct Options {
   double time_s = 0;
   std::uint32_t runs = 1, jobs = 1, max_errors = 0;
   bool json = false, quiet = false, fail_fast = false;
-  ExploreFirstOptions explore;       // a model program: explored first within --explore-time, else on the fly
+  ExploreFirstOptions explore;        // a model program: explored first within --explore-time, else on the fly
   std::string adapt = "on";           // --adapt: learn the system's choices and re-plan (issue 22)
   ShrinkCliOptions shrink;            // --shrink FILE: shrink the first FAIL right after the campaign
   const CLI::App* command = nullptr;  // the parsed subcommand (its options identify the campaign)
@@ -172,8 +172,7 @@ int run(const Options& given) {
   if (input.whole_graph_for.empty())
     if (std::shared_ptr<const Model> model = load_model_program(o.input)) {
       ExploreFirst first = explore_first(model, explore);  // small models play as their graph
-      if (first.graph)
-        return play(o, *first.graph, nullptr, LoadedModel{model, first.values}, {.model_program = true});
+      if (first.graph) return play(o, *first.graph, nullptr, LoadedModel{model, first.values}, {.model_program = true});
       const ModelGraph g(*model);
       return play(o, g, &g, LoadedModel{model, on_the_fly_values(model)},
                   {.model_program = true, .on_the_fly_reason = first.on_the_fly_reason});

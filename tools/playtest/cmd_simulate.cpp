@@ -60,8 +60,8 @@ TestGraph system_graph(const TestGraph& model, const TestGraph& learned, const s
   return with_probabilities(model, probs);
 }
 
-int compare(const Options& o, const GameGraph& g, const ModelGraph* on_the_fly, const Model* model,
-            InputFormat format, const std::string& on_the_fly_reason = {}) {
+int compare(const Options& o, const GameGraph& g, const ModelGraph* on_the_fly, const Model* model, InputFormat format,
+            const std::string& on_the_fly_reason = {}) {
   std::optional<TestGraph> impl;
   StrategyComparison c{.seed = o.seed,
                        .max_steps = o.steps,

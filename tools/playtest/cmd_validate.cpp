@@ -24,8 +24,11 @@ int run(const Options& o) {
     const bool final_declared = format == InputFormat::model && load_model_program(o.input)->may_have_final_states();
     const std::vector<std::string> warnings = model_warnings(g, final_declared);
     if (o.json) {
-      nlohmann::json j{{"file", o.input.path}, {"valid", true},         {"vertices", g.num_vertices()},
-                       {"edges", g.num_edges()}, {"warnings", warnings}};
+      nlohmann::json j{{"file", o.input.path},
+                       {"valid", true},
+                       {"vertices", g.num_vertices()},
+                       {"edges", g.num_edges()},
+                       {"warnings", warnings}};
       fmt::print("{}\n", j.dump());
     } else {
       fmt::print("{}: ok ({} vertices, {} edges)\n", o.input.path, g.num_vertices(), g.num_edges());

@@ -152,7 +152,8 @@ TestGraph load_any(const InputOptions& opts, InputFormat* format_out, PrismLabel
   };
   switch (format) {
     case InputFormat::model: {
-      std::shared_ptr<const Model> model = compile_model(whole_text(), opts.path, model_params(opts), {opts.goal_conditions, "--goal"});
+      std::shared_ptr<const Model> model =
+          compile_model(whole_text(), opts.path, model_params(opts), {opts.goal_conditions, "--goal"});
       const bool values = loaded && model->values() && model->values()->has_values();
       StateSpace space(*model);
       ExploreResult r = explore(space, {.max_states = opts.max_states, .partial_graph = false});

@@ -126,8 +126,8 @@ ShrinkDone shrink_to_file(const TestGraph& g, const ReplayTarget& target, Adapte
   if (d.result.witness) {
     write_trace(out.stream(), g, d.result.witness->result, {.seed = seed, .model = model, .params = params});
     d.context.output = o.output;
-    d.context.replay_command = fmt::format("{} replay {} --model {}{} --attempts {}", program_name(), shell_quote(o.output),
-                                           shell_quote(model), sut_arguments(sut), o.attempts);
+    d.context.replay_command = fmt::format("{} replay {} --model {}{} --attempts {}", program_name(),
+                                           shell_quote(o.output), shell_quote(model), sut_arguments(sut), o.attempts);
   }
   if (d.result.witness)
     out.close();

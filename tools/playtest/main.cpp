@@ -75,7 +75,8 @@ std::string flag_for(const CLI::App* sub, const std::string& parameter) {
   // The library names lists in the plural ("goals", "edges"), the tool's repeatable flags in the
   // singular (--goal, --edge).
   for (std::size_t i = 0, n = candidates.size(); i < n; ++i)
-    if (candidates[i].size() > 1 && candidates[i].back() == 's') candidates.push_back(candidates[i].substr(0, candidates[i].size() - 1));
+    if (candidates[i].size() > 1 && candidates[i].back() == 's')
+      candidates.push_back(candidates[i].substr(0, candidates[i].size() - 1));
   for (const auto& c : candidates)
     if (const CLI::Option* opt = sub->get_option_no_throw("--" + c)) return opt->get_name();
   return {};

@@ -1,7 +1,5 @@
 #include "strategy_options.hpp"
 
-#include "playtest/graph/names.hpp"
-
 #include <fmt/format.h>
 
 #include "common.hpp"
@@ -9,6 +7,7 @@
 #include "playtest/catalog/strategy_table.hpp"
 #include "playtest/diagnose/analyze.hpp"
 #include "playtest/error.hpp"
+#include "playtest/graph/names.hpp"
 #include "playtest/lang/model_program.hpp"
 
 namespace playtest::cli {

@@ -18,8 +18,8 @@ namespace playtest {
 std::optional<std::uint32_t> short_vertex_index(std::string_view name);
 
 // The vertex with id `name`, else, when no vertex has that id, the vertex whose short name it is
-// ("v12": index 12, as the report's pictures name it); throws GraphError "no vertex 'NAME' in the graph (given as ROLE)" with
-// a note naming up to five vertices whose ids are closest.
+// ("v12": index 12, as the report's pictures name it); throws GraphError "no vertex 'NAME' in the graph (given as
+// ROLE)" with a note naming up to five vertices whose ids are closest.
 VertexId vertex_named(const TestGraph& g, std::string_view name, std::string_view role);
 
 // The edge with id `name` or, when no edge has that id, every edge labelled `name` (id order);

@@ -120,8 +120,8 @@ TEST(CliShrink, TextAndTheBuggyWorkers) {
   EXPECT_EQ(r.code, 1) << r.out << r.err;
   EXPECT_NE(r.out.find("minimal: 1 stimulus: submit"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("FAIL at 'last0': allowed {all_done}, observed silence"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("replay: " + std::string(PLAYTEST_BINARY) + " replay " + min + " --model " + workers + " --sut " + buggy_sut +
-                       " --timeout-ms 10000 --vertex-timeout last0=100 --attempts 2"),
+  EXPECT_NE(r.out.find("replay: " + std::string(PLAYTEST_BINARY) + " replay " + min + " --model " + workers +
+                       " --sut " + buggy_sut + " --timeout-ms 10000 --vertex-timeout last0=100 --attempts 2"),
             std::string::npos)
       << r.out;
   EXPECT_NE(read_file(min).find("\"model\":\"" + workers + "\""), std::string::npos);

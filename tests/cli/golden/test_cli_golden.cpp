@@ -119,13 +119,13 @@ TEST(CliGoldenMessages, TheDefaultPurposeSaysWhatItWas) {
   check_golden("msg_default_purpose", "run " + pingpong + pong + " --strategy anti-ant --steps 6", 4);
 }
 TEST(CliGoldenMessages, AnErrorSaysWhyEvenQuietAndMaxErrorsStops) {
-  check_golden("msg_quiet_error",
-               "run " + pingpong + " --sut 'sh " + cases + "dead.sh' --sut-stderr discard --runs 5 --max-errors 2 --quiet",
-               3);
+  check_golden(
+      "msg_quiet_error",
+      "run " + pingpong + " --sut 'sh " + cases + "dead.sh' --sut-stderr discard --runs 5 --max-errors 2 --quiet", 3);
 }
 TEST(CliGoldenMessages, SimulatePrintsADashForUndefinedMeans) {
-  check_golden("msg_simulate_undefined", "simulate " + pingpong + " --strategy random,anti-ant --runs 10 --steps 1 --seed 1",
-               0);
+  check_golden("msg_simulate_undefined",
+               "simulate " + pingpong + " --strategy random,anti-ant --runs 10 --steps 1 --seed 1", 0);
 }
 TEST(CliGoldenMessages, ValidateWarnsOfGoalsNoRunCanMeet) {
   check_golden("msg_validate_final_never", "validate " + cases + "final_never.ptm", 0);
@@ -136,13 +136,15 @@ TEST(CliGoldenMessages, GoalConditionsAndOnTheFly) {
   check_golden("msg_goal_condition", queue + " --strategy random --goal 'len(q) == 2' --seed 1 --quiet", 0);
   check_golden("msg_goal_condition_error", queue + " --goal 'lenn(q) == 2'", 2);
   check_golden("msg_on_the_fly_refused", queue + " --strategy reach --on-the-fly", 2);
-  check_golden("msg_on_the_fly_budget", queue + " --strategy random --max-states 5 --purpose none --steps 20 --quiet", 0);
+  check_golden("msg_on_the_fly_budget", queue + " --strategy random --max-states 5 --purpose none --steps 20 --quiet",
+               0);
   check_golden("msg_traps_model", queue + " --strategy random --traps model --steps 5000 --seed 2 --quiet", 0);
 }
 TEST(CliGoldenMessages, ReplayShrinkAndLearnSayWhatMatters) {
   ScratchDir d("golden_diag");
   const std::string t = d.file("t.jsonl");
-  auto r = run_playtest("run " + pingpong + " --sut 'sh " + cases + "pang.sh' --strategy random --purpose none --trace " + t);
+  auto r = run_playtest("run " + pingpong + " --sut 'sh " + cases +
+                        "pang.sh' --strategy random --purpose none --trace " + t);
   ASSERT_EQ(r.code, 1) << r.out << r.err;
   const std::string scratch = d.file("");
   check_golden("msg_replay_error", "replay " + t + " --sut 'sh " + cases + "dead.sh' --sut-stderr discard --attempts 2",

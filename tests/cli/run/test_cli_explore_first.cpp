@@ -70,8 +70,8 @@ TEST(CliExploreFirst, ASmallModelPlaysAsItsExploredGraph) {
   ASSERT_EQ(e.code, 0) << e.out << e.err;
   ASSERT_NE(e.out.find("431 vertices"), std::string::npos) << e.out;
   const std::string common = " --sut 'sh " + sut + "' --strategy random --runs 3 --steps 300 --seed 4";
-  CliResult on_graph = run_playtest("run " + graph + common + " --trace " + d.file("g.jsonl") + " --junit " +
-                                    d.file("g.xml"));
+  CliResult on_graph =
+      run_playtest("run " + graph + common + " --trace " + d.file("g.jsonl") + " --junit " + d.file("g.xml"));
   CliResult on_model = run_playtest("run " + counters + " --param N=6" + common + " --trace " + d.file("m.jsonl") +
                                     " --junit " + d.file("m.xml"));
   ASSERT_EQ(on_graph.code, on_model.code) << on_graph.out << on_model.out << on_model.err;
@@ -133,9 +133,9 @@ TEST(CliExploreFirst, AnAbstractModelReplaysEachRunExactly) {
                                 "controllable Inc require x < 5 { x := x + 1; y := (y + x) % 6; }\n"
                                 "controllable Dec require x > 0 { x := x - 1; y := (y + 1) % 6; }\n"
                                 "controllable Jump { y := (y + 2) % 6; }\nabstract x, y % 2;\n");
-  const std::string sut =
-      d.write("sut.sh", "echo ready\nwhile read -r cmd arg; do case \"$cmd\" in stimulus) echo ack ;; "
-                        "reset) echo ready ;; end) exit 0 ;; esac; done\n");
+  const std::string sut = d.write("sut.sh",
+                                  "echo ready\nwhile read -r cmd arg; do case \"$cmd\" in stimulus) echo ack ;; "
+                                  "reset) echo ready ;; end) exit 0 ;; esac; done\n");
   const std::string common = "run " + m + " --sut 'sh " + sut + "' --strategy anti-ant --purpose none --steps 40";
   CliResult campaign = run_playtest(common + " --runs 3 --seed 10 --trace " + d.file("c.jsonl"));
   ASSERT_EQ(campaign.code, 0) << campaign.out << campaign.err;
@@ -177,16 +177,17 @@ TEST(CliExploreFirst, BeyondTheBudgetTheRunSaysItPlaysOnTheFly) {
   const auto j = nlohmann::json::parse(json.out);
   EXPECT_EQ(j["exploration"], "on_the_fly");
   EXPECT_EQ(j["on_the_fly"], true);
-  EXPECT_NE(j["on_the_fly_reason"].get<std::string>().find("exploring it did not end within 0.2 s"),
-            std::string::npos)
+  EXPECT_NE(j["on_the_fly_reason"].get<std::string>().find("exploring it did not end within 0.2 s"), std::string::npos)
       << json.out;
   // simulate too.
-  CliResult sim = run_playtest("simulate " + counters + " --param N=6 --strategy random --runs 4 --steps 20 "
+  CliResult sim = run_playtest("simulate " + counters +
+                               " --param N=6 --strategy random --runs 4 --steps 20 "
                                "--threads 1 --max-states 100");
   ASSERT_EQ(sim.code, 0) << sim.out << sim.err;
   EXPECT_NE(sim.out.find("the model was played on the fly: it has more than 100 vertices"), std::string::npos)
       << sim.out;
-  CliResult whole = run_playtest("simulate " + counters + " --param N=3 --strategy random --runs 4 --steps 20 "
+  CliResult whole = run_playtest("simulate " + counters +
+                                 " --param N=3 --strategy random --runs 4 --steps 20 "
                                  "--threads 1 --json");
   ASSERT_EQ(whole.code, 0) << whole.out << whole.err;
   EXPECT_EQ(nlohmann::json::parse(whole.out)["exploration"], "whole");
@@ -234,8 +235,8 @@ TEST(CliPurposes, ModelProgramTrapsAreAPurposeRunMeets) {
       const auto j = nlohmann::json::parse(r.out);
       EXPECT_EQ(j["runs"][0]["purpose_met"], true) << strategy;
     }
-  CliResult none = run_playtest("run " + example("tests/cli/golden/cases/final_never.ptm") +
-                                " --sut true --traps model");
+  CliResult none =
+      run_playtest("run " + example("tests/cli/golden/cases/final_never.ptm") + " --sut true --traps model");
   EXPECT_EQ(none.code, 2);
   EXPECT_NE(none.err.find("the model declares no traps"), std::string::npos) << none.err;
 }
@@ -264,8 +265,7 @@ TEST(CliPurposes, LabelsAndThresholds) {
   // On the fly there are no totals to take a share of.
   CliResult fly = run_playtest(run + "labels --on-the-fly");
   EXPECT_EQ(fly.code, 2);
-  EXPECT_NE(fly.err.find("option --on-the-fly: --purpose labels needs the whole graph"), std::string::npos)
-      << fly.err;
+  EXPECT_NE(fly.err.find("option --on-the-fly: --purpose labels needs the whole graph"), std::string::npos) << fly.err;
   // An INCONCLUSIVE run lists the labels it left.
   CliResult left = run_playtest("run " + queue + queue_sut + " --strategy random --seed 3 --steps 2 --purpose labels");
   EXPECT_EQ(left.code, 4) << left.out << left.err;
@@ -275,8 +275,10 @@ TEST(CliPurposes, LabelsAndThresholds) {
 // --goal takes a condition on the state in the model language, on the explored graph and on the fly.
 TEST(CliPurposes, GoalAsAStateCondition) {
   for (const std::string fly : {"", " --on-the-fly"}) {
-    CliResult r = run_playtest("run " + queue + queue_sut + " --strategy random --seed 1 --goal 'len(q) == 2 and "
-                               "q[0] == 1' --json" + fly);
+    CliResult r = run_playtest("run " + queue + queue_sut +
+                               " --strategy random --seed 1 --goal 'len(q) == 2 and "
+                               "q[0] == 1' --json" +
+                               fly);
     ASSERT_EQ(r.code, 0) << fly << r.out << r.err;
     const auto j = nlohmann::json::parse(r.out);
     EXPECT_NE(j["runs"][0]["message"].get<std::string>().find("reached goal '(q=[1, "), std::string::npos) << r.out;
@@ -321,8 +323,10 @@ TEST(CliCampaignLimits, TraceDirLosesNoRunInProgressToSigkill) {
                                     "echo ready\nread -r cmd arg\necho ack\ncase \"$arg\" in Put*) echo 'output "
                                     "?Ack' ;; esac\nwhile read -r line; do :; done\n");
   const std::string cmd = "timeout -s KILL 3 " + std::string(PLAYTEST_BINARY) + " run " + queue + " --sut 'sh " +
-                          stuck + "' --strategy random --purpose none --runs 2 --jobs 2 --ack-timeout-ms 60000 "
-                          "--timeout-ms 60000 --trace-dir " + d.file("traces") + " >/dev/null 2>&1";
+                          stuck +
+                          "' --strategy random --purpose none --runs 2 --jobs 2 --ack-timeout-ms 60000 "
+                          "--timeout-ms 60000 --trace-dir " +
+                          d.file("traces") + " >/dev/null 2>&1";
   const int status = std::system(cmd.c_str());
   ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 137) << status;
   for (const std::string f : {"run-1.jsonl", "run-2.jsonl"}) {

@@ -37,8 +37,9 @@ class OnTheFly : public ::testing::TestWithParam<std::string> {};
 TEST_P(OnTheFly, RunPlaysTheModelWithoutExploringIt) {
   ScratchDir d("on_the_fly_run_" + GetParam());
   const std::string sut = d.write("sut.sh", adapter(false));
-  CliResult r = run_playtest("run " + model + " --sut 'sh " + sut + "' --strategy " + GetParam() +
-                             " --steps 100000 --timeout-ms 10000 --seed 5 --on-the-fly --json --trace " + d.file("t.jsonl"));
+  CliResult r =
+      run_playtest("run " + model + " --sut 'sh " + sut + "' --strategy " + GetParam() +
+                   " --steps 100000 --timeout-ms 10000 --seed 5 --on-the-fly --json --trace " + d.file("t.jsonl"));
   ASSERT_TRUE(r.code == 0 || r.code == 4) << r.out << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_TRUE(j["verdict"] == "PASS" || j["verdict"] == "INCONCLUSIVE") << r.out;
@@ -118,9 +119,9 @@ TEST(CliOnTheFly, AModelErrorInARunKeepsWhatWasObserved) {
       d.write("sut.sh", "echo ready\nwhile read -r cmd arg; do\n  echo \"$cmd $arg\" >> " + d.file("sut.log") +
                             "\n  case \"$cmd\" in\n    stimulus) echo ack ;;\n    reset) echo ready ;;\n"
                             "    end) exit 0 ;;\n  esac\ndone\n");
-  CliResult r =
-      run_playtest("run " + m + " --sut 'sh " + sut + "' --strategy anti-ant --steps 50 --runs 3 --on-the-fly --json --trace " +
-                   d.file("t.jsonl") + " --junit " + d.file("j.xml"));
+  CliResult r = run_playtest("run " + m + " --sut 'sh " + sut +
+                             "' --strategy anti-ant --steps 50 --runs 3 --on-the-fly --json --trace " +
+                             d.file("t.jsonl") + " --junit " + d.file("j.xml"));
   EXPECT_EQ(r.code, 2) << r.out << r.err;
   EXPECT_NE(r.err.find("oor.ptm:3:20: error: value 4 is out of range 0..3 of 'x'"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("in run 1 after 3 steps"), std::string::npos) << r.err;
@@ -162,16 +163,17 @@ TEST(CliOnTheFly, ReachWithoutFinalStatesIsRefusedUpFront) {
     EXPECT_EQ(r.code, 2) << command << r.out << r.err;
     EXPECT_NE(r.err.find("the model declares no final states"), std::string::npos) << r.err;
   }
-  CliResult ok =
-      run_playtest("simulate " + model + " --threads 1 --strategy random --purpose reach --steps 100 --runs 2 --on-the-fly");
+  CliResult ok = run_playtest("simulate " + model +
+                              " --threads 1 --strategy random --purpose reach --steps 100 --runs 2 --on-the-fly");
   EXPECT_EQ(ok.code, 0) << ok.out << ok.err;
 }
 
 TEST(CliOnTheFly, AWrongOutputFailsWithTraceAndJunit) {
   ScratchDir d("on_the_fly_fail");
   const std::string sut = d.write("sut.sh", adapter(true));
-  CliResult r = run_playtest("run " + model + " --sut 'sh " + sut +
-                             "' --strategy anti-ant --steps 3000 --timeout-ms 10000 --on-the-fly --junit " + d.file("j.xml"));
+  CliResult r =
+      run_playtest("run " + model + " --sut 'sh " + sut +
+                   "' --strategy anti-ant --steps 3000 --timeout-ms 10000 --on-the-fly --junit " + d.file("j.xml"));
   EXPECT_EQ(r.code, 1) << r.out << r.err;
   EXPECT_NE(r.out.find("verdict: FAIL"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("observed '?Ack'"), std::string::npos) << r.out;
