@@ -11,16 +11,11 @@
 #include <sstream>
 
 #include "cli_runner.hpp"
+#include "ping_system.hpp"
 #include "spawned.hpp"
 
 namespace playtest::testing {
 namespace {
-
-// idle --ping--> wait --pong--> idle.
-const char* ping_loop = R"({"playtest": "graph/1", "initial": "idle",
-  "vertices": [{"id": "idle"}, {"id": "wait", "kind": "passive"}],
-  "edges": [{"from": "idle", "to": "wait", "label": "ping"},
-            {"from": "wait", "to": "idle", "label": "pong", "prob": 1}]})";
 
 std::string adapter(const std::string& answer) {
   return "echo ready\n"
