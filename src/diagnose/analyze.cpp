@@ -13,6 +13,7 @@
 #include "playtest/graph/graph_builder.hpp"
 #include "playtest/graph/names.hpp"
 #include "playtest/solve/bounded_reachability.hpp"
+#include "playtest/solve/exact_solve.hpp"
 #include "playtest/solve/expected_cost.hpp"
 #include "playtest/solve/sure_winning.hpp"
 
@@ -74,7 +75,23 @@ void solve_purpose(const TestGraph& g, std::span<const VertexId> goals, VertexId
   p.expected_certified = ec.certified;
   p.expected_error_bound = ec.error_bound;
   p.expected_not_certified = ec.not_certified;
-  if (p.almost_sure && !ec.certified) certified = false;
+  // Not proved in floating point (an ill-conditioned model): the exact optimum where it is
+  // affordable, as `solve` does, so that the number printed is proved or marked as not.
+  if (!ec.certified && o.exact_fallback_vertices != 0 && g.num_vertices() <= o.exact_fallback_vertices) {
+    try {
+      const exact::ExactOptimum x = exact::solve_expected_cost_exact(g, goals, o.exact_fallback_seconds);
+      const auto& v = x.value[start.index()];
+      p.expected_cost = v ? exact::to_double(*v) : inf;
+      p.almost_sure = v.has_value();
+      p.expected_certified = true;
+      p.expected_exact = true;
+      p.expected_error_bound = 0;
+      p.expected_not_certified.clear();
+    } catch (const UsageError&) {
+      // over its budget: the floating-point estimate stays, not certified
+    }
+  }
+  if (p.almost_sure && !p.expected_certified) certified = false;
 }
 
 CoverageAnalysis analyze_coverage(const TestGraph& g, double target) {

@@ -402,7 +402,8 @@ std::string analysis_text(const TestGraph& g, const Analysis& a, const std::stri
                             l.moves ? fmt::format("{} moves", *l.moves) : fmt::format("not within {}", p.bound));
     out += "\n  moves needed for " + levels + "\n";
     out += p.almost_sure ? fmt::format("  expected cost: {:.6g}{}\n", p.expected_cost,
-                                       p.expected_certified ? std::string(" (certified)")
+                                       p.expected_exact       ? std::string(" (certified: the exact optimum)")
+                                       : p.expected_certified ? std::string(" (certified)")
                                                             : " (NOT certified: " + p.expected_not_certified + ")")
                          : "  expected cost: infinite (no strategy reaches it with probability 1)\n";
   }
@@ -463,6 +464,7 @@ json analysis_json(const TestGraph& g, const Analysis& a, const std::string& mod
          {"almost_sure", p.almost_sure},
          {"expected_cost", number_or_null(p.expected_cost)},
          {"expected_certified", p.expected_certified},
+         {"expected_exact", p.expected_exact},
          {"expected_error_bound", number_or_null(p.expected_error_bound < 0 ? std::numeric_limits<double>::infinity()
                                                                             : p.expected_error_bound)},
          {"probability_error_bound", p.probability_error_bound}});

@@ -23,6 +23,11 @@ struct AnalyzeOptions {
   std::vector<double> levels = {0.5, 0.9, 0.99};  // report the least n reaching each probability
   bool coverage = true;                           // also the tour and its convergence bound
   double coverage_target = 0.99;                  // the probability the cover bound is asked for
+  // An expected cost the floating-point solver could not certify is solved in rational arithmetic
+  // (solve/exact_solve.hpp) on graphs of at most this many vertices, within this many seconds, as
+  // `solve` does (its exact fallback); 0 vertices: never.
+  std::uint32_t exact_fallback_vertices = 20000;
+  double exact_fallback_seconds = 30;
 };
 
 struct PurposeAnalysis {
@@ -47,6 +52,7 @@ struct PurposeAnalysis {
   bool expected_certified = false;     // proved within the relative bound below (solve/core/certificate.hpp)
   double expected_error_bound = -1;    // the proved relative bound; -1 when none was proved
   std::string expected_not_certified;  // why not, when not
+  bool expected_exact = false;         // the value is the exact optimum (the exact fallback), error 0
   double probability_error_bound = 0;  // the proved rounding bound on `probability`
 };
 

@@ -11,16 +11,11 @@
 #include <sstream>
 
 #include "cli_runner.hpp"
+#include "ping_system.hpp"
 #include "spawned.hpp"
 
 namespace playtest::testing {
 namespace {
-
-// idle --ping--> wait --pong--> idle.
-const char* ping_loop = R"({"playtest": "graph/1", "initial": "idle",
-  "vertices": [{"id": "idle"}, {"id": "wait", "kind": "passive"}],
-  "edges": [{"from": "idle", "to": "wait", "label": "ping"},
-            {"from": "wait", "to": "idle", "label": "pong", "prob": 1}]})";
 
 std::string adapter(const std::string& answer) {
   return "echo ready\n"
@@ -169,7 +164,8 @@ TEST(CliDiagnoseFaults, LearnPriorWeightExtremes) {
       << big.err;
   CliResult ok = run_playtest("learn " + d.file("t.jsonl") + " --prior-weight 1e12 --json");
   ASSERT_EQ(ok.code, 0) << ok.err;
-  for (const auto& v : nlohmann::json::parse(ok.out)["vertices"])
+  const auto doc = nlohmann::json::parse(ok.out);  // (a temporary's member would die before the loop)
+  for (const auto& v : doc["vertices"])
     for (const auto& o : v["outcomes"]) {
       const double low = o["low"], high = o["high"];
       EXPECT_LT(low, 0.5) << o;  // the prior (0.5 each) outweighs 10 visits: an interval around 0.5

@@ -8,35 +8,11 @@
 #include <sstream>
 
 #include "cli_runner.hpp"
+#include "ping_system.hpp"
 #include "spawned.hpp"
 
 namespace playtest::testing {
 namespace {
-
-// idle --ping--> wait --pong--> idle.
-const char* ping_loop = R"({"playtest": "graph/1", "initial": "idle",
-  "vertices": [{"id": "idle"}, {"id": "wait", "kind": "passive"}],
-  "edges": [{"from": "idle", "to": "wait", "label": "ping"},
-            {"from": "wait", "to": "idle", "label": "pong", "prob": 1}]})";
-
-const char* pong_adapter =
-    "echo ready\n"
-    "while read -r cmd arg; do\n"
-    "  case \"$cmd\" in\n"
-    "    stimulus) echo ack; echo 'output pong' ;;\n"
-    "    end) exit 0 ;;\n"
-    "  esac\n"
-    "done\n";
-
-// A passing campaign of `runs` runs of 4 steps, its trace in t.jsonl.
-std::string passing_trace(const ScratchDir& d, int runs) {
-  const std::string model = d.write("pp.json", ping_loop);
-  const std::string sut = d.write("ok.sh", pong_adapter);
-  CliResult r = run_playtest("run " + model + " --sut 'sh " + sut + "' --purpose none --steps 4 --runs " +
-                             std::to_string(runs) + " --trace " + d.file("t.jsonl"));
-  EXPECT_EQ(r.code, 0) << r.out << r.err;
-  return d.file("t.jsonl");
-}
 
 TEST(CliReportFaults, SigtermWhileDrawingKeepsThePreviousReport) {
   ScratchDir d("report_faults_sigterm");

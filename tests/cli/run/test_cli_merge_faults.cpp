@@ -9,49 +9,10 @@
 #include <sstream>
 
 #include "cli_runner.hpp"
+#include "ping_system.hpp"
 
 namespace playtest::testing {
 namespace {
-
-// idle --ping--> wait --pong--> idle, and nothing else: every run plays ping after ping.
-const char* ping_loop = R"({"playtest": "graph/1", "initial": "idle",
-  "vertices": [{"id": "idle"}, {"id": "wait", "kind": "passive"}],
-  "edges": [{"from": "idle", "to": "wait", "label": "ping"},
-            {"from": "wait", "to": "idle", "label": "pong", "prob": 1}]})";
-
-// Answers every stimulus with `answer` after `ack` (shell commands).
-std::string adapter(const std::string& ack = "echo ack", const std::string& answer = "echo 'output pong'") {
-  return "echo ready\n"
-         "while read -r cmd arg; do\n"
-         "  case \"$cmd\" in\n"
-         "    stimulus) " +
-         ack + "; [ \"$arg\" = ping ] && " + answer +
-         " ;;\n"
-         "    reset) echo ready ;;\n"
-         "    end) exit 0 ;;\n"
-         "  esac\n"
-         "done\n";
-}
-
-struct System {
-  ScratchDir d;
-  std::string model, sut;
-  explicit System(const std::string& tag) : d(tag) {
-    model = d.write("pp.json", ping_loop);
-    sut = "'sh " + d.write("ok.sh", adapter()) + "'";
-  }
-  // A campaign of PASS runs (random walk, no purpose: each run passes after its steps).
-  std::string run(const std::string& extra) const {
-    return "run " + model + " --sut " + sut + " --strategy random --purpose none --steps 4 --seed 1 " + extra;
-  }
-};
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> out;
-  std::istringstream in(text);
-  for (std::string l; std::getline(in, l);) out.push_back(l);
-  return out;
-}
 
 // The trace up to and including the end of run `last` (what a job killed between runs leaves).
 std::string cut_after_run(const std::string& trace, std::uint32_t last) {
@@ -65,7 +26,7 @@ std::string cut_after_run(const std::string& trace, std::uint32_t last) {
 }
 
 TEST(CliMergeFaults, TraceCutBetweenRunsMergesIncompleteNotPass) {
-  System s("faults_cut_trace");
+  PingSystem s("faults_cut_trace");
   CliResult r = run_playtest(s.run("--runs 9 --trace " + s.d.file("t.jsonl")));
   ASSERT_EQ(r.code, 0) << r.out << r.err;
   s.d.write("cut.jsonl", cut_after_run(read_file(s.d.file("t.jsonl")), 3));
@@ -87,7 +48,7 @@ TEST(CliMergeFaults, TraceCutBetweenRunsMergesIncompleteNotPass) {
 }
 
 TEST(CliMergeFaults, ShardCutShortMergesIncomplete) {
-  System s("faults_cut_shard");
+  PingSystem s("faults_cut_shard");
   std::string traces;
   for (int k = 1; k <= 3; ++k) {
     CliResult r = run_playtest(
@@ -103,7 +64,7 @@ TEST(CliMergeFaults, ShardCutShortMergesIncomplete) {
 }
 
 TEST(CliMergeFaults, RunJsonWithRunsRemovedMergesIncomplete) {
-  System s("faults_cut_json");
+  PingSystem s("faults_cut_json");
   for (int k = 1; k <= 2; ++k) {
     CliResult r = run_playtest(s.run("--runs 6 --json --shard " + std::to_string(k) + "/2"));
     ASSERT_EQ(r.code, 0) << r.err;
@@ -125,7 +86,7 @@ TEST(CliMergeFaults, RunJsonWithRunsRemovedMergesIncomplete) {
 TEST(CliMergeFaults, FailFastShardsAreNotIncomplete) {
   ScratchDir d("faults_failfast");
   const std::string model = d.write("pp.json", ping_loop);
-  const std::string bad = d.write("bad.sh", adapter("echo ack", "echo 'output bang'"));
+  const std::string bad = d.write("bad.sh", ping_adapter("echo ack", "echo 'output bang'"));
   for (int k = 1; k <= 2; ++k) {
     CliResult r = run_playtest("run " + model + " --sut 'sh " + bad +
                                "' --strategy random --purpose none --steps 4 --seed 1 --runs 8 --fail-fast --shard " +
@@ -142,7 +103,7 @@ TEST(CliMergeFaults, FailFastShardsAreNotIncomplete) {
 }
 
 TEST(CliMergeFaults, ShardsOfDifferentCampaignsAreRefused) {
-  System s("faults_mixed");
+  PingSystem s("faults_mixed");
   auto shard = [&](const std::string& tag, int k, const std::string& run) {
     CliResult r = run_playtest(run + " --runs 4 --shard " + std::to_string(k) + "/2 --json --junit " +
                                s.d.file(tag + ".xml") + " --trace " + s.d.file(tag + ".jsonl"));
@@ -159,7 +120,7 @@ TEST(CliMergeFaults, ShardsOfDifferentCampaignsAreRefused) {
   // Other steps.
   shard("steps2", 2, "run " + s.model + " --sut " + s.sut + " --strategy random --purpose none --steps 5 --seed 1");
   // Another system under test.
-  const std::string other_sut = "'sh " + s.d.write("other.sh", adapter()) + "'";
+  const std::string other_sut = "'sh " + s.d.write("other.sh", ping_adapter()) + "'";
   shard("sut2", 2, "run " + s.model + " --sut " + other_sut + " --strategy random --purpose none --steps 4 --seed 1");
   // Another model: a vertex renamed.
   std::string renamed = ping_loop;

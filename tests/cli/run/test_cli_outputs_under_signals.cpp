@@ -9,43 +9,11 @@
 #include <sstream>
 
 #include "cli_runner.hpp"
+#include "ping_system.hpp"
 #include "spawned.hpp"
 
 namespace playtest::testing {
 namespace {
-
-// idle --ping--> wait --pong--> idle, and nothing else: every run plays ping after ping.
-const char* ping_loop = R"({"playtest": "graph/1", "initial": "idle",
-  "vertices": [{"id": "idle"}, {"id": "wait", "kind": "passive"}],
-  "edges": [{"from": "idle", "to": "wait", "label": "ping"},
-            {"from": "wait", "to": "idle", "label": "pong", "prob": 1}]})";
-
-// Answers every stimulus with `answer` after `ack` (shell commands).
-std::string adapter(const std::string& ack = "echo ack", const std::string& answer = "echo 'output pong'") {
-  return "echo ready\n"
-         "while read -r cmd arg; do\n"
-         "  case \"$cmd\" in\n"
-         "    stimulus) " +
-         ack + "; [ \"$arg\" = ping ] && " + answer +
-         " ;;\n"
-         "    reset) echo ready ;;\n"
-         "    end) exit 0 ;;\n"
-         "  esac\n"
-         "done\n";
-}
-
-struct System {
-  ScratchDir d;
-  std::string model, sut;
-  explicit System(const std::string& tag) : d(tag) {
-    model = d.write("pp.json", ping_loop);
-    sut = "'sh " + d.write("ok.sh", adapter()) + "'";
-  }
-  // A campaign of PASS runs (random walk, no purpose: each run passes after its steps).
-  std::string run(const std::string& extra) const {
-    return "run " + model + " --sut " + sut + " --strategy random --purpose none --steps 4 --seed 1 " + extra;
-  }
-};
 
 // `s` single-quoted for /bin/sh.
 std::string shell_word(const std::string& s) {
@@ -54,20 +22,13 @@ std::string shell_word(const std::string& s) {
   return out + "'";
 }
 
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> out;
-  std::istringstream in(text);
-  for (std::string l; std::getline(in, l);) out.push_back(l);
-  return out;
-}
-
 struct Drawing {
   ScratchDir d;
   std::string model, sut, bin;
   pid_t pid = -1, dot = -1, dot_child = -1;
   explicit Drawing(const std::string& tag) : d(tag) {
     model = d.write("pp.json", ping_loop);
-    sut = "'sh " + d.write("ok.sh", adapter()) + "'";
+    sut = "'sh " + d.write("ok.sh", ping_adapter()) + "'";
     bin = hanging_dot(d);
   }
   // Starts `playtest ARGS` with the hanging dot first on PATH and waits until dot runs.
@@ -138,7 +99,12 @@ TEST(CliOutputsUnderSignals, SecondSignalWhileDrawingLosesNoFile) {
 // Out of file descriptors under --jobs 8: never "internal error (a bug in playtest)"; the message
 // names the limit and what to do.
 TEST(CliOutputsUnderSignals, OutOfFileDescriptorsIsNamed) {
-  System s("faults_fds");
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  // The sanitizers' runtimes open files of their own (UBSan's type checks read the process's maps):
+  // at 16 open files they report false errors and exit 1. The Release build runs this test.
+  GTEST_SKIP() << "a sanitizer runtime needs file descriptors of its own";
+#endif
+  PingSystem s("faults_fds");
   for (const char* limit : {"16", "30"}) {
     ScratchDir d(std::string("faults_fds_") + limit);
     const std::string cmd = "ulimit -n " + std::string(limit) + "; " + std::string(PLAYTEST_BINARY) + " " +

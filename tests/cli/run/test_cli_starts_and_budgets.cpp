@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "cli_runner.hpp"
+#include "ping_system.hpp"
 
 namespace playtest::testing {
 namespace {
@@ -21,46 +22,6 @@ const char* ping_pong = R"({"playtest": "graph/1", "initial": "idle",
             {"from": "idle", "to": "done", "label": "off"},
             {"from": "done", "to": "idle", "label": "on"}]})";
 
-// idle --ping--> wait --pong--> idle, and nothing else: every run plays ping after ping.
-const char* ping_loop = R"({"playtest": "graph/1", "initial": "idle",
-  "vertices": [{"id": "idle"}, {"id": "wait", "kind": "passive"}],
-  "edges": [{"from": "idle", "to": "wait", "label": "ping"},
-            {"from": "wait", "to": "idle", "label": "pong", "prob": 1}]})";
-
-// Answers every stimulus with `answer` after `ack` (shell commands).
-std::string adapter(const std::string& ack = "echo ack", const std::string& answer = "echo 'output pong'") {
-  return "echo ready\n"
-         "while read -r cmd arg; do\n"
-         "  case \"$cmd\" in\n"
-         "    stimulus) " +
-         ack + "; [ \"$arg\" = ping ] && " + answer +
-         " ;;\n"
-         "    reset) echo ready ;;\n"
-         "    end) exit 0 ;;\n"
-         "  esac\n"
-         "done\n";
-}
-
-struct System {
-  ScratchDir d;
-  std::string model, sut;
-  explicit System(const std::string& tag) : d(tag) {
-    model = d.write("pp.json", ping_loop);
-    sut = "'sh " + d.write("ok.sh", adapter()) + "'";
-  }
-  // A campaign of PASS runs (random walk, no purpose: each run passes after its steps).
-  std::string run(const std::string& extra) const {
-    return "run " + model + " --sut " + sut + " --strategy random --purpose none --steps 4 --seed 1 " + extra;
-  }
-};
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> out;
-  std::istringstream in(text);
-  for (std::string l; std::getline(in, l);) out.push_back(l);
-  return out;
-}
-
 double seconds_of(const std::function<void()>& f) {
   const auto t0 = std::chrono::steady_clock::now();
   f();
@@ -72,7 +33,7 @@ TEST(CliStartsAndBudgets, ShrinkReplayAndRunShrinkStartTheSystemAsJobOne) {
   const std::string model = d.write("pp.json", ping_loop);
   // The bug shows only in the instance started as job 1 both ways ({job} as $1, PLAYTEST_JOB).
   const std::string script =
-      d.write("job.sh", adapter("echo ack",
+      d.write("job.sh", ping_adapter("echo ack",
                                 "{ if [ \"$1\" = 1 ] && [ \"$PLAYTEST_JOB\" = 1 ]; then echo 'output bang'; "
                                 "else echo 'output pong'; fi; }"));
   const std::string sut = "'sh " + script + " {job}'";
@@ -102,7 +63,7 @@ TEST(CliStartsAndBudgets, ShrinkReplayAndRunShrinkStartTheSystemAsJobOne) {
 }
 
 TEST(CliStartsAndBudgets, ModelOnStandardInputForEveryStrategy) {
-  System s("faults_stdin");  // (its adapter; the model with a goal comes on standard input)
+  PingSystem s("faults_stdin");  // (its adapter; the model with a goal comes on standard input)
   for (const char* strategy : {"random", "anti-ant", "pessimistic", "reach", "win", "expected", "cover", "planner"}) {
     CliResult r = run_playtest(
         "run - --sut " + s.sut + " --strategy " + strategy + " --steps 20 --seed 1 --trace " + s.d.file("t.jsonl"),
@@ -124,7 +85,7 @@ TEST(CliStartsAndBudgets, ModelOnStandardInputForEveryStrategy) {
 TEST(CliStartsAndBudgets, TimeBudgetCutsASlowAcknowledgement) {
   ScratchDir d("faults_slow_ack");
   const std::string model = d.write("pp.json", ping_pong);
-  const std::string slow = d.write("slow.sh", adapter("sleep 2; echo ack"));
+  const std::string slow = d.write("slow.sh", ping_adapter("sleep 2; echo ack"));
   CliResult r;
   const double s = seconds_of([&] {
     r = run_playtest("run " + model + " --sut 'sh " + slow + "' --strategy random --purpose none --time 0.5 --seed 1");
@@ -139,7 +100,7 @@ TEST(CliStartsAndBudgets, TimeBudgetCutsASlowAcknowledgement) {
 TEST(CliStartsAndBudgets, ShrinkBudgetHoldsAgainstASlowSystem) {
   ScratchDir d("faults_slow_shrink");
   const std::string model = d.write("pp.json", ping_loop);
-  const std::string slow = d.write("slow.sh", adapter("sleep 0.5; echo ack", "echo 'output bang'"));
+  const std::string slow = d.write("slow.sh", ping_adapter("sleep 0.5; echo ack", "echo 'output bang'"));
   CliResult r = run_playtest("run " + model + " --sut 'sh " + slow +
                              "' --strategy random --purpose none --steps 4 --seed 1 --trace " + d.file("t.jsonl"));
   ASSERT_EQ(r.code, 1) << r.out << r.err;

@@ -49,6 +49,24 @@ TEST(CliExact, IllConditionedChainExactly) {
   EXPECT_NE(t.out.find("1.000000001e+18 = 1000000001000000001"), std::string::npos) << t.out;
 }
 
+TEST(CliExact, AnalyzeProvesTheChainsExpectedCostExactly) {
+  // analyze printed an uncertified estimate (0) for this chain; like solve it now falls back to the
+  // exact optimum on small models, certified with error 0, and exits 0 only then.
+  ScratchDir dir("cli_exact_analyze");
+  const std::string f = dir.write("chain.json", chain);
+  const CliResult r = run_playtest("analyze " + f + " --goal g --no-coverage --json");
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  const auto doc = nlohmann::json::parse(r.out);
+  ASSERT_FALSE(doc["purposes"].empty()) << r.out;
+  const auto& p = doc["purposes"][0];
+  EXPECT_DOUBLE_EQ(p["expected_cost"].get<double>(), 1000000001000000001.0) << p.dump();
+  EXPECT_EQ(p["expected_certified"], true);
+  EXPECT_EQ(p["expected_exact"], true);
+  const CliResult t = run_playtest("analyze " + f + " --goal g --no-coverage");
+  EXPECT_EQ(t.code, 0) << t.err;
+  EXPECT_NE(t.out.find("expected cost: 1e+18 (certified: the exact optimum)"), std::string::npos) << t.out;
+}
+
 TEST(CliExact, ValuesBeyondTheRangeOfDoubleStayExact) {
   // A 600-step chain moving forward with probability 1/4 (else back to the start): the expected
   // cost is about 2.3e361, finite but beyond double. Its exact value is printed, not "inf".
