@@ -215,6 +215,23 @@ TEST(CliLearn, ATraceOfAnotherModelIsALocatedError) {
   EXPECT_NE(r.err.find(bad + ":2:2: error: not a JSON trace event"), std::string::npos) << r.err;
 }
 
+// --edge LABEL means every edge with that label, as in run (issue 24): one purpose per edge.
+TEST(CliAnalyze, AnEdgeLabelIsEveryEdgeWithIt) {
+  ScratchDir d("analyze_label");
+  const std::string g = d.write("g.json", R"({"playtest": "graph/1", "initial": "a",
+    "vertices": [{"id": "a"}, {"id": "b"}, {"id": "c"}],
+    "edges": [{"from": "a", "to": "b", "label": "go"}, {"from": "b", "to": "c", "label": "go"},
+              {"from": "c", "to": "a", "label": "back"}]})");
+  CliResult r = run_playtest("analyze " + g + " --edge go --json");
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["purposes"].size(), 2u) << r.out;
+  EXPECT_EQ(j["purposes"][0]["name"], "e0");
+  EXPECT_EQ(j["purposes"][0]["worst_case_cost"], 1.0);
+  EXPECT_EQ(j["purposes"][1]["name"], "e1");
+  EXPECT_EQ(j["purposes"][1]["worst_case_cost"], 2.0);
+}
+
 TEST(CliAnalyze, PurposesAndCoverage) {
   CliResult r = run_playtest("analyze " + workers + " --goal off --edge e7 --json");
   ASSERT_EQ(r.code, 0) << r.out << r.err;

@@ -153,7 +153,7 @@ TEST(Analyze, GoalsAndEdges) {
   const TestGraph g = parse_graph(game);
   const std::vector<std::string> goals{"g", "u"}, edges{"win", "try"};
   const Analysis a = analyze(g, goals, edges, {.bound = 6, .coverage = false});
-  ASSERT_EQ(a.purposes.size(), 4u);
+  ASSERT_EQ(a.purposes.size(), 5u);  // the label "try" is two purposes, one per edge (as run --edge)
   const PurposeAnalysis& goal = a.purposes[0];
   EXPECT_TRUE(goal.reachable);
   EXPECT_TRUE(goal.sure_win);
@@ -173,10 +173,14 @@ TEST(Analyze, GoalsAndEdges) {
   EXPECT_EQ(win.levels[0].moves, 2u);                         // 50%: one try
   EXPECT_FALSE(win.levels[1].moves);                          // 90% needs four tries, eight moves: beyond the bound
   EXPECT_NEAR(win.expected_cost, 4.0, 1e-9);
-  const PurposeAnalysis& label = a.purposes[3];  // label "try": edges a and uu
-  EXPECT_EQ(label.edges.size(), 2u);
-  EXPECT_TRUE(label.sure_win);
-  EXPECT_EQ(label.worst_case_cost, 1.0);
+  const PurposeAnalysis& try_a = a.purposes[3];  // label "try": edge a, then edge uu
+  EXPECT_EQ(try_a.name, "a");
+  EXPECT_EQ(try_a.edges.size(), 1u);
+  EXPECT_TRUE(try_a.sure_win);
+  EXPECT_EQ(try_a.worst_case_cost, 1.0);
+  const PurposeAnalysis& try_uu = a.purposes[4];
+  EXPECT_EQ(try_uu.name, "uu");
+  EXPECT_FALSE(try_uu.reachable);  // u cannot be reached from s
   EXPECT_THROW(analyze(g, std::vector<std::string>{"nowhere"}, {}, {}), GraphError);
 }
 
