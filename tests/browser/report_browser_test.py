@@ -190,6 +190,16 @@ def main():
     big_html = out / "big-report.html"
     run([pt, "report", str(out / "big.jsonl"), "--model", str(big_model), "-o", str(big_html)], 0, out)
 
+    # A model program of 249 states (counters with N=5) whose vertices are named by their state, and
+    # a FAIL on it: the failure picture (short names, the path's neighbourhood) must fit the page.
+    buggy = out / "counters_buggy.sh"
+    buggy.write_text("echo ready\nwhile read -r cmd arg; do case \"$cmd\" in stimulus) echo ack; case \"$arg\" in "
+                     "Up*|DownY) echo 'output ?Ack' ;; esac ;; reset) echo ready ;; end) exit 0 ;; esac; done\n")
+    run([pt, "run", str(src / "examples/models/counters.ptm"), "--param", "N=5", "--sut", f"sh {buggy}",
+         "--strategy", "random", "--seed", "1", "--quiet", "--trace", str(out / "counters.jsonl")], 1, out)
+    counters_html = out / "counters-report.html"
+    run([pt, "report", str(out / "counters.jsonl"), "-o", str(counters_html)], 0, out)
+
     problems = []
     browser = cdp.Browser(chromium)
     try:
@@ -209,6 +219,21 @@ def main():
             problems.append(f"large model: expected one neighbourhood picture of 5..90 vertices, found {big}")
         if "20000 vertices" not in big["summary"]:
             problems.append("large model: the summary does not say why the model is not drawn")
+        counters_problems = []
+        check_page(browser, counters_html.resolve().as_uri(), counters_problems, load_timeout=30)
+        pic = dom(browser, """const s = document.querySelector('section.failure svg');
+                               return s ? {width: s.width.baseVal.value, page: window.innerWidth,
+                                           labels: Array.from(s.querySelectorAll('g.node text')).map(t => t.textContent)}
+                                        : null;""")
+        print("model program:", json.dumps(pic)[:300])
+        browser.screenshot(str(out / "counters-report.png"), height=1500)
+        problems += ["model program: " + p for p in counters_problems]
+        if not pic:
+            problems.append("model program: no failure picture")
+        elif pic["width"] > pic["page"]:
+            problems.append(f"model program: the failure picture is {pic['width']:.0f} px wide, the page {pic['page']}")
+        elif not all(len(t) <= 6 for t in pic["labels"] if t.startswith("v")) or not any(t.startswith("v") for t in pic["labels"]):
+            problems.append(f"model program: vertices are not drawn by short names: {pic['labels'][:5]}")
     finally:
         browser.close()
     print(f"report loaded in {seconds:.2f} s; screenshots: {top} and {out / 'report-full.png'}")

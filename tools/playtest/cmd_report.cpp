@@ -160,7 +160,8 @@ const Registration reg{
       sub->add_flag("--json", o->json, "Print what was written as JSON");
       sub->footer(
           "Pictures need Graphviz's dot on PATH (scripts/setup.sh installs it); without it the report says so in "
-          "their place.\nModels above 300 vertices are summarised, with pictures of the failures' neighbourhoods.");
+          "their place.\nModels above 120 vertices are summarised; failures on models above 40 vertices are drawn "
+          "as their neighbourhoods; long vertex names are drawn as v<index> (the name in the tooltip).");
       return [o] { return run(*o); };
     }};
 

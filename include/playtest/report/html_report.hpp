@@ -64,7 +64,7 @@ struct ReportOptions {
   // its path, so that the picture stays about as wide as the page.
   std::uint32_t max_failure_whole_vertices = 40;
   std::uint32_t neighbourhood_radius = 2;  // around a failure in a large model
-  std::uint32_t max_neighbourhood = 40;    // vertices in such a picture
+  std::uint32_t max_neighbourhood = 24;    // vertices in such a picture
   // Vertices whose names are longer than this (a model program's states) are drawn as v<index>,
   // the full name in their tooltip and in the list under the picture.
   std::uint32_t max_drawn_name = 16;

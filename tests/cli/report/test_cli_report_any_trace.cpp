@@ -55,9 +55,10 @@ TEST(CliReportAnyTrace, WithoutModelTheTracesModelIsDrawnWithShortNames) {
     // the caption.
     EXPECT_NE(html.find("too many to draw here; this is the neighbourhood"), std::string::npos);
     EXPECT_NE(html.find("Vertices are drawn by number: v"), std::string::npos);
-    EXPECT_NE(html.find("<a xlink:title=\"(x=0, y=0, z=0, busy=false)\">"), std::string::npos);
-    EXPECT_EQ(html.find(">(x=0, y=0, z=0, busy=false)</text>"), std::string::npos);  // no state as a label
-    EXPECT_LT(seconds, 5.0);  // generous: the picture of at most 40 vertices takes well under a second
+    EXPECT_NE(html.find("<a xlink:title=\"(x="), std::string::npos);         // the state as the tooltip
+    EXPECT_EQ(html.find("font-size=\"14.00\">(x="), std::string::npos);       // never as a label
+    EXPECT_NE(html.find("font-size=\"14.00\">v"), std::string::npos) << fly;  // the short name is
+    EXPECT_LT(seconds, 5.0);  // generous: the picture of at most 24 vertices takes well under a second
   }
 }
 
