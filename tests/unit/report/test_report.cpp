@@ -1,6 +1,8 @@
 // The HTML report: trace reading, escaping, the SVG check, Graphviz as a subprocess, and the page's
 // content (runs, the failing path, coverage, large models, simulate/cover/solve sections).
 #include <gtest/gtest.h>
+
+#include <chrono>
 #include <unistd.h>
 
 #include <cli_runner.hpp>
@@ -326,6 +328,24 @@ TEST(HtmlReport, SelfContained) {
     EXPECT_EQ(html.find(ref), std::string::npos) << ref;
   EXPECT_NE(html.find("default-src 'none'"), std::string::npos);
   EXPECT_NE(html.find("<span class=\"badge pass\">PASS</span> the run passed"), std::string::npos);
+}
+
+// A picture gets a budget proportional to its size (issue 24: a 300-vertex model made each picture
+// wait Graphviz's 60 s): with a Graphviz that hangs, the report of a small model gives up on the
+// picture after about 2 s, with a message, however long GraphvizOptions::timeout allows.
+TEST(HtmlReport, GraphvizGetsABudgetProportionalToThePicture) {
+  testing::ScratchDir dir("graphviz_budget");
+  const std::string hangs = dir.write("hangs.sh", "#!/bin/sh\nexec sleep 30\n");
+  std::filesystem::permissions(hangs, std::filesystem::perms::owner_all);
+  const TestGraph g = load_graph(testing::example("examples/sut/workers.json"));
+  ReportOptions o;
+  o.graphviz.program = hangs;
+  o.graphviz.timeout = std::chrono::milliseconds(60000);
+  const auto start = std::chrono::steady_clock::now();
+  const std::string html = html_of({.title = "t", .model = &g, .model_name = "workers.json", .runs = played(g, g, 3)}, o);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_NE(html.find("did not finish"), std::string::npos);
+  EXPECT_LT(seconds, 10.0);  // one picture, 2 s and its size's share (not 60 s)
 }
 
 TEST(HtmlReport, TheFailingPathIsOnThePictureAndInTheStepTable) {
