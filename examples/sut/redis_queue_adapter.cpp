@@ -1,8 +1,8 @@
 // An adapter (docs/adapter-protocol.md) between playtest and a real redis-server used as a work
 // queue, for the model examples/models/redis_queue.ptm: one producer connection and NW worker
 // connections on one Redis list. It speaks Redis's wire protocol (RESP2) itself over loopback TCP, no
-// client library (as examples/sut/redis_adapter.cpp does; the C++ adapter kit of issue 26 was not on
-// main when this was written, so the RESP code is repeated here):
+// client library (as examples/sut/redis_adapter.cpp does), and the adapter protocol through the C++
+// adapter kit (adapters/cpp/playtest_adapter.hpp):
 //
 //   stimulus Pop(W)        worker W sends BLPOP KEY 0 (wait forever); ack once Redis has either
 //                          answered it or put the connection among its blocked clients
@@ -20,16 +20,18 @@
 // served is the server's choice, not this program's: Redis serves the one that blocked first. So
 // that this order is the order of the Pop stimuli, Pop is acknowledged only once CLIENT LIST shows the
 // connection blocked (or its reply has come): a later Pop on another connection cannot overtake it.
-// Outputs that arrive while a stimulus is being applied are held back and printed after its ack.
+// Outputs that arrive while a stimulus is being applied are held back and printed after its ack (the
+// kit does that).
 //
 // Usage: redis_queue_adapter --port P [--host 127.0.0.1] [--nw 2] [--key K]   (Redis 6.2 or later)
-//   --nw     the number of worker connections (the model's NW)
+//   --nw     the number of worker connections; default the model's NW, which playtest passes as
+//            PLAYTEST_PARAM_NW (else 2)
 //   --key    the list; KEY:done holds the results. Default playtest:queue:$PLAYTEST_JOB (playtest
 //            sets PLAYTEST_JOB per job of `run --jobs`, so parallel jobs use different lists; "{job}"
 //            in --sut is replaced by the same number)
 //
 // By hand, without make (from the repository root; any free port instead of 6390):
-//   g++ -std=c++20 -O2 -pthread examples/sut/redis_queue_adapter.cpp -o /tmp/redis_queue_adapter
+//   g++ -std=c++20 -O2 -pthread -Iadapters/cpp examples/sut/redis_queue_adapter.cpp -o /tmp/redis_queue_adapter
 //   redis-server --port 6390 --bind 127.0.0.1 --save '' --appendonly no --daemonize yes
 //   playtest run examples/models/redis_queue.ptm --sut '/tmp/redis_queue_adapter --port 6390'
 //       --strategy random --purpose none --steps 300 --seed 1      (one line)
@@ -50,7 +52,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <deque>
-#include <iostream>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -59,6 +60,10 @@
 #include <thread>
 #include <vector>
 
+#include "playtest_adapter.hpp"
+
+namespace pa = playtest_adapter;
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -66,12 +71,6 @@ using Clock = std::chrono::steady_clock;
 struct Failure : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
-
-void say(const std::string& line) {
-  std::string l = line + "\n";
-  std::fwrite(l.data(), 1, l.size(), stdout);
-  std::fflush(stdout);
-}
 
 // ---- RESP2 over a TCP socket ------------------------------------------------------------------
 
@@ -211,125 +210,6 @@ class Connection {
   std::string in_;
 };
 
-// ---- events: playtest's lines and the workers' replies, in one queue ----------------------------
-
-struct Event {
-  enum class Kind { line, reply, failed } kind;
-  int worker = -1;          // reply, failed
-  unsigned generation = 0;  // which set of connections (a reset starts a new one)
-  std::string text;         // line: playtest's line; failed: why
-  Reply reply;
-};
-
-class Events {
- public:
-  void push(Event e) {
-    {
-      std::lock_guard lock(m_);
-      q_.push_back(std::move(e));
-    }
-    cv_.notify_all();
-  }
-  // The next event, or nothing once `deadline` passes.
-  std::optional<Event> pop(Clock::time_point deadline) {
-    std::unique_lock lock(m_);
-    if (!cv_.wait_until(lock, deadline, [&] { return !q_.empty(); })) return std::nullopt;
-    Event e = std::move(q_.front());
-    q_.pop_front();
-    return e;
-  }
-  std::optional<Event> try_pop() { return pop(Clock::now()); }
-
- private:
-  std::mutex m_;
-  std::condition_variable cv_;
-  std::deque<Event> q_;
-};
-
-// A worker's connection, its Redis client id, and the thread that reads every reply on it (the main
-// thread only writes).
-class Worker {
- public:
-  Worker(const std::string& host, int port, int index, unsigned generation, Events& events)
-      : conn_(host, port, 0), id_(client_id(conn_)) {
-    thread_ = std::thread([this, index, generation, &events] { read_loop(index, generation, events); });
-  }
-  ~Worker() {
-    stopping_ = true;
-    conn_.shutdown();
-    thread_.join();
-  }
-  Connection& connection() { return conn_; }
-  const std::string& id() const { return id_; }
-
-  enum class Pending { blpop, rpush };
-  std::deque<Pending> pending;     // commands sent and not answered, oldest first (main thread only)
-  std::optional<std::string> job;  // the job this worker got last and has not pushed to KEY:done
-
- private:
-  static std::string client_id(Connection& c) {
-    const Reply r = c.call({"CLIENT", "ID"});
-    if (r.type != ':') throw Failure("redis answered CLIENT ID with " + r.describe());
-    return r.text;
-  }
-
-  void read_loop(int index, unsigned generation, Events& events) {
-    try {
-      for (;;) events.push({Event::Kind::reply, index, generation, "", conn_.read_reply()});
-    } catch (const std::exception& e) {
-      if (!stopping_) events.push({Event::Kind::failed, index, generation, e.what(), {}});
-    }
-  }
-
-  Connection conn_;
-  std::string id_;
-  std::atomic<bool> stopping_{false};
-  std::thread thread_;
-};
-
-// ---- labels -----------------------------------------------------------------------------------
-
-// "Name(0, \"a\")" -> {"Name", {"0", "a"}} (string arguments unquoted).
-bool parse_label(const std::string& label, std::string& name, std::vector<std::string>& args) {
-  const std::size_t open = label.find('(');
-  if (open == std::string::npos || label.back() != ')') {
-    name = label;
-    return true;
-  }
-  name = label.substr(0, open);
-  std::size_t i = open + 1;
-  const std::size_t end = label.size() - 1;
-  while (i < end) {
-    while (i < end && label[i] == ' ') ++i;
-    std::string arg;
-    if (label[i] == '"') {
-      for (++i; i < end && label[i] != '"'; ++i) {
-        if (label[i] == '\\' && i + 1 < end) ++i;
-        arg += label[i];
-      }
-      if (i >= end) return false;
-      ++i;
-    } else {
-      while (i < end && label[i] != ',') arg += label[i++];
-      while (!arg.empty() && arg.back() == ' ') arg.pop_back();
-    }
-    args.push_back(arg);
-    while (i < end && label[i] == ' ') ++i;
-    if (i < end && label[i] != ',') return false;
-    ++i;
-  }
-  return true;
-}
-
-std::string quoted(const std::string& s) {
-  std::string q = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') q += '\\';
-    q += c;
-  }
-  return q + "\"";
-}
-
 // ---- the adapter ------------------------------------------------------------------------------
 
 struct Options {
@@ -339,53 +219,157 @@ struct Options {
   std::string key;
 };
 
-class Adapter {
+// A worker's connection, its Redis client id, and the thread that reads every reply on it: a BLPOP's
+// reply becomes the output ?Got(W, "J") at once (the kit holds it back during a stimulus), an
+// RPUSH's wakes the stimulus waiting for it. Only the adapter's thread writes commands.
+class Worker {
  public:
-  Adapter(Options o, Events& events) : o_(std::move(o)), events_(events) { connect(); }
+  Worker(pa::Adapter& adapter, const Options& o, int index)
+      : adapter_(adapter), index_(index), conn_(o.host, o.port, 0), id_(client_id(conn_)) {
+    thread_ = std::thread([this] { read_loop(); });
+  }
+  ~Worker() {
+    stopping_ = true;
+    conn_.shutdown();
+    thread_.join();
+  }
+  const std::string& id() const { return id_; }
+  // From now on the connection's end is expected (a reset kills it on the server's side first).
+  void stop() { stopping_ = true; }
 
-  // The next line from playtest; replies that arrive meanwhile are printed as outputs.
-  std::string next_command() {
-    while (commands_.empty()) {
-      if (auto e = events_.pop(Clock::now() + std::chrono::hours(1))) handle(*e);
+  // Whether a command sent on this connection is still unanswered (a BLPOP that blocks).
+  bool busy() {
+    std::lock_guard lock(m_);
+    return !pending_.empty();
+  }
+  void blpop(const std::string& key) { send(Pending::blpop, {"BLPOP", key, "0"}); }
+  // RPUSH of the job it got last to `key`, waiting (5 s) for the reply.
+  void push_job(const std::string& key) {
+    std::string job;
+    {
+      std::lock_guard lock(m_);
+      if (!job_) throw Failure("worker " + std::to_string(index_) + " has no job to finish");
+      job = *job_;
+      job_.reset();
     }
-    std::string line = std::move(commands_.front());
-    commands_.pop_front();
-    return line;
+    send(Pending::rpush, {"RPUSH", key, job});
+    std::unique_lock lock(m_);
+    if (!cv_.wait_for(lock, std::chrono::seconds(5), [&] { return pending_.empty(); }))
+      throw Failure("redis did not answer worker " + std::to_string(index_) + "'s RPUSH within 5 s");
   }
 
-  // Runs one stimulus; returns the error message, or "" after printing ack and the outputs held
-  // back meanwhile.
-  std::string stimulus(const std::string& label) {
-    while (auto e = events_.try_pop()) handle(*e);  // what came before the stimulus goes before its ack
-    applying_ = true;
-    std::string err;
+ private:
+  enum class Pending { blpop, rpush };
+
+  static std::string client_id(Connection& c) {
+    const Reply r = c.call({"CLIENT", "ID"});
+    if (r.type != ':') throw Failure("redis answered CLIENT ID with " + r.describe());
+    return r.text;
+  }
+  void send(Pending kind, const std::vector<std::string>& words) {
+    {
+      std::lock_guard lock(m_);
+      pending_.push_back(kind);
+    }
+    conn_.command(words);
+  }
+  void read_loop() {
+    const std::string who = "worker " + std::to_string(index_);
     try {
-      err = apply(label);
-    } catch (...) {
-      applying_ = false;
-      throw;
+      for (;;) {
+        const Reply r = conn_.read_reply();
+        std::unique_lock lock(m_);
+        if (pending_.empty()) throw Failure("redis sent " + who + " a reply it did not ask for: " + r.describe());
+        const Pending kind = pending_.front();
+        pending_.pop_front();
+        if (r.type == '-') throw Failure("redis answered " + who + " with an error: " + r.text);
+        if (kind == Pending::rpush) {
+          if (r.type != ':') throw Failure("redis answered " + who + "'s RPUSH with " + r.describe());
+          cv_.notify_all();
+          continue;
+        }
+        // BLPOP answers [key, value]; with timeout 0 it never answers nil.
+        if (r.type != '*' || r.null || r.elems.size() != 2 || r.elems[1].type != '$')
+          throw Failure("redis answered " + who + "'s BLPOP with " + r.describe());
+        job_ = r.elems[1].text;
+        lock.unlock();
+        adapter_.output("Got", {index_, r.elems[1].text});
+      }
+    } catch (const std::exception& e) {
+      if (!stopping_) adapter_.fail(who + ": " + e.what());
     }
-    applying_ = false;
-    if (!err.empty()) return err;
-    say("ack");
-    for (const std::string& out : held_) say(out);
-    held_.clear();
-    return "";
   }
 
-  void reset() {
+  pa::Adapter& adapter_;
+  const int index_;
+  Connection conn_;
+  std::string id_;
+  std::mutex m_;
+  std::condition_variable cv_;
+  std::deque<Pending> pending_;     // commands sent and not answered, oldest first
+  std::optional<std::string> job_;  // the job this worker got last and has not pushed to KEY:done
+  std::atomic<bool> stopping_{false};
+  std::thread thread_;
+};
+
+class RedisQueueAdapter final : public pa::Adapter {
+ public:
+  explicit RedisQueueAdapter(Options o) : o_(std::move(o)) {}
+
+  void on_start() override {
+    connect();
+    comment("redis_queue_adapter: " + std::to_string(o_.workers) + " workers on list '" + o_.key + "' at " +
+            o_.host + ":" + std::to_string(o_.port));
+  }
+  void on_reset() override {
     // CLIENT KILL frees the server's side of each worker connection before it answers, so a blocked
     // BLPOP of the last run cannot take a job pushed in the next one.
-    for (const auto& w : workers_) producer_->call({"CLIENT", "KILL", "ID", w->id()});
+    for (const auto& w : workers_) {
+      w->stop();
+      producer_->call({"CLIENT", "KILL", "ID", w->id()});
+    }
     workers_.clear();
     producer_->call({"DEL", o_.key, done_key()});
     producer_.reset();
-    held_.clear();
-    // Replies of the old connections belong to no run now; playtest's lines are kept.
-    while (auto e = events_.try_pop())
-      if (e->kind == Event::Kind::line) commands_.push_back(e->text);
-    ++generation_;
     connect();
+  }
+  void on_stop() override {
+    workers_.clear();
+    producer_.reset();
+  }
+
+  void on_stimulus(const pa::Label& s) override {
+    if ((s.name == "Pop" || s.name == "Done") && s.args.size() == 1) {
+      const long long w = s.args[0].integer();
+      if (w < 0 || w >= o_.workers)
+        throw Failure("no worker " + std::to_string(w) + ": the adapter has " + std::to_string(o_.workers) +
+                      " (--nw; give it the model's NW)");
+      Worker& worker = *workers_[static_cast<std::size_t>(w)];
+      if (worker.busy())
+        throw Failure("worker " + std::to_string(w) + " is still waiting for its BLPOP: its connection cannot send " +
+                      s.name);
+      if (s.name == "Pop")
+        pop(static_cast<int>(w), worker);
+      else
+        worker.push_job(done_key());
+      return;
+    }
+    if (s.name == "Push" && s.args.size() == 1) {
+      const Reply r = producer_->call({"RPUSH", o_.key, s.args[0].text()});
+      if (r.type != ':') throw Failure("redis answered RPUSH with " + r.describe());
+      return;
+    }
+    if (s.name == "Collect" && s.args.empty()) {
+      const Reply r = producer_->call({"LPOP", done_key()});
+      if (r.type != '$') throw Failure("redis answered LPOP with " + r.describe());
+      // An empty list is nil: the model has no label for it, so playtest fails on the name.
+      if (r.null)
+        output_label("?Result(nil)");
+      else
+        output("Result", {r.text});
+      return;
+    }
+    throw Failure("unknown stimulus '" + s.format() + "'");
   }
 
  private:
@@ -394,138 +378,34 @@ class Adapter {
   void connect() {
     producer_ = std::make_unique<Connection>(o_.host, o_.port, 5);
     producer_->call({"DEL", o_.key, done_key()});
-    for (int w = 0; w < o_.workers; ++w)
-      workers_.push_back(std::make_unique<Worker>(o_.host, o_.port, w, generation_, events_));
-  }
-
-  int worker_index(const std::string& s) const {
-    char* end = nullptr;
-    const long w = std::strtol(s.c_str(), &end, 10);
-    if (s.empty() || *end != '\0' || w < 0 || w >= o_.workers) return -1;
-    return static_cast<int>(w);
-  }
-
-  std::string apply(const std::string& label) {
-    std::string name;
-    std::vector<std::string> args;
-    if (!parse_label(label, name, args)) return "cannot parse the label '" + label + "'";
-    if ((name == "Pop" || name == "Done") && args.size() == 1) {
-      const int w = worker_index(args[0]);
-      if (w < 0)
-        return "no worker '" + args[0] + "': the adapter has " + std::to_string(o_.workers) +
-               " (--nw; give it the model's NW)";
-      Worker& worker = *workers_[static_cast<std::size_t>(w)];
-      if (!worker.pending.empty())
-        return "worker " + args[0] + " is still waiting for its BLPOP: its connection cannot send " + name;
-      return name == "Pop" ? pop(w, worker) : done(w, worker);
-    }
-    if (name == "Push" && args.size() == 1) {
-      const Reply r = producer_->call({"RPUSH", o_.key, args[0]});
-      if (r.type != ':') return "redis answered RPUSH with " + r.describe();
-      return "";
-    }
-    if (name == "Collect" && args.empty()) {
-      const Reply r = producer_->call({"LPOP", done_key()});
-      if (r.type != '$') return "redis answered LPOP with " + r.describe();
-      // An empty list is nil: the model has no label for it, so playtest fails on the name.
-      held_.push_back(r.null ? "output ?Result(nil)" : "output ?Result(" + quoted(r.text) + ")");
-      return "";
-    }
-    return "unknown stimulus '" + label + "'";
+    for (int w = 0; w < o_.workers; ++w) workers_.push_back(std::make_unique<Worker>(*this, o_, w));
   }
 
   // BLPOP with timeout 0. Acknowledged when the reply has come (the list had a job) or the server
   // lists the connection as blocked (flag b), whichever is first.
-  std::string pop(int w, Worker& worker) {
-    worker.connection().command({"BLPOP", o_.key, "0"});
-    worker.pending.push_back(Worker::Pending::blpop);
+  void pop(int w, Worker& worker) {
+    worker.blpop(o_.key);
     const auto deadline = Clock::now() + std::chrono::seconds(5);
     auto pause = std::chrono::microseconds(50);
     for (;;) {
-      while (auto e = events_.try_pop()) handle(*e);
-      if (worker.pending.empty()) return "";  // answered at once
+      if (!worker.busy()) return;  // answered at once
       const Reply r = producer_->call({"CLIENT", "LIST", "ID", worker.id()});
-      if (r.type != '$' || r.null) return "redis answered CLIENT LIST with " + r.describe();
+      if (r.type != '$' || r.null) throw Failure("redis answered CLIENT LIST with " + r.describe());
       const std::size_t at = r.text.find(" flags=");
-      if (at == std::string::npos) return "CLIENT LIST without flags: " + r.text;
+      if (at == std::string::npos) throw Failure("CLIENT LIST without flags: " + r.text);
       const std::string flags = r.text.substr(at + 7, r.text.find(' ', at + 7) - (at + 7));
-      if (flags.find('b') != std::string::npos) return "";  // blocked
+      if (flags.find('b') != std::string::npos) return;  // blocked
       if (Clock::now() > deadline)
-        return "worker " + std::to_string(w) + "'s BLPOP neither returned nor blocked within 5 s";
+        throw Failure("worker " + std::to_string(w) + "'s BLPOP neither returned nor blocked within 5 s");
       std::this_thread::sleep_for(pause);
       pause = std::min(pause * 2, std::chrono::microseconds(2000));
     }
   }
 
-  // RPUSH KEY:done on the worker's own connection; its reader thread brings the reply.
-  std::string done(int w, Worker& worker) {
-    if (!worker.job) return "worker " + std::to_string(w) + " has no job to finish";
-    worker.connection().command({"RPUSH", done_key(), *worker.job});
-    worker.pending.push_back(Worker::Pending::rpush);
-    worker.job.reset();
-    const auto deadline = Clock::now() + std::chrono::seconds(5);
-    while (!worker.pending.empty()) {
-      auto e = events_.pop(deadline);
-      if (!e) return "redis did not answer worker " + std::to_string(w) + "'s RPUSH within 5 s";
-      handle(*e);
-    }
-    return "";
-  }
-
-  // Prints an output (or holds it back during a stimulus); notes playtest's lines; a connection
-  // failure or an unexpected reply is fatal.
-  void handle(const Event& e) {
-    if (e.kind == Event::Kind::line) {
-      commands_.push_back(e.text);
-      return;
-    }
-    if (e.generation != generation_) return;  // a connection closed by reset
-    const std::string who = "worker " + std::to_string(e.worker);
-    if (e.kind == Event::Kind::failed) throw Failure(who + ": " + e.text);
-    Worker& worker = *workers_[static_cast<std::size_t>(e.worker)];
-    if (worker.pending.empty())
-      throw Failure("redis sent " + who + " a reply it did not ask for: " + e.reply.describe());
-    const Worker::Pending kind = worker.pending.front();
-    worker.pending.pop_front();
-    if (e.reply.type == '-') throw Failure("redis answered " + who + " with an error: " + e.reply.text);
-    if (kind == Worker::Pending::rpush) {
-      if (e.reply.type != ':') throw Failure("redis answered " + who + "'s RPUSH with " + e.reply.describe());
-      return;
-    }
-    // BLPOP answers [key, value]; with timeout 0 it never answers nil.
-    if (e.reply.type != '*' || e.reply.null || e.reply.elems.size() != 2 || e.reply.elems[1].type != '$')
-      throw Failure("redis answered " + who + "'s BLPOP with " + e.reply.describe());
-    worker.job = e.reply.elems[1].text;
-    const std::string out = "output ?Got(" + std::to_string(e.worker) + ", " + quoted(*worker.job) + ")";
-    if (applying_)
-      held_.push_back(out);
-    else
-      say(out);
-  }
-
   Options o_;
-  Events& events_;
-  std::deque<std::string> commands_;  // lines from playtest not yet carried out
   std::unique_ptr<Connection> producer_;
   std::vector<std::unique_ptr<Worker>> workers_;
-  unsigned generation_ = 0;
-  bool applying_ = false;          // a stimulus is being applied: outputs wait for its ack
-  std::vector<std::string> held_;  // outputs held back until the ack
 };
-
-// Reads standard input on a thread of its own so that the main thread can wait for Redis and
-// playtest at once; lines arrive as events.
-void start_stdin_reader(Events& events) {
-  std::thread([&events] {
-    std::string line;
-    while (std::getline(std::cin, line)) {
-      if (!line.empty() && line.back() == '\r') line.pop_back();
-      events.push({Event::Kind::line, -1, 0, line, {}});
-      if (line == "end") return;
-    }
-    events.push({Event::Kind::line, -1, 0, "end", {}});
-  }).detach();  // blocked in getline until playtest closes standard input; _Exit ends it
-}
 
 int usage(const std::string& why) {
   std::fprintf(stderr,
@@ -541,6 +421,11 @@ int main(int argc, char** argv) {
   Options o;
   const char* job = std::getenv("PLAYTEST_JOB");
   o.key = std::string("playtest:queue:") + (job && *job ? job : "0");
+  try {
+    o.workers = static_cast<int>(pa::param_int("NW", 2));  // the model's NW, from playtest run --param
+  } catch (const std::exception& e) {
+    return usage(e.what());
+  }
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&]() -> std::string {
@@ -564,34 +449,6 @@ int main(int argc, char** argv) {
   }
   if (o.workers < 1 || o.workers > 64) return usage("--nw must be 1..64");
   if (o.key.empty()) return usage("--key must not be empty");
-
-  // Commands from playtest and replies from Redis share one queue of events, so the adapter waits
-  // for both at once and prints a delivery as soon as it comes.
-  try {
-    // The queue outlives everything: the stdin thread is never joined and may still be pushing when
-    // the adapter ends (so the process ends by _Exit, which destroys nothing).
-    static Events events;
-    Adapter adapter(o, events);
-    say("# redis_queue_adapter: " + std::to_string(o.workers) + " workers on list '" + o.key + "' at " + o.host + ":" +
-        std::to_string(o.port));
-    say("ready");
-    start_stdin_reader(events);
-    for (;;) {
-      const std::string line = adapter.next_command();
-      if (line == "end") break;
-      if (line == "reset") {
-        adapter.reset();
-        say("ready");
-      } else if (line.rfind("stimulus ", 0) == 0) {
-        const std::string err = adapter.stimulus(line.substr(9));
-        if (!err.empty()) say("error " + err);
-      } else if (!line.empty() && line[0] != '#') {
-        say("error cannot handle '" + line + "'");
-      }
-    }
-  } catch (const std::exception& e) {
-    say(std::string("error ") + e.what());
-    std::_Exit(1);  // the stdin thread may still be blocked reading
-  }
-  std::_Exit(0);
+  RedisQueueAdapter adapter(o);
+  return adapter.run();
 }
