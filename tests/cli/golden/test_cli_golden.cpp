@@ -1,52 +1,18 @@
 // Golden-output tests: the whole text a person sees for errors (message, source line and caret)
 // and for the human tables of solve, cover and run, as Spot's parser tests do, so that every
 // wording change shows up in review. Set PLAYTEST_UPDATE_GOLDEN=1 to rewrite the .expected files.
-#include <gtest/gtest.h>
+#include "golden.hpp"
 
-#include <cstdlib>
-#include <fstream>
-#include <regex>
-#include <string>
-
-#include "cli_runner.hpp"
-
-using playtest::testing::ScratchDir;
-
-using playtest::testing::read_file;
 using playtest::testing::run_playtest;
+using playtest::testing::ScratchDir;
+using playtest::testing::golden::cases;
 
 namespace {
 
-const std::string cases = std::string(PLAYTEST_SOURCE_DIR) + "/tests/cli/golden/cases/";
-
-// Output with the cases' directory replaced by CASES/, a scratch directory by TMP/, the binary's
-// path (in replay commands) by playtest and times by T.
-std::string normalized(const std::string& text, const std::string& scratch = "") {
-  std::string s = text;
-  for (std::size_t at; (at = s.find(cases)) != std::string::npos;) s.replace(at, cases.size(), "CASES/");
-  if (!scratch.empty())
-    for (std::size_t at; (at = s.find(scratch)) != std::string::npos;) s.replace(at, scratch.size(), "TMP/");
-  const std::string binary = PLAYTEST_BINARY;
-  for (std::size_t at; (at = s.find(binary)) != std::string::npos;) s.replace(at, binary.size(), "playtest");
-  s = std::regex_replace(s, std::regex(R"(solve time: [0-9.]+ s)"), "solve time: T s");
-  // Times have varying widths in right-aligned columns: the padding goes with them.
-  s = std::regex_replace(s, std::regex(R"( +[0-9]+\.[0-9] ms)"), " T ms");
-  s = std::regex_replace(s, std::regex(R"(, [0-9]+\.[0-9] s)"), ", T s");  // shrink's search time
-  return s;
-}
-
+// The whole output (exit code, stdout, stderr) against cases/NAME.expected (golden.hpp).
 void check_golden(const std::string& name, const std::string& args, int expected_code,
                   const std::string& scratch = "") {
-  auto r = run_playtest(args);
-  EXPECT_EQ(r.code, expected_code) << args << "\n" << r.out << r.err;
-  const std::string got =
-      normalized("exit " + std::to_string(r.code) + "\n--- stdout\n" + r.out + "--- stderr\n" + r.err, scratch);
-  const std::string path = cases + name + ".expected";
-  if (std::getenv("PLAYTEST_UPDATE_GOLDEN")) {
-    std::ofstream(path, std::ios::binary) << got;
-    return;
-  }
-  EXPECT_EQ(got, read_file(path)) << "golden file " << path << " (PLAYTEST_UPDATE_GOLDEN=1 rewrites it)";
+  playtest::testing::golden::check_text(cases + name + ".expected", args, expected_code, scratch);
 }
 
 TEST(CliGolden, LocatedErrorWithCaret) { check_golden("bad_cost", "validate " + cases + "bad_cost.json", 2); }
