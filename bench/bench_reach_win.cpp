@@ -42,7 +42,7 @@ void BM_BoundedReach(benchmark::State& state) {
   const auto bound = static_cast<std::uint32_t>(state.range(1));
   std::size_t changes = 0, change_bytes = 0, recomputed = 0;
   for (auto _ : state) {
-    BoundedReachResult r = solve_bounded_reachability(g, goals, {.bound = bound});
+    BoundedReachResult r = solve_bounded_reachability(g, goals, {.bound = bound, .frontier_statistics = true});
     changes = r.num_change_points();
     change_bytes = r.change_point_bytes();
     recomputed = 0;

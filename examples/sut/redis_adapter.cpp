@@ -40,129 +40,15 @@
 #include <vector>
 
 #include "playtest_adapter.hpp"
+#include "resp_client.hpp"
 
 namespace pa = playtest_adapter;
 
 namespace {
 
-struct Failure : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
-// ---- RESP2 over a TCP socket ------------------------------------------------------------------
-
-struct Reply {
-  char type = 0;                     // '+', '-', ':', '$', '*'
-  std::string text;                  // simple string, error, integer, bulk string
-  bool null = false;                 // "$-1" or "*-1"
-  std::vector<Reply> elems;          // array
-};
-
-class Connection {
- public:
-  Connection(const std::string& host, int port) {
-    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
-    if (fd_ < 0) throw Failure(std::string("socket: ") + std::strerror(errno));
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_port = htons(static_cast<std::uint16_t>(port));
-    if (::inet_pton(AF_INET, host.c_str(), &addr.sin_addr) != 1) {
-      ::close(fd_);
-      throw Failure("not an IPv4 address: " + host);
-    }
-    if (::connect(fd_, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0) {
-      const std::string why = std::strerror(errno);
-      ::close(fd_);
-      throw Failure("cannot connect to redis at " + host + ":" + std::to_string(port) + ": " + why);
-    }
-    int one = 1;
-    ::setsockopt(fd_, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-  }
-  Connection(const Connection&) = delete;
-  Connection& operator=(const Connection&) = delete;
-  ~Connection() { ::close(fd_); }
-
-  // Wakes a reader blocked in read_reply (it then sees end of file).
-  void shutdown() { ::shutdown(fd_, SHUT_RDWR); }
-
-  void command(const std::vector<std::string>& words) {
-    std::string out = "*" + std::to_string(words.size()) + "\r\n";
-    for (const std::string& w : words) out += "$" + std::to_string(w.size()) + "\r\n" + w + "\r\n";
-    std::lock_guard lock(write_mutex_);
-    for (std::size_t done = 0; done < out.size();) {
-      const ssize_t n = ::send(fd_, out.data() + done, out.size() - done, MSG_NOSIGNAL);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) throw Failure(std::string("cannot write to redis: ") + std::strerror(errno));
-      done += static_cast<std::size_t>(n);
-    }
-  }
-
-  Reply read_reply() {
-    Reply r;
-    const std::string line = read_line();
-    if (line.empty()) throw Failure("redis sent an empty line");
-    r.type = line[0];
-    r.text = line.substr(1);
-    switch (r.type) {
-      case '+':
-      case '-':
-      case ':':
-        return r;
-      case '$': {
-        const long n = std::stol(r.text);
-        if (n < 0) {
-          r.null = true;
-          return r;
-        }
-        r.text = read_exactly(static_cast<std::size_t>(n));
-        if (read_exactly(2) != "\r\n") throw Failure("redis bulk string not terminated by CRLF");
-        return r;
-      }
-      case '*': {
-        const long n = std::stol(r.text);
-        if (n < 0) {
-          r.null = true;
-          return r;
-        }
-        for (long i = 0; i < n; ++i) r.elems.push_back(read_reply());
-        return r;
-      }
-      default:
-        throw Failure("redis sent a reply of unknown type: " + line);
-    }
-  }
-
- private:
-  bool fill() {
-    char buf[4096];
-    for (;;) {
-      const ssize_t n = ::recv(fd_, buf, sizeof buf, 0);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) return false;
-      in_.append(buf, static_cast<std::size_t>(n));
-      return true;
-    }
-  }
-  std::string read_line() {
-    std::size_t pos;
-    while ((pos = in_.find("\r\n")) == std::string::npos)
-      if (!fill()) throw Failure("redis closed the connection");
-    std::string line = in_.substr(0, pos);
-    in_.erase(0, pos + 2);
-    return line;
-  }
-  std::string read_exactly(std::size_t n) {
-    while (in_.size() < n)
-      if (!fill()) throw Failure("redis closed the connection");
-    std::string s = in_.substr(0, n);
-    in_.erase(0, n);
-    return s;
-  }
-
-  int fd_ = -1;
-  std::string in_;
-  std::mutex write_mutex_;
-};
+using resp::Connection;
+using resp::Failure;
+using resp::Reply;
 
 // ---- the adapter ------------------------------------------------------------------------------
 

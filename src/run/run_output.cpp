@@ -9,6 +9,7 @@
 #include "playtest/graph/names.hpp"
 #include "playtest/run/trace_writer.hpp"
 #include "playtest/source_text.hpp"
+#include "run/starved_json.hpp"
 
 namespace playtest {
 
@@ -267,19 +268,7 @@ nlohmann::json campaign_json_of(const Runner& runner, const CampaignResult& c, s
                          {"final_vertex", (g.vertex_name(r.final_vertex))},
                          {"coverage", coverage_json(r.coverage)}};
     if (r.interrupted) jr["interrupted"] = true;
-    if (!r.starved.empty()) {  // stopped: the purpose was left only behind outcomes the system never chose
-      nlohmann::json js = nlohmann::json::array();
-      for (const StarvedOutcome& so : r.starved)
-        js.push_back({{"vertex", g.vertex_name(so.vertex)},
-                      {"label", std::string(g.label(so.edge))},
-                      {"edge", g.edge_name(so.edge)},
-                      {"visits", so.visits},
-                      {"contexts", so.contexts},
-                      {"declared_prob", so.declared_prob},
-                      {"edges_behind", so.edges_behind}});
-      jr["starved"] = std::move(js);
-      jr["untestable_edges"] = r.untestable_edges;
-    }
+    detail::add_starved_json(jr, g, r);  // stopped: the purpose was left only behind outcomes never chosen
     if (r.verdict == Verdict::fail)
       jr["failure"] = {{"vertex", (g.vertex_name(r.fail_vertex))},
                        {"allowed", r.allowed},

@@ -10,6 +10,7 @@
 
 #include "playtest/error.hpp"
 #include "playtest/graph/graph_digest.hpp"
+#include "run/starved_json.hpp"
 
 namespace playtest {
 
@@ -88,19 +89,7 @@ void JsonlTraceWriter::on_end(const GameGraph& g, const RunResult& r) {
     j["interrupted"] = true;
     j["signal"] = r.signal != 0 ? nlohmann::json(signal_name(r.signal)) : nlohmann::json(nullptr);
   }
-  if (!r.starved.empty()) {  // as in run --json: the outcomes the system never chose, for the report
-    nlohmann::json js = nlohmann::json::array();
-    for (const StarvedOutcome& so : r.starved)
-      js.push_back({{"vertex", g.vertex_name(so.vertex)},
-                    {"label", std::string(g.label(so.edge))},
-                    {"edge", g.edge_name(so.edge)},
-                    {"visits", so.visits},
-                    {"contexts", so.contexts},
-                    {"declared_prob", so.declared_prob},
-                    {"edges_behind", so.edges_behind}});
-    j["starved"] = std::move(js);
-    j["untestable_edges"] = r.untestable_edges;
-  }
+  detail::add_starved_json(j, g, r);  // stopped: the purpose was left only behind outcomes never chosen
   out_ << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
   out_.flush();
 }

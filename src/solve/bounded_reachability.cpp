@@ -157,7 +157,7 @@ BoundedReachResult finish(const TestGraph& g, const ChoiceModel& m, ReachSweeper
 template <class Order>
 BoundedReachResult run(const TestGraph& g, const ChoiceModel& m, const BoundedReachOptions& o, Order order) {
   Recorder rec(g, o.record, o.bound);
-  ReachSweeper<Order> s(m, g.num_vertices(), order, o.sweep, o.threads);
+  ReachSweeper<Order> s(m, g.num_vertices(), order, o.sweep, o.threads, o.frontier_statistics);
   const std::uint32_t n = o.bound;
   const bool recording = !rec.vertices().empty();
   if (recording) rec.capture(m, s.values());

@@ -14,12 +14,13 @@ constexpr std::uint32_t prefetch_distance = 64;  // entries: successors' values 
 
 template <class Order>
 ReachSweeper<Order>::ReachSweeper(const ChoiceModel& m, std::uint32_t num_vertices, Order order, ReachSweep sweep,
-                                  unsigned threads)
+                                  unsigned threads, bool frontier_stats)
     : m_(m),
       order_(order),
       sweep_(sweep),
       two_move_(m.two_move_steps()),
       costs_(std::any_of(m.entry_cost.begin(), m.entry_cost.end(), [](double c) { return c != 0; })),
+      stats_(frontier_stats),
       num_vertices_(num_vertices) {
   if (!two_move_ && m.folded)
     throw InternalError("ReachSweeper: a folded model whose steps are not all two moves is solved per vertex");
@@ -42,6 +43,7 @@ void ReachSweeper<Order>::init() {
   val_[n] = {1.0, 0.0};
   next_ = val_;
   if (two_move_) jval_.assign(m_.num_choices(), ReachValue{});
+  jval_fresh_ = true;
   slot_.assign(n, 0);
   last_change_.assign(n, 0);
   stamp_.assign(n, 0);
@@ -87,7 +89,7 @@ template <bool TwoMove, bool Costs>
 // State u's value from r and its choice (slot: 0 null, j + 1 its j-th choice); on the two-move
 // model also the folded choices' new values (jchanges counts those that changed).
 template <class Order>
-template <bool TwoMove, bool Costs>
+template <bool TwoMove, bool Costs, bool Track>
 [[gnu::always_inline]] inline ReachValue ReachSweeper<Order>::compute(std::uint32_t u, const ReachValue* r,
                                                                       std::uint32_t& slot, std::uint32_t& jchanges,
                                                                       std::vector<ReachValue>& options) {
@@ -131,8 +133,10 @@ template <bool TwoMove, bool Costs>
   ReachValue* x = options.data();
   for (std::uint32_t j = 0; j < deg; ++j) {
     const ReachValue y = combine<TwoMove, Costs>(c0 + j, r);
-    jchanges += y != jval_[c0 + j];
-    jval_[c0 + j] = y;
+    if constexpr (Track) {  // (without statistics, only sparse passes keep the choices' values)
+      if (stats_) jchanges += y != jval_[c0 + j];
+      jval_[c0 + j] = y;
+    }
     x[j] = {y.prob, m_.cost[c0 + j] + y.cost};
   }
   // Keep the current choice unless an option is strictly better (the first such one wins ties).
@@ -155,7 +159,7 @@ template <bool TwoMove, bool Costs>
 }
 
 template <class Order>
-template <bool TwoMove, bool Costs>
+template <bool TwoMove, bool Costs, bool Track>
 void ReachSweeper<Order>::dense_range(std::uint32_t lo, std::uint32_t hi, std::vector<std::uint32_t>& changed,
                                       std::vector<std::pair<std::uint32_t, std::uint32_t>>& slots,
                                       std::uint32_t& jchanges, std::vector<ReachValue>& options) {
@@ -176,7 +180,7 @@ void ReachSweeper<Order>::dense_range(std::uint32_t lo, std::uint32_t hi, std::v
       if constexpr (Costs) __builtin_prefetch(&m_.entry_cost[to - 1]);
     }
     std::uint32_t s;
-    const ReachValue v = compute<TwoMove, Costs>(u, r, s, jchanges, options);
+    const ReachValue v = compute<TwoMove, Costs, Track>(u, r, s, jchanges, options);
     w[u] = v;
     if (s != slot_[u]) slots.emplace_back(u, s);
     if (v != r[u]) changed.push_back(u);
@@ -207,12 +211,24 @@ void ReachSweeper<Order>::run_pass() {
   std::uint32_t jchanges = 0;
   // The detached choices (no state reads them) at k + 1, from the states at k.
   if constexpr (TwoMove) jchanges += detached_and_half<Costs>(m_.first_choice[n]);
+  // Without statistics a dense pass leaves the attached choices' values stale (refreshed when a
+  // sparse pass or the caller needs them).
+  const bool track = !TwoMove || stats_;
   if (dense) {
     changed_.clear();
     const unsigned t = team_->size();
+    const auto range = [&](std::uint32_t lo, std::uint32_t hi, std::vector<std::uint32_t>& changed,
+                           std::vector<std::pair<std::uint32_t, std::uint32_t>>& slots, std::uint32_t& jc,
+                           std::vector<ReachValue>& options) {
+      if (track)
+        dense_range<TwoMove, Costs, true>(lo, hi, changed, slots, jc, options);
+      else
+        dense_range<TwoMove, Costs, false>(lo, hi, changed, slots, jc, options);
+    };
+    if constexpr (TwoMove) jval_fresh_ = track;
     if (t <= 1) {
       parts_[0].slots.clear();
-      dense_range<TwoMove, Costs>(0, n, changed_, parts_[0].slots, jchanges, options_);
+      range(0, n, changed_, parts_[0].slots, jchanges, options_);
       for (auto [u, s] : parts_[0].slots) log_change(u, next_k, s);
     } else {
       team_->run([&](unsigned i) {
@@ -222,7 +238,7 @@ void ReachSweeper<Order>::run_pass() {
         p.jchanges = 0;
         const auto lo = static_cast<std::uint32_t>(std::uint64_t{n} * i / t);
         const auto hi = static_cast<std::uint32_t>(std::uint64_t{n} * (i + 1) / t);
-        dense_range<TwoMove, Costs>(lo, hi, p.changed, p.slots, p.jchanges, p.options);
+        range(lo, hi, p.changed, p.slots, p.jchanges, p.options);
       });
       // Choice changes logged, changed states listed, part by part in state order, as one thread would.
       for (Part& p : parts_) {
@@ -234,6 +250,7 @@ void ReachSweeper<Order>::run_pass() {
     val_.swap(next_);
     val_[n] = {1.0, 0.0};
   } else {
+    if constexpr (TwoMove) refresh_choice_values();
     if (!have_reverse_) {
       reverse_ = reverse_model(m_);
       have_reverse_ = true;
@@ -260,8 +277,10 @@ void ReachSweeper<Order>::run_pass() {
       if (cand_slot_[i] != slot_[u]) log_change(u, next_k, cand_slot_[i]);
     }
   }
-  if constexpr (TwoMove) frontier_.push_back(jchanges);  // the folded vertices at k + 1
-  frontier_.push_back(static_cast<std::uint32_t>(changed_.size()));
+  if (stats_) {
+    if constexpr (TwoMove) frontier_.push_back(jchanges);  // the folded vertices at k + 1
+    frontier_.push_back(static_cast<std::uint32_t>(changed_.size()));
+  }
   k_ = next_k;
 }
 
@@ -282,9 +301,32 @@ void ReachSweeper<Order>::pass() {
 
 template <class Order>
 void ReachSweeper<Order>::half_pass() {
-  frontier_.push_back(costs_ ? detached_and_half<true>(0) : detached_and_half<false>(0));
+  const std::uint32_t count = costs_ ? detached_and_half<true>(0) : detached_and_half<false>(0);
+  if (stats_) frontier_.push_back(count);
+  jval_fresh_ = true;
   changed_.clear();
   k_ += 1;
+}
+
+template <class Order>
+void ReachSweeper<Order>::refresh_choice_values() {
+  if (jval_fresh_) return;
+  // The last pass was dense: next_ holds the states' values two moves back, from which that pass
+  // computed (and dropped) each attached choice's value; the same operations give the same bits.
+  const std::uint32_t attached = m_.first_choice[m_.n];
+  const auto refresh = [&](std::uint32_t lo, std::uint32_t hi) {
+    for (std::uint32_t c = lo; c < hi; ++c)
+      jval_[c] = costs_ ? combine<true, true>(c, next_.data()) : combine<true, false>(c, next_.data());
+  };
+  const unsigned t = team_->size();
+  if (t <= 1)
+    refresh(0, attached);
+  else
+    team_->run([&](unsigned i) {
+      refresh(static_cast<std::uint32_t>(std::uint64_t{attached} * i / t),
+              static_cast<std::uint32_t>(std::uint64_t{attached} * (i + 1) / t));
+    });
+  jval_fresh_ = true;
 }
 
 template class ReachSweeper<LexicographicOrder>;

@@ -30,7 +30,11 @@ template <class Order>
 class ReachSweeper {
  public:
   // `m` outlives the sweeper. `num_vertices` is the graph's (the change log's streams).
-  ReachSweeper(const ChoiceModel& m, std::uint32_t num_vertices, Order order, ReachSweep sweep, unsigned threads);
+  // `frontier_stats`: whether frontier_sizes() is kept. Without it the two-move passes neither
+  // compare nor store the folded choices' values (about a quarter of a dense pass); choice_values()
+  // computes them when asked.
+  ReachSweeper(const ChoiceModel& m, std::uint32_t num_vertices, Order order, ReachSweep sweep, unsigned threads,
+               bool frontier_stats = true);
 
   void init();
   // Threads for dense passes (0: the machine's, at most 8); the result is the same for any count.
@@ -45,7 +49,10 @@ class ReachSweeper {
   // The states' values at k (for the two-move model at the last even k) and the goal slot's.
   std::span<const ReachValue> values() const { return {val_.data(), val_.size()}; }
   // The folded choices' values (two-move model): at k, and k - 1 when k is even.
-  std::span<const ReachValue> choice_values() const { return jval_; }
+  std::span<const ReachValue> choice_values() {
+    refresh_choice_values();
+    return jval_;
+  }
   std::uint32_t slot(std::uint32_t state) const { return slot_[state]; }
   std::span<const std::uint32_t> changed() const { return changed_; }
   std::span<const std::uint32_t> frontier_sizes() const { return frontier_; }
@@ -55,10 +62,10 @@ class ReachSweeper {
  private:
   template <bool TwoMove, bool Costs>
   ReachValue combine(std::uint32_t c, const ReachValue* r) const;
-  template <bool TwoMove, bool Costs>
+  template <bool TwoMove, bool Costs, bool Track = true>
   ReachValue compute(std::uint32_t u, const ReachValue* r, std::uint32_t& slot, std::uint32_t& jchanges,
                      std::vector<ReachValue>& options);
-  template <bool TwoMove, bool Costs>
+  template <bool TwoMove, bool Costs, bool Track>
   void dense_range(std::uint32_t lo, std::uint32_t hi, std::vector<std::uint32_t>& changed,
                    std::vector<std::pair<std::uint32_t, std::uint32_t>>& slots, std::uint32_t& jchanges,
                    std::vector<ReachValue>& options);
@@ -67,12 +74,17 @@ class ReachSweeper {
   template <bool Costs>
   std::uint32_t detached_and_half(std::uint32_t from_choice);
   void log_change(std::uint32_t u, std::uint32_t k, std::uint32_t slot);
+  // Two-move model without frontier statistics: after dense passes jval_ is not kept; this
+  // computes the attached choices' values from the states two moves back (next_ after a dense pass).
+  void refresh_choice_values();
 
   const ChoiceModel& m_;
   Order order_;
   ReachSweep sweep_;
   bool two_move_;
-  bool costs_;  // some entry has a cost
+  bool costs_;              // some entry has a cost
+  bool stats_;              // frontier statistics kept
+  bool jval_fresh_ = true;  // jval_ holds the attached choices' current values
   std::uint32_t num_vertices_;
   std::uint32_t k_ = 0;
   std::vector<ReachValue, HugePageAllocator<ReachValue>> val_, next_;  // n + 1: the goal slot last

@@ -11,29 +11,12 @@
 #include <sstream>
 
 #include "cli_runner.hpp"
+#include "counters_adapter.hpp"
 
 namespace playtest::testing {
 namespace {
 
 const std::string counters = example("examples/models/counters.ptm");
-
-// The counters as a system under test: every Up* is acknowledged by ?Ack (the buggy one also
-// acknowledges DownY, where no output is allowed).
-std::string adapter(bool buggy) {
-  return std::string(
-             "echo ready\n"
-             "while read -r cmd arg; do\n"
-             "  case \"$cmd\" in\n"
-             "    stimulus) echo ack\n"
-             "      case \"$arg\" in\n"
-             "        Up*) echo 'output ?Ack' ;;\n") +
-         (buggy ? "        DownY) echo 'output ?Ack' ;;\n" : "") +
-         "      esac ;;\n"
-         "    reset) echo ready ;;\n"
-         "    end) exit 0 ;;\n"
-         "  esac\n"
-         "done\n";
-}
 
 std::vector<nlohmann::json> jsonl(const std::string& path) {
   std::istringstream in(read_file(path));
@@ -64,7 +47,7 @@ std::string without_times(std::string s, const std::string& model, const std::st
 // the same coverage line, trace fields and JUnit as its explored graph.
 TEST(CliExploreFirst, ASmallModelPlaysAsItsExploredGraph) {
   ScratchDir d("explore_first_same");
-  const std::string sut = d.write("sut.sh", adapter(false));
+  const std::string sut = d.write("sut.sh", counters_adapter(false));
   const std::string graph = d.file("g.json");
   CliResult e = run_playtest("explore " + counters + " --param N=6 -o " + graph);
   ASSERT_EQ(e.code, 0) << e.out << e.err;
@@ -112,7 +95,7 @@ TEST(CliExploreFirst, ASmallModelPlaysAsItsExploredGraph) {
 // explored graph) name vertices on the command line too.
 TEST(CliExploreFirst, PictureNamesNameVertices) {
   ScratchDir d("explore_first_short_names");
-  const std::string sut = d.write("sut.sh", adapter(false));
+  const std::string sut = d.write("sut.sh", counters_adapter(false));
   const std::string graph = d.file("g.json");
   ASSERT_EQ(run_playtest("explore " + counters + " --param N=2 -o " + graph).code, 0);
   const std::string v7 = nlohmann::json::parse(read_file(graph))["vertices"][7]["id"];
@@ -154,7 +137,7 @@ TEST(CliExploreFirst, AnAbstractModelReplaysEachRunExactly) {
 // and JUnit say so and why.
 TEST(CliExploreFirst, BeyondTheBudgetTheRunSaysItPlaysOnTheFly) {
   ScratchDir d("explore_first_budget");
-  const std::string sut = d.write("sut.sh", adapter(false));
+  const std::string sut = d.write("sut.sh", counters_adapter(false));
   CliResult text = run_playtest("run " + counters + " --param N=6 --sut 'sh " + sut +
                                 "' --strategy random --steps 50 --purpose none --max-states 100 --trace " +
                                 d.file("t.jsonl") + " --junit " + d.file("j.xml"));
@@ -197,7 +180,7 @@ TEST(CliExploreFirst, BeyondTheBudgetTheRunSaysItPlaysOnTheFly) {
 // with what needs the whole graph and on a graph file.
 TEST(CliExploreFirst, OnTheFlyOnRequest) {
   ScratchDir d("explore_first_request");
-  const std::string sut = d.write("sut.sh", adapter(true));
+  const std::string sut = d.write("sut.sh", counters_adapter(true));
   CliResult r = run_playtest("run " + counters + " --param N=3 --sut 'sh " + sut +
                              "' --strategy anti-ant --steps 300 --seed 1 --on-the-fly");
   ASSERT_EQ(r.code, 1) << r.out << r.err;

@@ -178,7 +178,7 @@ TEST(BoundedReachability, ThreadCountDoesNotChangeAnything) {
   std::vector<VertexId> goals;
   for (VertexId v : g.vertices())
     if (g.is_goal(v)) goals.push_back(v);
-  BoundedReachOptions o{.bound = 12, .sweep = ReachSweep::dense, .threads = 1};
+  BoundedReachOptions o{.bound = 12, .sweep = ReachSweep::dense, .threads = 1, .frontier_statistics = true};
   const BoundedReachResult one = solve_bounded_reachability(g, goals, o);
   for (unsigned t : {2u, 3u, 4u}) {
     o.threads = t;
