@@ -150,6 +150,7 @@ SvgPicture render_svg(std::string_view dot, const GraphvizOptions& options) {
   // stdin is a socket so that writing to a Graphviz that died is EPIPE (MSG_NOSIGNAL), not SIGPIPE.
   if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, in_pair) != 0) {
     fail.message = fmt::format("cannot start Graphviz: {}", std::strerror(errno));
+    fail.reason = "it could not be started";
     return fail;
   }
   Child c;
@@ -157,6 +158,7 @@ SvgPicture render_svg(std::string_view dot, const GraphvizOptions& options) {
   if (::pipe2(out_pipe, O_CLOEXEC) != 0) {
     ::close(in_pair[1]);
     fail.message = fmt::format("cannot start Graphviz: {}", std::strerror(errno));
+    fail.reason = "it could not be started";
     return fail;
   }
   c.out = out_pipe[0];
@@ -164,6 +166,7 @@ SvgPicture render_svg(std::string_view dot, const GraphvizOptions& options) {
     ::close(in_pair[1]);
     ::close(out_pipe[1]);
     fail.message = fmt::format("cannot start Graphviz: {}", std::strerror(errno));
+    fail.reason = "it could not be started";
     return fail;
   }
   c.err = err_pipe[0];
@@ -194,6 +197,7 @@ SvgPicture render_svg(std::string_view dot, const GraphvizOptions& options) {
   ::close(err_pipe[1]);
   if (rc != 0) {
     c.pid = -1;
+    fail.reason = rc == ENOENT ? "it is not installed" : "it could not be started";
     fail.message = rc == ENOENT ? fmt::format(
                                       "Graphviz ('{}') is not installed or not on PATH; install the graphviz "
                                       "package (scripts/setup.sh) to see the picture",
@@ -219,12 +223,13 @@ SvgPicture render_svg(std::string_view dot, const GraphvizOptions& options) {
     if (options.stop != nullptr) fds[n++] = {options.stop->fd(), POLLIN, 0};
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
     if (left <= 0) {
-      fail.message = fmt::format("Graphviz did not finish the layout within {} s; the picture is left out",
-                                 options.timeout.count() / 1000.0);
+      fail.message = fmt::format("Graphviz did not finish the layout within {} s", options.timeout.count() / 1000.0);
+      fail.reason = fmt::format("it timed out after {} s", options.timeout.count() / 1000.0);
       return fail;  // ~Child kills it
     }
     if (::poll(fds.data(), n, static_cast<int>(std::min<long long>(left, 1000))) < 0 && errno != EINTR) {
       fail.message = fmt::format("waiting for Graphviz failed: {}", std::strerror(errno));
+      fail.reason = "waiting for it failed";
       return fail;
     }
     for (nfds_t k = 0; k < watched; ++k) {
@@ -261,9 +266,13 @@ SvgPicture render_svg(std::string_view dot, const GraphvizOptions& options) {
                                WIFEXITED(c.status) ? fmt::format("exit status {}", WEXITSTATUS(c.status))
                                                    : fmt::format("signal {}", WTERMSIG(c.status)),
                                err.empty() ? "" : ": " + err.substr(0, 500));
+    fail.reason = WIFEXITED(c.status) ? fmt::format("it failed with exit status {}", WEXITSTATUS(c.status))
+                                      : fmt::format("it was killed by signal {}", WTERMSIG(c.status));
     return fail;
   }
-  return clean_svg(out);
+  SvgPicture cleaned = clean_svg(out);
+  if (!cleaned.ok) cleaned.reason = "its output was not a picture that is safe to show";
+  return cleaned;
 }
 
 }  // namespace playtest::report

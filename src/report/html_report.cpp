@@ -14,6 +14,7 @@
 #include "detail/page_template.hpp"
 #include "playtest/error.hpp"
 #include "playtest/io/dot.hpp"
+#include "playtest/report/fallback_svg.hpp"
 #include "playtest/report/svg_plot.hpp"
 
 namespace playtest::report {
@@ -117,25 +118,63 @@ std::string render(const std::string& tmpl, const Data& data) {
   return out;
 }
 
-// The picture of `dot`, or a message; counts pictures and collects messages in `summary`.
+std::string dot_of(const TestGraph& g, const DotOptions& d);
+
+// A picture, by Graphviz when it can, else drawn by playtest (fallback_svg), or a message (a stop
+// request); counts pictures and collects messages in `summary`.
 struct Picture {
   std::string svg;
   std::string message;
+  std::string fallback;  // for the caption when the picture was drawn without Graphviz
 };
 
-Picture picture(const std::string& dot, const ReportOptions& o, ReportSummary& summary) {
-  // A time budget proportional to the picture: a report never waits a minute for one picture.
-  GraphvizOptions gv = o.graphviz;
-  gv.timeout = std::min(gv.timeout, std::chrono::milliseconds(2000 + static_cast<std::int64_t>(dot.size() / 20)));
-  SvgPicture p = render_svg(dot, gv);
-  if (p.ok) {
-    ++summary.pictures;
-    return {std::move(p.svg), {}};
+class Drawer {
+ public:
+  Drawer(const ReportOptions& o, ReportSummary& summary) : o_(o), summary_(summary) {}
+
+  Picture draw(const TestGraph& g, const DotOptions& d, const FallbackFailureBox* box = nullptr) {
+    const std::string dot = dot_of(g, d);
+    std::string reason, message;
+    if (!given_up_.empty()) {
+      // Graphviz is missing, or timed out on an earlier picture (the failures' neighbourhoods come
+      // first, the larger pictures of the whole model after them): no second wait.
+      reason = given_up_;
+    } else {
+      // A time budget proportional to the picture: a report never waits a minute for one picture.
+      GraphvizOptions gv = o_.graphviz;
+      gv.timeout =
+          std::min(gv.timeout, std::chrono::milliseconds(2000 + static_cast<std::int64_t>(dot.size() / 20)));
+      SvgPicture p = render_svg(dot, gv);
+      if (p.ok) {
+        ++summary_.pictures;
+        return {std::move(p.svg), {}, {}};
+      }
+      if (p.reason.empty()) {  // a stop request: no picture, the report is not kept anyway
+        note(p.message);
+        return {{}, p.message, {}};
+      }
+      reason = p.reason;
+      message = p.message;
+      if (p.reason == "it is not installed" || p.reason == "it could not be started") given_up_ = p.reason;
+      if (p.reason.starts_with("it timed out")) given_up_ = p.reason + " on an earlier picture";
+    }
+    if (!message.empty()) note(message + "; the pictures were drawn without it");
+    ++summary_.pictures;
+    return {fallback_svg(g, d, box), {},
+            fmt::format("Drawn without Graphviz ({}): vertices stand in columns by their distance from the initial "
+                        "vertex.",
+                        reason)};
   }
-  if (std::find(summary.messages.begin(), summary.messages.end(), p.message) == summary.messages.end())
-    summary.messages.push_back(p.message);
-  return {{}, p.message};
-}
+
+ private:
+  void note(const std::string& m) {
+    if (std::find(summary_.messages.begin(), summary_.messages.end(), m) == summary_.messages.end())
+      summary_.messages.push_back(m);
+  }
+  const ReportOptions& o_;
+  ReportSummary& summary_;
+  std::string given_up_;  // why Graphviz is not tried again
+};
 
 std::string dot_of(const TestGraph& g, const DotOptions& d) {
   std::ostringstream s;
@@ -401,6 +440,7 @@ SolveSection solve_section(const TestGraph& g, const BoundedReachResult& r) {
 ReportSummary write_html_report(std::ostream& out, const Report& rep, const ReportOptions& o) {
   ReportSummary summary;
   summary.runs = static_cast<std::uint32_t>(rep.runs.size());
+  Drawer drawer(o, summary);
   const TestGraph* g = rep.model;
   Data page;
   page.set("title", rep.title.empty() ? std::string("playtest report") : rep.title);
@@ -487,9 +527,11 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
   Data facts = list();
   if (!rep.model_name.empty() || g)
     facts.push_back(facts_item("model", rep.model_name.empty() ? std::string("(given)") : rep.model_name));
+  const bool part = g && !rep.model_part.empty();
   if (g)
-    facts.push_back(facts_item("size", fmt::format("{} vertices ({} choice points), {} edges", g->num_vertices(),
-                                                   g->num_passive(), g->num_edges())));
+    facts.push_back(facts_item(part ? "seen" : "size",
+                               fmt::format("{} vertices ({} choice points), {} edges{}", g->num_vertices(),
+                                           g->num_passive(), g->num_edges(), part ? " of the model" : "")));
   std::vector<std::string> strategies;
   for (const RunRecord& r : rep.runs)
     if (!r.strategy.empty() && std::find(strategies.begin(), strategies.end(), r.strategy) == strategies.end())
@@ -498,8 +540,9 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
   Coverage cov;
   if (g && total) {
     cov = coverage_of(*g, visits);
-    facts.push_back(facts_item("coverage", fmt::format("{}/{} edges, {}/{} labels", cov.edges_covered, cov.edges_total,
-                                                       cov.labels_covered, cov.labels_total)));
+    facts.push_back(facts_item(
+        "coverage", fmt::format("{}/{} edges, {}/{} labels{}", cov.edges_covered, cov.edges_total, cov.labels_covered,
+                                cov.labels_total, part ? " (of those the traces saw)" : "")));
   }
   if (sources.size() == 1 && !sources.begin()->first.empty())
     facts.push_back(facts_item("trace", sources.begin()->first));
@@ -640,9 +683,14 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
         }
         return s;
       };
+      FallbackFailureBox box;
       if (r.verdict == Verdict::fail) {
         const std::string what =
             r.observed ? fmt::format("got '{}'\nnot allowed", *r.observed) : std::string("silence\nno timeout edge");
+        box = {.at = at,
+               .text = what,
+               .edge_label = r.trace.empty() ? std::string("") : fmt::format("#{}", r.trace.back().step),
+               .color = fail_red};
         d.extra_statements = fmt::format(
             "  __failure [shape=box, style=\"filled,dashed\", fillcolor=\"#ffebe9\", color=\"{0}\", fontcolor=\"{0}\", "
             "label={1}, id=\"{2}failure\", class=\"failure\"];\n"
@@ -651,7 +699,8 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
             fail_red, dot_quote(what), prefix, at.value,
             dot_quote(r.trace.empty() ? std::string("") : fmt::format("#{}", r.trace.back().step)));
       }
-      pic = picture(dot_of(*g, d), o, summary);
+      pic = drawer.draw(*g, d, r.verdict == Verdict::fail ? &box : nullptr);
+      if (!pic.fallback.empty()) caption = pic.fallback + " " + caption;
       if (!pic.svg.empty()) {
         ++pictures_of_failures;
         picture_prefix = prefix;
@@ -684,6 +733,13 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
   // The model with coverage.
   // The model section belongs to runs; simulate, cover and solve draw the model in their own sections.
   page.set("has_model", g != nullptr && total > 0);
+  page.set("has_model_part", part);
+  if (part)
+    page.set("model_part",
+             fmt::format("Coverage of the {} edges the trace{} saw, on the {} states {} passed through and their "
+                         "edges: {}.",
+                         g->num_edges(), rep.runs.size() == 1 ? "" : "s", g->num_vertices(),
+                         rep.runs.size() == 1 ? "it" : "they", rep.model_part));
   // Outcomes the system never chose (RunRecord::starved): each edge once, with its most visits.
   std::vector<std::uint8_t> starved_edge;
   if (g && total > 0) {
@@ -728,9 +784,10 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
   }
   if (g && total > 0) {
     page.set("model_summary",
-             fmt::format("{}: {} vertices ({} active, {} choice points, {} goals), {} edges, {} labels; "
+             fmt::format("{}{}: {} vertices ({} active, {} choice points, {} goals), {} edges, {} labels; "
                          "initial vertex '{}'.",
-                         rep.model_name.empty() ? std::string("The model") : rep.model_name, g->num_vertices(),
+                         rep.model_name.empty() ? std::string("The model") : rep.model_name,
+                         part ? ", the part the traces saw" : "", g->num_vertices(),
                          g->num_vertices() - g->num_passive(), g->num_passive(), g->num_goals(), g->num_edges(),
                          g->num_labels(), g->name(g->initial())));
     std::uint32_t max_visits = 0;
@@ -800,8 +857,23 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
           s.css_class = "covered";
           return s;
         };
-      Picture pic = picture(dot_of(*g, d), o, summary);
+      Picture pic = drawer.draw(*g, d);
+      // Short names in the picture: the table that says which state each one is.
+      Data states = list();
+      if (d.vertex_name && !pic.svg.empty())
+        for (VertexId v : g->vertices()) {
+          Data row;
+          row.set("short", d.vertex_name(v));
+          row.set("anchor", fmt::format("state-v{}", v.value));
+          row.set("kind", g->is_passive(v) ? "choice point" : "active");
+          row.set("state", std::string(g->name(v)));
+          states.push_back(row);
+        }
+      page.set("has_state_table", !states.is_empty_list());
+      page.set("state_table", states);
+      page.set("state_count", fmt::format("{}", g->num_vertices()));
       page.set("model_picture", pic.svg);
+      page.set("model_fallback", pic.fallback);
       model_message = pic.message;
     } else {
       model_message = fmt::format(
@@ -1028,8 +1100,9 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
         }
         return st;
       };
-      Picture pic = picture(dot_of(*g, d), o, summary);
+      Picture pic = drawer.draw(*g, d);
       cover_svg = pic.svg;
+      c.set("cover_fallback", pic.fallback);
       cover_message = pic.message;
     }
     c.set("has_cover_picture", !cover_svg.empty());
@@ -1070,8 +1143,9 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
         }
         return st;
       };
-      Picture pic = picture(dot_of(*g, d), o, summary);
+      Picture pic = drawer.draw(*g, d);
       svg = pic.svg;
+      s.set("solve_fallback", pic.fallback);
       message = pic.message;
     }
     s.set("has_solve_picture", !svg.empty());

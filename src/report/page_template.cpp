@@ -122,11 +122,23 @@ footer { color:var(--muted); font-size:12px; padding:18px 0 30px; }
 {{#has_model}}
 <section id="model">
 <h2>Model and coverage</h2>
+{{#has_model_part}}<p class="nopic">{{model_part}}</p>{{/has_model_part}}
 <p>{{model_summary}}</p>
 <p>{{coverage_summary}}</p>
 {{#has_legend}}<div class="legend">{{#legend}}<span><i class="{{dash}}" style="border-top-color:{{color}}"></i>{{text}}</span>{{/legend}}</div>{{/has_legend}}
-{{#has_model_picture}}<figure class="picture" id="model-picture">{{{model_picture}}}<figcaption>Active vertices (the tester moves) are ellipses, choice points (the system moves) diamonds, goals doubled, the initial vertex bold; each edge shows its label and how often the runs took it (×N). Click the picture to zoom.</figcaption></figure>{{/has_model_picture}}
+{{#has_model_picture}}<figure class="picture" id="model-picture">{{{model_picture}}}<figcaption>{{model_fallback}} Active vertices (the tester moves) are ellipses, choice points (the system moves) diamonds, goals doubled, the initial vertex bold; each edge shows its label and how often the runs took it (×N). Click the picture to zoom.</figcaption></figure>{{/has_model_picture}}
 {{#has_model_message}}<p class="nopic">{{model_message}}</p>{{/has_model_message}}
+{{#has_state_table}}
+<h3 id="states">Vertices drawn by number ({{state_count}})</h3>
+<p>The picture names the model's states by number; here is each one's full state (also its tooltip).</p>
+<table class="uncovered states">
+<thead><tr><th>vertex</th><th>kind</th><th>state</th></tr></thead>
+<tbody>
+{{#state_table}}<tr id="{{anchor}}"><td class="mono">{{short}}</td><td class="muted">{{kind}}</td><td class="mono">{{state}}</td></tr>
+{{/state_table}}
+</tbody>
+</table>
+{{/has_state_table}}
 {{#has_starved}}
 <h3 id="starved">Outcomes the system never chose ({{starved_count}})</h3>
 <p>The runs stopped with their purpose left only behind these outcomes: the model allows them, the system never chose them in all these visits, although their declared probability would have shown them with probability at least 0.999. {{starved_untestable}} A model that allows what the system never does is a finding for the modeller, not a failure of the system.{{#has_model_picture}} They are drawn purple and dashed on the picture.{{/has_model_picture}}</p>
@@ -186,7 +198,7 @@ footer { color:var(--muted); font-size:12px; padding:18px 0 30px; }
 <p>Chinese Postman tour of <b>{{tour_steps}}</b> steps from <span class="mono">{{start}}</span>, cost {{cost}} (lower bound {{lower_bound}}: every edge once){{#has_uncoverable}}; {{uncoverable}} edges cannot be toured{{/has_uncoverable}}. Cut at the choice points into <b>{{segments}}</b> segments.</p>
 <p>{{bound_text}}</p>
 {{#has_plot}}<figure>{{{plot}}}<figcaption>{{plot_caption}}</figcaption></figure>{{/has_plot}}
-{{#has_cover_picture}}<figure class="picture">{{{cover_picture}}}<figcaption>The tour on the model: edges it takes more than once are bold (×N), edges it cannot take dashed. Click the picture to zoom.</figcaption></figure>{{/has_cover_picture}}
+{{#has_cover_picture}}<figure class="picture">{{{cover_picture}}}<figcaption>{{cover_fallback}} The tour on the model: edges it takes more than once are bold (×N), edges it cannot take dashed. Click the picture to zoom.</figcaption></figure>{{/has_cover_picture}}
 {{#has_cover_message}}<p class="nopic">{{cover_message}}</p>{{/has_cover_message}}
 <details><summary>The tour and its segments</summary>
 <p class="mono">{{tour_text}}</p>
@@ -200,7 +212,7 @@ footer { color:var(--muted); font-size:12px; padding:18px 0 30px; }
 <section id="solve">
 <h2>Strategy ({{objective}})</h2>
 {{#summary}}<p>{{line}}</p>{{/summary}}
-{{#has_solve_picture}}<figure class="picture">{{{solve_picture}}}<figcaption>The strategy's choices are drawn green and bold; each vertex shows its value; grey vertices cannot reach a goal the way the objective asks.</figcaption></figure>{{/has_solve_picture}}
+{{#has_solve_picture}}<figure class="picture">{{{solve_picture}}}<figcaption>{{solve_fallback}} The strategy's choices are drawn green and bold; each vertex shows its value; grey vertices cannot reach a goal the way the objective asks.</figcaption></figure>{{/has_solve_picture}}
 {{#has_solve_message}}<p class="nopic">{{solve_message}}</p>{{/has_solve_message}}
 </section>
 {{/solve}}

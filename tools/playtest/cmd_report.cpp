@@ -15,6 +15,7 @@
 #include "playtest/error.hpp"
 #include "playtest/report/html_report.hpp"
 #include "playtest/run/on_the_fly.hpp"
+#include "playtest/run/seen_part.hpp"
 #include "playtest/run/trace_reader.hpp"
 
 namespace playtest::cli {
@@ -79,11 +80,18 @@ int run(const Options& o) {
     if (const std::shared_ptr<const Model> program = load_model_program(model)) {
       // Explored within the budget, as run does; a model too big for it is reported without its picture.
       ExploreFirst first = explore_first(program, {.max_states = model.max_states, .max_seconds = o.explore_time});
-      if (first.graph)
+      if (first.graph) {
         g = std::move(first.graph);
-      else
-        notes.push_back(fmt::format("the model '{}' was not drawn: {} (--explore-time, --max-states)", model.path,
-                                    first.on_the_fly_reason));
+      } else {
+        // Too big to explore: coverage and the failures' paths on the part the traces saw.
+        SeenPart seen = seen_part(*program, rep.runs);
+        g = std::move(seen.graph);
+        rep.model_part = fmt::format("the model is too big to explore within --explore-time and --max-states ({})",
+                                     first.on_the_fly_reason);
+        notes.push_back(fmt::format("coverage of the {} edges the trace{} saw; the model is too big to explore within "
+                                    "--explore-time ({})",
+                                    g->num_edges(), rep.runs.size() == 1 ? "" : "s", first.on_the_fly_reason));
+      }
     } else {
       g = load_input(model);
     }
@@ -140,7 +148,7 @@ const Registration reg{
                       "model the traces name)");
       sub->add_option("--explore-time", o->explore_time,
                       "Model programs: explore the model for the report for at most this many seconds (and "
-                      "--max-states); a model that does not fit is reported without its picture (0: no limit)")
+                      "--max-states); a model that does not fit is reported on the part of it the traces saw (0: no limit)")
           ->default_val(10.0)
           ->check(non_negative_finite());
       sub->add_option("--inputs", o->model.inputs, "LTS models: labels that are inputs (comma-separated)")

@@ -127,7 +127,6 @@ void report(const CLI::ParseError& e, const CLI::App& app) {
   static const std::regex not_in(R"(^(.*) not in \{(.*)\}$)");
   static const std::regex required(R"(^(\S+) is required$)");
   static const std::regex excludes(R"(^(\S+) excludes (\S+)$)");
-  static const std::regex extras(R"(^The following arguments? (?:was|were) not expected: (.*)$)");
   static const std::regex convert(R"(^Could not convert: (\S+) = (.*)$)");
   std::smatch m;
   if (msg == "A subcommand is required") {
@@ -169,12 +168,16 @@ void report(const CLI::ParseError& e, const CLI::App& app) {
   } else if (std::regex_match(msg, m, convert)) {
     flag = m[1].str();
     msg = fmt::format("'{}' is not a value of the right type", m[2].str());
-  } else if (std::regex_match(msg, m, extras)) {
-    // The first unexpected option, else the first unexpected word (CLI11 lists them in any order).
-    std::string word;
-    std::istringstream words(m[1].str());
-    for (std::string w; words >> w;)
+  } else if (dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr) {
+    // The words no option took, from the command that was parsed (not from the message's text):
+    // the first unexpected option, else the first unexpected word.
+    std::vector<std::string> left = sub->remaining();
+    if (left.empty()) left = app.remaining(true);
+    std::string word, all;
+    for (const std::string& w : left) {
       if (word.empty() || (w.starts_with("-") && !word.starts_with("-"))) word = w;
+      all += (all.empty() ? "" : " ") + w;
+    }
     std::vector<std::string> known;
     if (word.starts_with("-")) {
       for (const CLI::Option* opt : sub->get_options())
@@ -184,7 +187,7 @@ void report(const CLI::ParseError& e, const CLI::App& app) {
       for (const CLI::App* c : app.get_subcommands({})) known.push_back(c->get_name());
       msg = fmt::format("unknown command '{}'{}", word, did_you_mean(word, known));
     } else {
-      msg = fmt::format("unexpected argument '{}'", m[1].str());
+      msg = fmt::format("unexpected argument '{}'", all);
     }
   } else if (!msg.empty()) {
     msg[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(msg[0])));

@@ -24,6 +24,9 @@ struct SvgPicture {
   bool ok = false;
   std::string svg;      // the <svg> element (prolog, doctype and comments removed) when ok
   std::string message;  // why there is no picture when !ok
+  // The same in a few words for a caption ("it timed out after 2.1 s", "it is not installed"), when
+  // !ok because Graphviz could not draw it (empty when a stop request ended the layout).
+  std::string reason;
 };
 
 // Runs `program -Tsvg` on `dot` and checks the result with clean_svg. Never throws for a missing

@@ -41,6 +41,10 @@ struct Report {
   std::string tool_version;          // shown at the bottom
   const TestGraph* model = nullptr;  // nullptr: runs and steps only, no picture
   std::string model_name;            // the model's file name
+  // When `model` is only the part of the model the runs saw (run/seen_part.hpp: a model program too
+  // big to explore), why, e.g. "the model is too big to explore within --explore-time (...)": coverage
+  // then counts the edges the traces saw, and the page says so.
+  std::string model_part;
   std::vector<RunRecord> runs;
   // Runs the traces' campaign lines promise but the traces do not hold (missing_runs,
   // run/trace_reader.hpp: a trace cut short): the headline says so and the overall verdict is then

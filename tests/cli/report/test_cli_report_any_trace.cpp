@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <nlohmann/json.hpp>
+#include <regex>
 
 #include "cli_runner.hpp"
 
@@ -89,6 +90,50 @@ TEST(CliReportAnyTrace, AModelThatIsNotAFileHereIsANote) {
   CliResult found = run_playtest("report " + trace + " -o " + d.file("r.html") + " --json");
   ASSERT_EQ(found.code, 0) << found.out << found.err;
   EXPECT_EQ(nlohmann::json::parse(found.out)["model"], d.file("gone.json"));
+}
+
+// A trace of a run played on the fly whose model is too big to explore within --explore-time (the
+// counters at N=1000: 2 * 10^9 states): the report takes its coverage and the failure's path from the
+// part of the model the trace saw (the states its steps pass through and their edges), and says so.
+TEST(CliReportAnyTrace, AModelTooBigToExploreIsReportedOnThePartTheTraceSaw) {
+  ScratchDir d("report_seen_part");
+  const std::string sut = d.write("sut.sh", buggy);
+  const std::string trace = d.file("t.jsonl");
+  CliResult r = run_playtest("run " + counters + " --sut 'sh " + sut + "' --strategy random --seed 2 --quiet --trace " +
+                             trace);
+  ASSERT_EQ(r.code, 1) << r.out << r.err;
+  CliResult rep = run_playtest("report " + trace + " --explore-time 0.05 -o " + d.file("r.html") + " --json");
+  ASSERT_EQ(rep.code, 0) << rep.out << rep.err;
+  const auto j = nlohmann::json::parse(rep.out);
+  ASSERT_FALSE(j["messages"].empty()) << rep.out;
+  const std::string note = j["messages"][0];
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(note, m,
+                                std::regex("^coverage of the (\\d+) edges the trace saw; the model is too big to "
+                                           "explore within --explore-time \\(exploring it did not end within 0.05 s")))
+      << note;
+  const std::string edges = m[1];
+  const std::string html = read_file(d.file("r.html"));
+  EXPECT_NE(html.find("Coverage of the " + edges + " edges the trace saw"), std::string::npos);
+  // The coverage fact counts the seen edges: some taken, not all (each state's other edges were seen
+  // but not taken).
+  ASSERT_TRUE(std::regex_search(html, m, std::regex("coverage <b>(\\d+)/" + edges + " edges, \\d+/\\d+ labels \\(of "
+                                                    "those the traces saw\\)</b>")))
+      << html.substr(0, 3000);
+  EXPECT_GT(std::stoi(m[1]), 0);
+  EXPECT_LT(std::stoi(m[1]), std::stoi(edges));
+  // The failure's path is drawn (by Graphviz or without it) and the steps point at its edges.
+  EXPECT_EQ(j["pictures"], 2) << rep.out;  // the failure and the (small) part the trace saw
+  EXPECT_NE(html.find("id=\"f1_failure\""), std::string::npos);
+  EXPECT_NE(html.find("data-edge=\"f1_e"), std::string::npos);
+  EXPECT_NE(html.find("class=\"edge path"), std::string::npos);
+  // A trace that is not of this model is still refused (the walk stops where it leaves the model).
+  const std::string other =
+      std::regex_replace(read_file(trace), std::regex("\"label\":\"DownY\""), "\"label\":\"DownW\"");
+  CliResult bad = run_playtest("report " + d.write("other.jsonl", other) + " --model " + counters +
+                               " --explore-time 0.05 -o " + d.file("r2.html"));
+  EXPECT_EQ(bad.code, 2) << bad.out << bad.err;
+  EXPECT_NE(bad.err.find("is the model the one the trace was recorded with?"), std::string::npos) << bad.err;
 }
 
 // Issue 22, starved outcomes: the trace's end records them, and the report (of the trace, and

@@ -17,6 +17,7 @@
 #include "playtest/error.hpp"
 #include "playtest/graph/generate.hpp"
 #include "playtest/io/graph_json.hpp"
+#include "playtest/report/fallback_svg.hpp"
 #include "playtest/report/graphviz.hpp"
 #include "playtest/report/html_report.hpp"
 #include "playtest/report/run_record.hpp"
@@ -312,9 +313,10 @@ TEST(HtmlReport, HostileNamesStayText) {
               std::string::npos);
     if (with_dot) {
       EXPECT_NE(html.find("<svg width="), std::string::npos);
-    } else {
-      EXPECT_NE(html.find("not installed or not on PATH"), std::string::npos);
-      EXPECT_EQ(html.find("<svg width="), std::string::npos);
+    } else {  // drawn by playtest, escaped as carefully
+      EXPECT_NE(html.find("Drawn without Graphviz (it is not installed)"), std::string::npos);
+      EXPECT_NE(html.find("<svg width="), std::string::npos);
+      EXPECT_NE(html.find("class=\"fallback\""), std::string::npos);
     }
   }
 }
@@ -344,8 +346,68 @@ TEST(HtmlReport, GraphvizGetsABudgetProportionalToThePicture) {
   const auto start = std::chrono::steady_clock::now();
   const std::string html = html_of({.title = "t", .model = &g, .model_name = "workers.json", .runs = played(g, g, 3)}, o);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  EXPECT_NE(html.find("did not finish"), std::string::npos);
+  EXPECT_NE(html.find("Drawn without Graphviz (it timed out after 2."), std::string::npos);
   EXPECT_LT(seconds, 10.0);  // one picture, 2 s and its size's share (not 60 s)
+}
+
+TEST(FallbackSvg, EscapesNamesAndKeepsTheIdsAndStyles) {
+  const TestGraph g = hostile_model();
+  DotOptions d;
+  d.id_prefix = "x_";
+  d.edge_style = [](EdgeId e) {
+    DotStyle s;
+    if (e.value == 0) {
+      s.color = "#cf222e";
+      s.css_class = "path";
+      s.note = "#1";
+    }
+    return s;
+  };
+  d.show_vertex = [&](VertexId v) { return g.name(v) != "island"; };
+  const FallbackFailureBox box{.at = *g.find_vertex("done"), .text = "got '<x>'\nnot allowed", .edge_label = "#3"};
+  const std::string svg = fallback_svg(g, d, &box);
+  EXPECT_TRUE(svg.starts_with("<svg width=\"")) << svg.substr(0, 80);
+  EXPECT_EQ(count(svg, "<svg"), 1u);
+  EXPECT_EQ(count(svg, "</svg>"), 1u);
+  EXPECT_EQ(svg.find("<img"), std::string::npos);
+  EXPECT_EQ(svg.find("<b onmouseover"), std::string::npos);
+  EXPECT_EQ(svg.find("<x>"), std::string::npos);
+  EXPECT_NE(svg.find("&lt;b onmouseover=alert(2)&gt;go&lt;/b&gt;"), std::string::npos);
+  EXPECT_NE(svg.find("wait &quot;q&quot; &amp; &apos;café&apos; ✓"), std::string::npos);
+  // The three shown vertices, their three edges (not the island's), the failure box and its arrow.
+  EXPECT_EQ(count(svg, "class=\"node"), 4u);
+  EXPECT_EQ(count(svg, "<g id=\"x_v"), 3u);
+  EXPECT_EQ(count(svg, "<g id=\"x_e"), 3u);
+  EXPECT_NE(svg.find("<g id=\"x_e0\" class=\"edge path\">"), std::string::npos);
+  EXPECT_NE(svg.find("stroke=\"#cf222e\""), std::string::npos);
+  EXPECT_NE(svg.find("id=\"x_failure\""), std::string::npos);
+  EXPECT_NE(svg.find("got &apos;&lt;x&gt;&apos;"), std::string::npos);
+  EXPECT_NE(svg.find("<polygon"), std::string::npos);   // the passive vertex is a diamond
+  EXPECT_EQ(count(svg, "<ellipse"), 3u);                // two active vertices, the goal drawn twice
+}
+
+// Short names in the whole model's picture come with a table of every vertex's full state.
+TEST(HtmlReport, ShortNamesHaveATableOfFullStates) {
+  const TestGraph g = parse_graph(R"json({"playtest": "graph/1", "initial": "(x=0, y=0, busy=false, name=idle)",
+    "vertices": [{"id": "(x=0, y=0, busy=false, name=idle)", "kind": "active"},
+                 {"id": "(x=1, y=0, busy=true, name=waiting)", "kind": "passive"}],
+    "edges": [{"from": "(x=0, y=0, busy=false, name=idle)", "to": "(x=1, y=0, busy=true, name=waiting)", "label": "Up"},
+              {"from": "(x=1, y=0, busy=true, name=waiting)", "to": "(x=0, y=0, busy=false, name=idle)",
+               "label": "?Ack", "prob": 1}]})json");
+  const auto runs = played(g, g, 1, 10);
+  ReportOptions o;
+  o.graphviz.program = "playtest-no-such-dot";  // the table is there with either picture
+  const std::string html = html_of({.title = "t", .model = &g, .model_name = "m.json", .runs = runs}, o);
+  EXPECT_NE(html.find("Vertices drawn by number (2)"), std::string::npos);
+  EXPECT_NE(html.find("<tr id=\"state-v0\"><td class=\"mono\">v0</td><td class=\"muted\">active</td><td "
+                      "class=\"mono\">(x=0, y=0, busy=false, name=idle)</td></tr>"),
+            std::string::npos);
+  EXPECT_NE(html.find("<tr id=\"state-v1\"><td class=\"mono\">v1</td><td class=\"muted\">choice point</td>"),
+            std::string::npos);
+  // Short names need no table.
+  const TestGraph w = load_graph(testing::example("examples/sut/workers.json"));
+  EXPECT_EQ(html_of({.title = "t", .model = &w, .runs = played(w, w, 1, 10)}, o).find("Vertices drawn by number"),
+            std::string::npos);
 }
 
 TEST(HtmlReport, TheFailingPathIsOnThePictureAndInTheStepTable) {
@@ -560,6 +622,52 @@ TEST(SvgPlot, NumbersAndEscaping) {
   const std::string hs = svg_histograms(h);
   EXPECT_NE(hs.find("no run met the purpose"), std::string::npos);
   EXPECT_NE(hs.find("<title>2 runs in"), std::string::npos);
+}
+
+// When Graphviz hangs, fails or is missing the report still shows every picture, drawn by playtest
+// (fallback_svg) and captioned so; a Graphviz that timed out is not asked again, so a report with
+// two pictures waits for one budget only.
+TEST(HtmlReport, WithoutAWorkingGraphvizThePicturesAreDrawnWithoutIt) {
+  testing::ScratchDir dir("graphviz_fallback");
+  const std::string hangs = dir.write("hangs.sh", "#!/bin/sh\nexec sleep 30\n");
+  const std::string fails = dir.write("fails.sh", "#!/bin/sh\necho 'Error: syntax error in line 1' >&2\nexit 1\n");
+  for (const std::string& p : {hangs, fails}) std::filesystem::permissions(p, std::filesystem::perms::owner_all);
+  const TestGraph g = load_graph(testing::example("examples/sut/workers.json"));
+  const RunRecord failing = walk_and_fail(g, 6);
+  struct Case {
+    std::string program, reason;
+  };
+  for (const Case& c : {Case{hangs, "it timed out after"}, Case{fails, "it failed with exit status 1"},
+                        Case{"playtest-no-such-dot", "it is not installed"}}) {
+    SCOPED_TRACE(c.program);
+    ReportOptions o;
+    o.graphviz.program = c.program;
+    std::ostringstream out;
+    const auto start = std::chrono::steady_clock::now();
+    const ReportSummary sum =
+        write_html_report(out, {.title = "t", .model = &g, .model_name = "workers.json", .runs = {failing}}, o);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const std::string html = out.str();
+    // Both pictures (the failure's and the model's), each drawn without Graphviz and captioned so.
+    EXPECT_EQ(count(html, "<svg width="), 2u);
+    EXPECT_EQ(count(html, "class=\"fallback\""), 2u);
+    EXPECT_EQ(sum.pictures, 2u);
+    EXPECT_NE(html.find("Drawn without Graphviz (" + c.reason), std::string::npos);
+    // Every vertex and edge of the model is in the model's picture, with the ids the page's script
+    // uses; the failure's path is red and ends in the box of what the system did.
+    EXPECT_EQ(count(html, "<g id=\"m_v"), g.num_vertices());
+    EXPECT_EQ(count(html, "<g id=\"m_e"), g.num_edges());
+    EXPECT_NE(html.find("id=\"f1_failure\""), std::string::npos);
+    EXPECT_NE(html.find("class=\"edge path\""), std::string::npos);
+    EXPECT_NE(html.find("got &apos;boom&apos;"), std::string::npos);
+    EXPECT_NE(html.find("data-edge=\"f1_e"), std::string::npos);  // steps point at edges of the picture
+    ASSERT_FALSE(sum.messages.empty());
+    EXPECT_NE(sum.messages.front().find("the pictures were drawn without it"), std::string::npos) << sum.messages.front();
+    if (c.program == hangs) {
+      EXPECT_NE(html.find("on an earlier picture"), std::string::npos);  // the second picture did not wait
+      EXPECT_LT(seconds, 8.0);  // one budget of about 2 s, not one per picture (and not 60 s)
+    }
+  }
 }
 
 }  // namespace

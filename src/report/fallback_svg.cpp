@@ -1,0 +1,317 @@
+#include "playtest/report/fallback_svg.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <map>
+#include <vector>
+
+#include "playtest/report/html_report.hpp"
+
+namespace playtest::report {
+
+namespace {
+
+// Geometry in px. Text is measured by character count (no font metrics here): 12 px Helvetica
+// averages about 6.6 px a character, 10 px about 5.6.
+constexpr double char_w = 6.8, small_char_w = 5.6;
+constexpr double line_h = 14;
+constexpr double column_gap = 120;  // room for the edge labels between columns
+constexpr double row_gap = 34;
+constexpr double margin = 16;
+
+std::vector<std::string> lines_of(const std::string& s) {
+  std::vector<std::string> out;
+  std::size_t at = 0;
+  for (;;) {
+    const auto nl = s.find('\n', at);
+    out.push_back(s.substr(at, nl == std::string::npos ? std::string::npos : nl - at));
+    if (nl == std::string::npos) break;
+    at = nl + 1;
+  }
+  return out;
+}
+
+std::size_t text_length(const std::string& s) {
+  std::size_t n = 0;  // code points, not bytes
+  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+  return n;
+}
+
+std::string number(double x) { return fmt::format("{:.1f}", x); }
+
+struct Box {
+  std::vector<std::string> lines;
+  double w = 0, h = 0, x = 0, y = 0;  // x, y: centre
+  std::uint32_t column = 0, row = 0;
+};
+
+Box make_box(std::vector<std::string> lines, bool diamond) {
+  Box b;
+  std::size_t longest = 1;
+  for (const std::string& l : lines) longest = std::max(longest, text_length(l));
+  b.w = std::max(44.0, double(longest) * char_w + 24);
+  b.h = 18 + double(lines.size()) * line_h;
+  if (diamond) {  // the text must fit inside the diamond
+    b.w += 24;
+    b.h += 10;
+  }
+  b.lines = std::move(lines);
+  return b;
+}
+
+std::string text_lines(const std::vector<std::string>& lines, double x, double y, const std::string& attrs) {
+  std::string out;
+  const double top = y - (double(lines.size()) - 1) * line_h / 2 + 4;
+  for (std::size_t k = 0; k < lines.size(); ++k)
+    out += fmt::format("<text text-anchor=\"middle\" x=\"{}\" y=\"{}\"{}>{}</text>", number(x),
+                       number(top + double(k) * line_h), attrs, escape_html(lines[k]));
+  return out;
+}
+
+// An arrow head at `to`, pointing along (to - from).
+std::string arrow_head(double fx, double fy, double tx, double ty, const std::string& color) {
+  const double dx = tx - fx, dy = ty - fy;
+  const double len = std::max(1e-6, std::hypot(dx, dy));
+  const double ux = dx / len, uy = dy / len;
+  const double bx = tx - 9 * ux, by = ty - 9 * uy;
+  return fmt::format("<polygon fill=\"{0}\" stroke=\"{0}\" points=\"{1},{2} {3},{4} {5},{6}\"/>", color, number(tx),
+                     number(ty), number(bx - 4 * uy), number(by + 4 * ux), number(bx + 4 * uy), number(by - 4 * ux));
+}
+
+// Where the line from a box's centre towards (px, py) leaves the box (ellipse or diamond).
+std::pair<double, double> border(const Box& b, bool diamond, double px, double py) {
+  const double dx = px - b.x, dy = py - b.y;
+  if (std::abs(dx) < 1e-9 && std::abs(dy) < 1e-9) return {b.x, b.y};
+  const double a = b.w / 2, c = b.h / 2;
+  const double t =
+      diamond ? 1 / (std::abs(dx) / a + std::abs(dy) / c) : 1 / std::sqrt((dx * dx) / (a * a) + (dy * dy) / (c * c));
+  return {b.x + dx * t, b.y + dy * t};
+}
+
+}  // namespace
+
+std::string fallback_svg(const TestGraph& g, const DotOptions& o, const FallbackFailureBox* failure) {
+  const auto shown = [&](VertexId v) { return !o.show_vertex || o.show_vertex(v); };
+  // Columns by breadth-first distance over the drawn vertices.
+  std::vector<std::int64_t> depth(g.num_vertices(), -1);
+  std::vector<VertexId> order;
+  std::deque<VertexId> queue;
+  auto start = [&](VertexId v) {
+    depth[v.index()] = 0;
+    queue.push_back(v);
+    while (!queue.empty()) {
+      const VertexId u = queue.front();
+      queue.pop_front();
+      order.push_back(u);
+      for (EdgeId e : g.out_edges(u)) {
+        const VertexId w = g.target(e);
+        if (depth[w.index()] >= 0 || !shown(w)) continue;
+        depth[w.index()] = depth[u.index()] + 1;
+        queue.push_back(w);
+      }
+    }
+  };
+  if (shown(g.initial())) start(g.initial());
+  for (VertexId v : g.vertices())
+    if (shown(v) && depth[v.index()] < 0) start(v);
+
+  // Boxes, placed column by column in breadth-first order.
+  std::map<std::uint32_t, Box> boxes;  // by vertex index
+  std::vector<double> column_w;
+  std::vector<std::uint32_t> column_rows;
+  auto place = [&](Box& b, std::uint32_t column) {
+    if (column_w.size() <= column) {
+      column_w.resize(column + 1, 0);
+      column_rows.resize(column + 1, 0);
+    }
+    b.column = column;
+    b.row = column_rows[column]++;
+    column_w[column] = std::max(column_w[column], b.w);
+  };
+  for (VertexId v : order) {
+    std::vector<std::string> lines{o.vertex_name ? o.vertex_name(v) : std::string(g.name(v))};
+    std::string note = o.vertex_note ? o.vertex_note(v) : std::string();
+    const DotStyle st = o.vertex_style ? o.vertex_style(v) : DotStyle{};
+    if (!st.note.empty()) note += (note.empty() ? "" : "\n") + st.note;
+    if (!note.empty())
+      for (std::string& l : lines_of(note)) lines.push_back(std::move(l));
+    Box b = make_box(std::move(lines), g.is_passive(v));
+    place(b, static_cast<std::uint32_t>(depth[v.index()]));
+    boxes.emplace(v.value, std::move(b));
+  }
+  const bool has_box = failure && !failure->at.is_none() && boxes.count(failure->at.value);
+  Box fail_box;
+  if (has_box) {
+    fail_box = make_box(lines_of(failure->text), false);
+    place(fail_box, boxes.at(failure->at.value).column + 1);
+  }
+  // Row heights are uniform (the tallest box); columns as wide as their widest box.
+  double row_h = 0;
+  for (const auto& [_, b] : boxes) row_h = std::max(row_h, b.h);
+  if (has_box) row_h = std::max(row_h, fail_box.h);
+  row_h += row_gap;
+  std::vector<double> column_x(column_w.size(), 0);
+  double x = margin + 30;  // room for the start arrow
+  for (std::size_t c = 0; c < column_w.size(); ++c) {
+    column_x[c] = x + column_w[c] / 2;
+    x += column_w[c] + column_gap;
+  }
+  const double width = x - column_gap + margin;
+  std::uint32_t rows = 1;
+  for (std::uint32_t r : column_rows) rows = std::max(rows, r);
+  const double height = margin * 2 + double(rows) * row_h + 20;  // + room for loops above the first row
+  auto centre = [&](Box& b) {
+    // Short columns are centred vertically against the tallest one.
+    const double offset = (double(rows) - double(column_rows[b.column])) * row_h / 2;
+    b.x = column_x[b.column];
+    b.y = margin + 20 + offset + (double(b.row) + 0.5) * row_h;
+  };
+  for (auto& [_, b] : boxes) centre(b);
+  if (has_box) centre(fail_box);
+
+  std::string svg = fmt::format(
+      "<svg width=\"{0}pt\" height=\"{1}pt\" viewBox=\"0 0 {0} {1}\" xmlns=\"http://www.w3.org/2000/svg\" "
+      "class=\"fallback\" font-family=\"Helvetica,Arial,sans-serif\" font-size=\"12\">\n<g class=\"graph\">\n",
+      number(width), number(height));
+  const std::string& p = o.id_prefix;
+  auto id = [&](char kind, std::uint32_t index) {
+    return p.empty() ? std::string() : fmt::format(" id=\"{}{}{}\"", escape_html(p), kind, index);
+  };
+  // Edges first, under the vertices.
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> parallel;
+  for (EdgeId e : g.edges()) {
+    const VertexId s = g.source(e), t = g.target(e);
+    if (!boxes.count(s.value) || !boxes.count(t.value)) continue;
+    const Box& a = boxes.at(s.value);
+    const Box& b = boxes.at(t.value);
+    const DotStyle st = o.edge_style ? o.edge_style(e) : DotStyle{};
+    std::string color = st.color.empty() ? "#24292f" : st.color;
+    double pen = st.penwidth > 0 ? st.penwidth : 1;
+    if (o.highlight_edge && o.highlight_edge(e)) {
+      color = st.color.empty() ? "red" : st.color;
+      pen = std::max(pen, 2.5);
+    }
+    const bool dashed = st.dashed || g.is_timeout(e);
+    std::string label(g.label(e));
+    std::string extra;
+    if (g.is_timeout(e)) extra = "timeout";
+    if (!st.note.empty()) extra += (extra.empty() ? "" : " ") + st.note;
+    const std::uint32_t k = parallel[{std::min(s.value, t.value), std::max(s.value, t.value)}]++;
+    std::string d;
+    double lx = 0, ly = 0, hx = 0, hy = 0, ex = 0, ey = 0;
+    if (s == t) {  // a loop above the vertex
+      const double top = a.y - a.h / 2;
+      const double r = 14 + 8 * double(k);
+      d = fmt::format("M{},{} C{},{} {},{} {},{}", number(a.x - 8), number(top), number(a.x - 8 - r),
+                      number(top - 2 * r), number(a.x + 8 + r), number(top - 2 * r), number(a.x + 8), number(top));
+      hx = a.x + 8 + r;
+      hy = top - 2 * r;
+      ex = a.x + 8;
+      ey = top;
+      lx = a.x;
+      ly = top - 1.5 * r - 4;
+    } else {
+      // Forward edges bend by their rank among parallel ones; edges back or within a column arc
+      // to the side so that they do not run through the vertices between.
+      const bool forward = b.column > a.column;
+      const double mx = (a.x + b.x) / 2, my = (a.y + b.y) / 2;
+      double cx = mx, cy = my;
+      if (forward) {
+        cy += (double(k) - 0.0) * 22 * (k % 2 ? 1 : -1);
+      } else {
+        const double dx = b.x - a.x, dy = b.y - a.y;
+        const double len = std::max(1.0, std::hypot(dx, dy));
+        const double bend = 0.35 * len + 30 + 18 * double(k);
+        cx = mx - dy / len * bend;
+        cy = my + dx / len * bend;
+        if (a.column == b.column) cx = a.x + std::max(a.w, b.w) / 2 + bend * 0.5;
+      }
+      const auto [sx, sy] = border(a, g.is_passive(s), cx, cy);
+      const auto [tx, ty] = border(b, g.is_passive(t), cx, cy);
+      d = fmt::format("M{},{} Q{},{} {},{}", number(sx), number(sy), number(cx), number(cy), number(tx), number(ty));
+      hx = cx;
+      hy = cy;
+      ex = tx;
+      ey = ty;
+      lx = 0.25 * sx + 0.5 * cx + 0.25 * tx;
+      ly = 0.25 * sy + 0.5 * cy + 0.25 * ty - 4;
+    }
+    std::vector<std::string> label_lines;
+    if (!label.empty()) label_lines.push_back(label);
+    if (!extra.empty()) label_lines.push_back(extra);
+    std::string cls = "edge" + (st.css_class.empty() ? "" : " " + escape_html(st.css_class));
+    svg += fmt::format(
+        "<g{} class=\"{}\"><title>{}</title><path fill=\"none\" stroke=\"{}\" stroke-width=\"{}\"{} d=\"{}\"/>",
+        id('e', e.value), cls, escape_html(g.name(e)), escape_html(color), number(pen),
+        dashed ? " stroke-dasharray=\"5,3\"" : "", d);
+    svg += arrow_head(hx, hy, ex, ey, escape_html(color));
+    svg +=
+        text_lines(label_lines, lx, ly,
+                   fmt::format(" font-size=\"10\" fill=\"{}\"", escape_html(st.color.empty() ? "#24292f" : st.color)));
+    svg += "</g>\n";
+  }
+  // The start arrow.
+  if (boxes.count(g.initial().value)) {
+    const Box& b = boxes.at(g.initial().value);
+    const double tx = b.x - b.w / 2;
+    svg += fmt::format(
+        "<g class=\"start\"><circle cx=\"{}\" cy=\"{}\" r=\"3\" fill=\"#24292f\"/><path stroke=\"#24292f\" d=\"M{},{} "
+        "L{},{}\"/>{}</g>\n",
+        number(tx - 28), number(b.y), number(tx - 28), number(b.y), number(tx - 9), number(b.y),
+        arrow_head(tx - 28, b.y, tx, b.y, "#24292f"));
+  }
+  // The failure box and its arrow.
+  if (has_box) {
+    const Box& a = boxes.at(failure->at.value);
+    const auto [sx, sy] = border(a, g.is_passive(failure->at), fail_box.x, fail_box.y);
+    const double tx = fail_box.x - fail_box.w / 2, ty = fail_box.y;
+    const std::string c = escape_html(failure->color);
+    svg += fmt::format(
+        "<g{} class=\"edge path failure\"><path fill=\"none\" stroke=\"{}\" stroke-width=\"2.6\" "
+        "stroke-dasharray=\"5,3\" d=\"M{},{} L{},{}\"/>{}{}</g>\n",
+        p.empty() ? std::string() : fmt::format(" id=\"{}failure_edge\"", escape_html(p)), c, number(sx), number(sy),
+        number(tx), number(ty), arrow_head(sx, sy, tx, ty, c),
+        text_lines({failure->edge_label}, (sx + tx) / 2, (sy + ty) / 2 - 6,
+                   fmt::format(" font-size=\"10\" fill=\"{}\"", c)));
+    svg += fmt::format(
+        "<g{} class=\"node failure\"><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"#ffebe9\" stroke=\"{}\" "
+        "stroke-dasharray=\"5,3\"/>{}</g>\n",
+        p.empty() ? std::string() : fmt::format(" id=\"{}failure\"", escape_html(p)),
+        number(fail_box.x - fail_box.w / 2), number(fail_box.y - fail_box.h / 2), number(fail_box.w),
+        number(fail_box.h), c, text_lines(fail_box.lines, fail_box.x, fail_box.y, fmt::format(" fill=\"{}\"", c)));
+  }
+  // Vertices.
+  for (VertexId v : order) {
+    const Box& b = boxes.at(v.value);
+    const DotStyle st = o.vertex_style ? o.vertex_style(v) : DotStyle{};
+    const bool dim = o.dim_vertex && o.dim_vertex(v);
+    const std::string stroke = escape_html(!st.color.empty() ? st.color : dim ? "#999999" : "#24292f");
+    const std::string fill = escape_html(st.fillcolor.empty() ? "#ffffff" : st.fillcolor);
+    double pen = st.penwidth > 0 ? st.penwidth : v == g.initial() ? 2 : 1;
+    const std::string dash = st.dashed ? " stroke-dasharray=\"5,3\"" : "";
+    std::string shape;
+    auto outline = [&](double grow) {
+      const double w = b.w / 2 + grow, h = b.h / 2 + grow;
+      if (g.is_passive(v))
+        return fmt::format(
+            "<polygon fill=\"{}\" stroke=\"{}\" stroke-width=\"{}\"{} points=\"{},{} {},{} {},{} {},{}\"/>",
+            grow > 0 ? "none" : fill, stroke, number(pen), dash, number(b.x), number(b.y - h), number(b.x + w),
+            number(b.y), number(b.x), number(b.y + h), number(b.x - w), number(b.y));
+      return fmt::format(
+          "<ellipse fill=\"{}\" stroke=\"{}\" stroke-width=\"{}\"{} cx=\"{}\" cy=\"{}\" rx=\"{}\" ry=\"{}\"/>",
+          grow > 0 ? "none" : fill, stroke, number(pen), dash, number(b.x), number(b.y), number(w), number(h));
+    };
+    shape = outline(0);
+    if (g.is_goal(v)) shape += outline(4);
+    svg += fmt::format("<g{} class=\"node{}\"><title>{}</title>{}{}</g>\n", id('v', v.value),
+                       st.css_class.empty() ? "" : " " + escape_html(st.css_class), escape_html(g.name(v)), shape,
+                       text_lines(b.lines, b.x, b.y, dim ? " fill=\"#999999\"" : ""));
+  }
+  svg += "</g>\n</svg>";
+  return svg;
+}
+
+}  // namespace playtest::report
