@@ -199,8 +199,8 @@ SvgPicture render_svg(std::string_view dot, const GraphvizOptions& options) {
     c.pid = -1;
     fail.reason = rc == ENOENT ? "it is not installed" : "it could not be started";
     fail.message = rc == ENOENT ? fmt::format(
-                                      "Graphviz ('{}') is not installed or not on PATH; install the graphviz "
-                                      "package (scripts/setup.sh) to see the picture",
+                                      "Graphviz ('{}') is not installed or not on PATH (the graphviz package; "
+                                      "scripts/setup.sh installs it)",
                                       options.program)
                                 : fmt::format("cannot start Graphviz ('{}'): {}", options.program, std::strerror(rc));
     return fail;

@@ -142,8 +142,7 @@ class Drawer {
     } else {
       // A time budget proportional to the picture: a report never waits a minute for one picture.
       GraphvizOptions gv = o_.graphviz;
-      gv.timeout =
-          std::min(gv.timeout, std::chrono::milliseconds(2000 + static_cast<std::int64_t>(dot.size() / 20)));
+      gv.timeout = std::min(gv.timeout, std::chrono::milliseconds(2000 + static_cast<std::int64_t>(dot.size() / 20)));
       SvgPicture p = render_svg(dot, gv);
       if (p.ok) {
         ++summary_.pictures;
@@ -160,7 +159,8 @@ class Drawer {
     }
     if (!message.empty()) note(message + "; the pictures were drawn without it");
     ++summary_.pictures;
-    return {fallback_svg(g, d, box), {},
+    return {fallback_svg(g, d, box),
+            {},
             fmt::format("Drawn without Graphviz ({}): vertices stand in columns by their distance from the initial "
                         "vertex.",
                         reason)};
@@ -529,9 +529,9 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
     facts.push_back(facts_item("model", rep.model_name.empty() ? std::string("(given)") : rep.model_name));
   const bool part = g && !rep.model_part.empty();
   if (g)
-    facts.push_back(facts_item(part ? "seen" : "size",
-                               fmt::format("{} vertices ({} choice points), {} edges{}", g->num_vertices(),
-                                           g->num_passive(), g->num_edges(), part ? " of the model" : "")));
+    facts.push_back(
+        facts_item(part ? "seen" : "size", fmt::format("{} vertices ({} choice points), {} edges{}", g->num_vertices(),
+                                                       g->num_passive(), g->num_edges(), part ? " of the model" : "")));
   std::vector<std::string> strategies;
   for (const RunRecord& r : rep.runs)
     if (!r.strategy.empty() && std::find(strategies.begin(), strategies.end(), r.strategy) == strategies.end())
@@ -736,10 +736,9 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
   page.set("has_model_part", part);
   if (part)
     page.set("model_part",
-             fmt::format("Coverage of the {} edges the trace{} saw, on the {} states {} passed through and their "
-                         "edges: {}.",
-                         g->num_edges(), rep.runs.size() == 1 ? "" : "s", g->num_vertices(),
-                         rep.runs.size() == 1 ? "it" : "they", rep.model_part));
+             fmt::format("Coverage of the {} edges the trace{} saw (every edge of the states {} passed through): {}.",
+                         g->num_edges(), rep.runs.size() == 1 ? "" : "s", rep.runs.size() == 1 ? "it" : "they",
+                         rep.model_part));
   // Outcomes the system never chose (RunRecord::starved): each edge once, with its most visits.
   std::vector<std::uint8_t> starved_edge;
   if (g && total > 0) {
@@ -783,13 +782,13 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
                                                                  untestable, untestable == 1 ? "" : "s"));
   }
   if (g && total > 0) {
-    page.set("model_summary",
-             fmt::format("{}{}: {} vertices ({} active, {} choice points, {} goals), {} edges, {} labels; "
-                         "initial vertex '{}'.",
-                         rep.model_name.empty() ? std::string("The model") : rep.model_name,
-                         part ? ", the part the traces saw" : "", g->num_vertices(),
-                         g->num_vertices() - g->num_passive(), g->num_passive(), g->num_goals(), g->num_edges(),
-                         g->num_labels(), g->name(g->initial())));
+    page.set(
+        "model_summary",
+        fmt::format("{}{}: {} vertices ({} active, {} choice points, {} goals), {} edges, {} labels; "
+                    "initial vertex '{}'.",
+                    rep.model_name.empty() ? std::string("The model") : rep.model_name,
+                    part ? ", the part the traces saw" : "", g->num_vertices(), g->num_vertices() - g->num_passive(),
+                    g->num_passive(), g->num_goals(), g->num_edges(), g->num_labels(), g->name(g->initial())));
     std::uint32_t max_visits = 0;
     for (std::uint32_t v : visits) max_visits = std::max(max_visits, v);
     page.set("coverage_summary",

@@ -88,9 +88,10 @@ int run(const Options& o) {
         g = std::move(seen.graph);
         rep.model_part = fmt::format("the model is too big to explore within --explore-time and --max-states ({})",
                                      first.on_the_fly_reason);
-        notes.push_back(fmt::format("coverage of the {} edges the trace{} saw; the model is too big to explore within "
-                                    "--explore-time ({})",
-                                    g->num_edges(), rep.runs.size() == 1 ? "" : "s", first.on_the_fly_reason));
+        notes.push_back(
+            fmt::format("coverage of the {} edges the trace{} saw; the model is too big to explore within "
+                        "--explore-time ({})",
+                        g->num_edges(), rep.runs.size() == 1 ? "" : "s", first.on_the_fly_reason));
       }
     } else {
       g = load_input(model);
@@ -146,9 +147,10 @@ const Registration reg{
       sub->add_option("--model", o->model.path,
                       "The model the runs tested (draws it, colours coverage, names what was allowed; default: the "
                       "model the traces name)");
-      sub->add_option("--explore-time", o->explore_time,
-                      "Model programs: explore the model for the report for at most this many seconds (and "
-                      "--max-states); a model that does not fit is reported on the part of it the traces saw (0: no limit)")
+      sub->add_option(
+             "--explore-time", o->explore_time,
+             "Model programs: explore the model for the report for at most this many seconds (and "
+             "--max-states); a model that does not fit is reported on the part of it the traces saw (0: no limit)")
           ->default_val(10.0)
           ->check(non_negative_finite());
       sub->add_option("--inputs", o->model.inputs, "LTS models: labels that are inputs (comma-separated)")

@@ -56,7 +56,7 @@ TEST(CliReportAnyTrace, WithoutModelTheTracesModelIsDrawnWithShortNames) {
     // the caption.
     EXPECT_NE(html.find("too many to draw here; this is the neighbourhood"), std::string::npos);
     EXPECT_NE(html.find("Vertices are drawn by number: v"), std::string::npos);
-    EXPECT_NE(html.find("<a xlink:title=\"(x="), std::string::npos);         // the state as the tooltip
+    EXPECT_NE(html.find("<a xlink:title=\"(x="), std::string::npos);          // the state as the tooltip
     EXPECT_EQ(html.find("font-size=\"14.00\">(x="), std::string::npos);       // never as a label
     EXPECT_NE(html.find("font-size=\"14.00\">v"), std::string::npos) << fly;  // the short name is
     EXPECT_LT(seconds, 5.0);  // generous: the picture of at most 24 vertices takes well under a second
@@ -99,8 +99,8 @@ TEST(CliReportAnyTrace, AModelTooBigToExploreIsReportedOnThePartTheTraceSaw) {
   ScratchDir d("report_seen_part");
   const std::string sut = d.write("sut.sh", buggy);
   const std::string trace = d.file("t.jsonl");
-  CliResult r = run_playtest("run " + counters + " --sut 'sh " + sut + "' --strategy random --seed 2 --quiet --trace " +
-                             trace);
+  CliResult r =
+      run_playtest("run " + counters + " --sut 'sh " + sut + "' --strategy random --seed 2 --quiet --trace " + trace);
   ASSERT_EQ(r.code, 1) << r.out << r.err;
   CliResult rep = run_playtest("report " + trace + " --explore-time 0.05 -o " + d.file("r.html") + " --json");
   ASSERT_EQ(rep.code, 0) << rep.out << rep.err;
@@ -117,8 +117,10 @@ TEST(CliReportAnyTrace, AModelTooBigToExploreIsReportedOnThePartTheTraceSaw) {
   EXPECT_NE(html.find("Coverage of the " + edges + " edges the trace saw"), std::string::npos);
   // The coverage fact counts the seen edges: some taken, not all (each state's other edges were seen
   // but not taken).
-  ASSERT_TRUE(std::regex_search(html, m, std::regex("coverage <b>(\\d+)/" + edges + " edges, \\d+/\\d+ labels \\(of "
-                                                    "those the traces saw\\)</b>")))
+  ASSERT_TRUE(std::regex_search(html, m,
+                                std::regex("coverage <b>(\\d+)/" + edges +
+                                           " edges, \\d+/\\d+ labels \\(of "
+                                           "those the traces saw\\)</b>")))
       << html.substr(0, 3000);
   EXPECT_GT(std::stoi(m[1]), 0);
   EXPECT_LT(std::stoi(m[1]), std::stoi(edges));

@@ -1,10 +1,9 @@
 // The HTML report: trace reading, escaping, the SVG check, Graphviz as a subprocess, and the page's
 // content (runs, the failing path, coverage, large models, simulate/cover/solve sections).
 #include <gtest/gtest.h>
-
-#include <chrono>
 #include <unistd.h>
 
+#include <chrono>
 #include <cli_runner.hpp>
 #include <cmath>
 #include <filesystem>
@@ -344,7 +343,8 @@ TEST(HtmlReport, GraphvizGetsABudgetProportionalToThePicture) {
   o.graphviz.program = hangs;
   o.graphviz.timeout = std::chrono::milliseconds(60000);
   const auto start = std::chrono::steady_clock::now();
-  const std::string html = html_of({.title = "t", .model = &g, .model_name = "workers.json", .runs = played(g, g, 3)}, o);
+  const std::string html =
+      html_of({.title = "t", .model = &g, .model_name = "workers.json", .runs = played(g, g, 3)}, o);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_NE(html.find("Drawn without Graphviz (it timed out after 2."), std::string::npos);
   EXPECT_LT(seconds, 10.0);  // one picture, 2 s and its size's share (not 60 s)
@@ -382,8 +382,8 @@ TEST(FallbackSvg, EscapesNamesAndKeepsTheIdsAndStyles) {
   EXPECT_NE(svg.find("stroke=\"#cf222e\""), std::string::npos);
   EXPECT_NE(svg.find("id=\"x_failure\""), std::string::npos);
   EXPECT_NE(svg.find("got &apos;&lt;x&gt;&apos;"), std::string::npos);
-  EXPECT_NE(svg.find("<polygon"), std::string::npos);   // the passive vertex is a diamond
-  EXPECT_EQ(count(svg, "<ellipse"), 3u);                // two active vertices, the goal drawn twice
+  EXPECT_NE(svg.find("<polygon"), std::string::npos);  // the passive vertex is a diamond
+  EXPECT_EQ(count(svg, "<ellipse"), 3u);               // two active vertices, the goal drawn twice
 }
 
 // Short names in the whole model's picture come with a table of every vertex's full state.
@@ -662,7 +662,8 @@ TEST(HtmlReport, WithoutAWorkingGraphvizThePicturesAreDrawnWithoutIt) {
     EXPECT_NE(html.find("got &apos;boom&apos;"), std::string::npos);
     EXPECT_NE(html.find("data-edge=\"f1_e"), std::string::npos);  // steps point at edges of the picture
     ASSERT_FALSE(sum.messages.empty());
-    EXPECT_NE(sum.messages.front().find("the pictures were drawn without it"), std::string::npos) << sum.messages.front();
+    EXPECT_NE(sum.messages.front().find("the pictures were drawn without it"), std::string::npos)
+        << sum.messages.front();
     if (c.program == hangs) {
       EXPECT_NE(html.find("on an earlier picture"), std::string::npos);  // the second picture did not wait
       EXPECT_LT(seconds, 8.0);  // one budget of about 2 s, not one per picture (and not 60 s)
