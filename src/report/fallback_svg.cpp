@@ -18,8 +18,8 @@ namespace {
 // averages about 6.6 px a character, 10 px about 5.6.
 constexpr double char_w = 6.8, small_char_w = 5.6;
 constexpr double line_h = 14;
-constexpr double column_gap = 120;  // room for the edge labels between columns
-constexpr double row_gap = 34;
+constexpr double layer_gap = 64;  // room for the edge labels between layers
+constexpr double node_gap = 36;
 constexpr double margin = 16;
 
 std::vector<std::string> lines_of(const std::string& s) {
@@ -45,7 +45,7 @@ std::string number(double x) { return fmt::format("{:.1f}", x); }
 struct Box {
   std::vector<std::string> lines;
   double w = 0, h = 0, x = 0, y = 0;  // x, y: centre
-  std::uint32_t column = 0, row = 0;
+  std::uint32_t column = 0;           // the layer
 };
 
 Box make_box(std::vector<std::string> lines, bool diamond) {
@@ -62,11 +62,12 @@ Box make_box(std::vector<std::string> lines, bool diamond) {
   return b;
 }
 
-std::string text_lines(const std::vector<std::string>& lines, double x, double y, const std::string& attrs) {
+std::string text_lines(const std::vector<std::string>& lines, double x, double y, const std::string& attrs,
+                       const char* anchor = "middle") {
   std::string out;
   const double top = y - (double(lines.size()) - 1) * line_h / 2 + 4;
   for (std::size_t k = 0; k < lines.size(); ++k)
-    out += fmt::format("<text text-anchor=\"middle\" x=\"{}\" y=\"{}\"{}>{}</text>", number(x),
+    out += fmt::format("<text text-anchor=\"{}\" x=\"{}\" y=\"{}\"{}>{}</text>", anchor, number(x),
                        number(top + double(k) * line_h), attrs, escape_html(lines[k]));
   return out;
 }
@@ -118,18 +119,18 @@ std::string fallback_svg(const TestGraph& g, const DotOptions& o, const Fallback
   for (VertexId v : g.vertices())
     if (shown(v) && depth[v.index()] < 0) start(v);
 
-  // Boxes, placed column by column in breadth-first order.
+  // Boxes, placed layer by layer (top to bottom, as Graphviz draws) in breadth-first order.
   std::map<std::uint32_t, Box> boxes;  // by vertex index
-  std::vector<double> column_w;
-  std::vector<std::uint32_t> column_rows;
-  auto place = [&](Box& b, std::uint32_t column) {
-    if (column_w.size() <= column) {
-      column_w.resize(column + 1, 0);
-      column_rows.resize(column + 1, 0);
+  std::vector<double> layer_w, layer_h;
+  auto place = [&](Box& b, std::uint32_t layer) {
+    if (layer_w.size() <= layer) {
+      layer_w.resize(layer + 1, 0);
+      layer_h.resize(layer + 1, 0);
     }
-    b.column = column;
-    b.row = column_rows[column]++;
-    column_w[column] = std::max(column_w[column], b.w);
+    b.column = layer;                                                      // the layer
+    b.x = layer_w[layer] + (layer_w[layer] > 0 ? node_gap : 0) + b.w / 2;  // within the layer, for now
+    layer_w[layer] = b.x + b.w / 2;
+    layer_h[layer] = std::max(layer_h[layer], b.h);
   };
   for (VertexId v : order) {
     std::vector<std::string> lines{o.vertex_name ? o.vertex_name(v) : std::string(g.name(v))};
@@ -148,29 +149,23 @@ std::string fallback_svg(const TestGraph& g, const DotOptions& o, const Fallback
     fail_box = make_box(lines_of(failure->text), false);
     place(fail_box, boxes.at(failure->at.value).column + 1);
   }
-  // Row heights are uniform (the tallest box); columns as wide as their widest box.
-  double row_h = 0;
-  for (const auto& [_, b] : boxes) row_h = std::max(row_h, b.h);
-  if (has_box) row_h = std::max(row_h, fail_box.h);
-  row_h += row_gap;
-  std::vector<double> column_x(column_w.size(), 0);
-  double x = margin + 30;  // room for the start arrow
-  for (std::size_t c = 0; c < column_w.size(); ++c) {
-    column_x[c] = x + column_w[c] / 2;
-    x += column_w[c] + column_gap;
+  // Each layer centred horizontally against the widest one, layer_gap apart.
+  double widest = 0;
+  for (double w : layer_w) widest = std::max(widest, w);
+  std::vector<double> layer_y(layer_h.size(), 0);
+  double y = margin + 30;  // room for the start arrow
+  for (std::size_t l = 0; l < layer_h.size(); ++l) {
+    layer_y[l] = y + layer_h[l] / 2;
+    y += layer_h[l] + layer_gap;
   }
-  const double width = x - column_gap + margin;
-  std::uint32_t rows = 1;
-  for (std::uint32_t r : column_rows) rows = std::max(rows, r);
-  const double height = margin * 2 + double(rows) * row_h + 20;  // + room for loops above the first row
-  auto centre = [&](Box& b) {
-    // Short columns are centred vertically against the tallest one.
-    const double offset = (double(rows) - double(column_rows[b.column])) * row_h / 2;
-    b.x = column_x[b.column];
-    b.y = margin + 20 + offset + (double(b.row) + 0.5) * row_h;
+  const double width = margin * 2 + widest + 60;  // + room for loops and arcs at the right
+  const double height = y - layer_gap + margin;
+  auto finish = [&](Box& b) {
+    b.x += margin + (widest - layer_w[b.column]) / 2;
+    b.y = layer_y[b.column];
   };
-  for (auto& [_, b] : boxes) centre(b);
-  if (has_box) centre(fail_box);
+  for (auto& [_, b] : boxes) finish(b);
+  if (has_box) finish(fail_box);
 
   std::string svg = fmt::format(
       "<svg width=\"{0}pt\" height=\"{1}pt\" viewBox=\"0 0 {0} {1}\" xmlns=\"http://www.w3.org/2000/svg\" "
@@ -202,17 +197,19 @@ std::string fallback_svg(const TestGraph& g, const DotOptions& o, const Fallback
     const std::uint32_t k = parallel[{std::min(s.value, t.value), std::max(s.value, t.value)}]++;
     std::string d;
     double lx = 0, ly = 0, hx = 0, hy = 0, ex = 0, ey = 0;
-    if (s == t) {  // a loop above the vertex
-      const double top = a.y - a.h / 2;
+    const char* anchor = "middle";
+    if (s == t) {  // a loop at the right of the vertex
+      const double right = a.x + a.w / 2;
       const double r = 14 + 8 * double(k);
-      d = fmt::format("M{},{} C{},{} {},{} {},{}", number(a.x - 8), number(top), number(a.x - 8 - r),
-                      number(top - 2 * r), number(a.x + 8 + r), number(top - 2 * r), number(a.x + 8), number(top));
-      hx = a.x + 8 + r;
-      hy = top - 2 * r;
-      ex = a.x + 8;
-      ey = top;
-      lx = a.x;
-      ly = top - 1.5 * r - 4;
+      d = fmt::format("M{},{} C{},{} {},{} {},{}", number(right), number(a.y - 6), number(right + 2 * r),
+                      number(a.y - 6 - r), number(right + 2 * r), number(a.y + 6 + r), number(right), number(a.y + 6));
+      hx = right + 2 * r;
+      hy = a.y + 6 + r;
+      ex = right;
+      ey = a.y + 6;
+      lx = right + 1.5 * r + 4;
+      ly = a.y;
+      anchor = "start";
     } else {
       // Forward edges bend by their rank among parallel ones; edges back or within a column arc
       // to the side so that they do not run through the vertices between.
@@ -220,14 +217,15 @@ std::string fallback_svg(const TestGraph& g, const DotOptions& o, const Fallback
       const double mx = (a.x + b.x) / 2, my = (a.y + b.y) / 2;
       double cx = mx, cy = my;
       if (forward) {
-        cy += (double(k) - 0.0) * 22 * (k % 2 ? 1 : -1);
+        cx += double(k) * 22 * (k % 2 ? 1 : -1);
+        anchor = "start";  // the label beside the line
       } else {
         const double dx = b.x - a.x, dy = b.y - a.y;
         const double len = std::max(1.0, std::hypot(dx, dy));
         const double bend = 0.35 * len + 30 + 18 * double(k);
         cx = mx - dy / len * bend;
         cy = my + dx / len * bend;
-        if (a.column == b.column) cx = a.x + std::max(a.w, b.w) / 2 + bend * 0.5;
+        if (a.column == b.column) cy = a.y - std::max(a.h, b.h) / 2 - bend * 0.5;
       }
       const auto [sx, sy] = border(a, g.is_passive(s), cx, cy);
       const auto [tx, ty] = border(b, g.is_passive(t), cx, cy);
@@ -236,8 +234,8 @@ std::string fallback_svg(const TestGraph& g, const DotOptions& o, const Fallback
       hy = cy;
       ex = tx;
       ey = ty;
-      lx = 0.25 * sx + 0.5 * cx + 0.25 * tx;
-      ly = 0.25 * sy + 0.5 * cy + 0.25 * ty - 4;
+      lx = 0.25 * sx + 0.5 * cx + 0.25 * tx + (forward ? 5 : 0);
+      ly = 0.25 * sy + 0.5 * cy + 0.25 * ty;
     }
     std::vector<std::string> label_lines;
     if (!label.empty()) label_lines.push_back(label);
@@ -248,34 +246,33 @@ std::string fallback_svg(const TestGraph& g, const DotOptions& o, const Fallback
         id('e', e.value), cls, escape_html(g.name(e)), escape_html(color), number(pen),
         dashed ? " stroke-dasharray=\"5,3\"" : "", d);
     svg += arrow_head(hx, hy, ex, ey, escape_html(color));
-    svg +=
-        text_lines(label_lines, lx, ly,
-                   fmt::format(" font-size=\"10\" fill=\"{}\"", escape_html(st.color.empty() ? "#24292f" : st.color)));
+    svg += text_lines(
+        label_lines, lx, ly,
+        fmt::format(" font-size=\"10\" fill=\"{}\"", escape_html(st.color.empty() ? "#24292f" : st.color)), anchor);
     svg += "</g>\n";
   }
-  // The start arrow.
+  // The start arrow, from above.
   if (boxes.count(g.initial().value)) {
     const Box& b = boxes.at(g.initial().value);
-    const double tx = b.x - b.w / 2;
+    const double ty = b.y - b.h / 2;
     svg += fmt::format(
-        "<g class=\"start\"><circle cx=\"{}\" cy=\"{}\" r=\"3\" fill=\"#24292f\"/><path stroke=\"#24292f\" d=\"M{},{} "
-        "L{},{}\"/>{}</g>\n",
-        number(tx - 28), number(b.y), number(tx - 28), number(b.y), number(tx - 9), number(b.y),
-        arrow_head(tx - 28, b.y, tx, b.y, "#24292f"));
+        "<g class=\"start\"><circle cx=\"{0}\" cy=\"{1}\" r=\"3\" fill=\"#24292f\"/><path stroke=\"#24292f\" "
+        "d=\"M{0},{1} L{0},{2}\"/>{3}</g>\n",
+        number(b.x), number(ty - 26), number(ty - 9), arrow_head(b.x, ty - 26, b.x, ty, "#24292f"));
   }
   // The failure box and its arrow.
   if (has_box) {
     const Box& a = boxes.at(failure->at.value);
     const auto [sx, sy] = border(a, g.is_passive(failure->at), fail_box.x, fail_box.y);
-    const double tx = fail_box.x - fail_box.w / 2, ty = fail_box.y;
+    const double tx = fail_box.x, ty = fail_box.y - fail_box.h / 2;
     const std::string c = escape_html(failure->color);
     svg += fmt::format(
         "<g{} class=\"edge path failure\"><path fill=\"none\" stroke=\"{}\" stroke-width=\"2.6\" "
         "stroke-dasharray=\"5,3\" d=\"M{},{} L{},{}\"/>{}{}</g>\n",
         p.empty() ? std::string() : fmt::format(" id=\"{}failure_edge\"", escape_html(p)), c, number(sx), number(sy),
         number(tx), number(ty), arrow_head(sx, sy, tx, ty, c),
-        text_lines({failure->edge_label}, (sx + tx) / 2, (sy + ty) / 2 - 6,
-                   fmt::format(" font-size=\"10\" fill=\"{}\"", c)));
+        text_lines({failure->edge_label}, (sx + tx) / 2 + 5, (sy + ty) / 2,
+                   fmt::format(" font-size=\"10\" fill=\"{}\"", c), "start"));
     svg += fmt::format(
         "<g{} class=\"node failure\"><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"#ffebe9\" stroke=\"{}\" "
         "stroke-dasharray=\"5,3\"/>{}</g>\n",

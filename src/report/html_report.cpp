@@ -161,7 +161,7 @@ class Drawer {
     ++summary_.pictures;
     return {fallback_svg(g, d, box),
             {},
-            fmt::format("Drawn without Graphviz ({}): vertices stand in columns by their distance from the initial "
+            fmt::format("Drawn without Graphviz ({}): vertices stand in rows by their distance from the initial "
                         "vertex.",
                         reason)};
   }

@@ -169,8 +169,9 @@ const Registration reg{
       sub->add_option("--title", o->title, "The report's title (default: the model's or the first trace's name)");
       sub->add_flag("--json", o->json, "Print what was written as JSON");
       sub->footer(
-          "Pictures need Graphviz's dot on PATH (scripts/setup.sh installs it); without it the report says so in "
-          "their place.\nModels above 120 vertices are summarised; failures on models above 40 vertices are drawn "
+          "Pictures are drawn by Graphviz's dot on PATH (scripts/setup.sh installs it); without it, or when it "
+          "runs out of its time budget, playtest draws them itself and says so under them.\nModels above 120 vertices "
+          "are summarised; failures on models above 40 vertices are drawn "
           "as their neighbourhoods; long vertex names are drawn as v<index> (the name in the tooltip).");
       return [o] { return run(*o); };
     }};

@@ -1,7 +1,8 @@
 // A picture of a test graph drawn by playtest itself, for when Graphviz is missing, fails or runs
 // out of its time budget (issue 24: a report never waits a minute per picture, and never goes
-// without one). A layered drawing: each vertex in the column of its breadth-first distance from the
-// initial vertex (or from the first drawn vertex of a part the initial vertex does not reach),
+// without one). A layered drawing, top to bottom as Graphviz draws: each vertex in the layer of its
+// breadth-first distance from the initial vertex (or from the first drawn vertex of a part the
+// initial vertex does not reach),
 // edges as arrows with their labels, styled by the same DotOptions hooks as write_dot, with the same
 // SVG ids and classes, so that the report's hover and zoom work on it as on Graphviz's picture.
 #pragma once

@@ -135,7 +135,7 @@ TEST(CliReport, WithoutGraphvizTheReportSaysSo) {
             std::string::npos)
       << read_file(d.file("out.txt"));
   const std::string html = read_file(d.file("r.html"));
-  EXPECT_NE(html.find("<figcaption>Drawn without Graphviz (it is not installed): vertices stand in columns"),
+  EXPECT_NE(html.find("<figcaption>Drawn without Graphviz (it is not installed): vertices stand in rows"),
             std::string::npos);
   EXPECT_NE(html.find("class=\"fallback\""), std::string::npos);
   EXPECT_NE(html.find("<tr class=\"failing on-path\">"), std::string::npos);
