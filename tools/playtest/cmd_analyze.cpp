@@ -25,7 +25,7 @@ struct Options {
 };
 
 int run(const Options& o) {
-  const TestGraph g = load_input(o.input);
+  const TestGraph g = load_test_graph(o.input);
   // Each purpose keeps its values at every k <= bound (one recorded vertex, and its probability).
   if (o.bound > 0) {
     const std::uint64_t purposes = std::max<std::uint64_t>(

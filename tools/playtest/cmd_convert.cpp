@@ -31,7 +31,7 @@ std::string format_of(const Options& o) {
 }
 
 int run(const Options& o) {
-  TestGraph g = load_input(o.input);
+  TestGraph g = load_test_graph(o.input);
   const std::string to = format_of(o);
   // Every --goal names a vertex of the graph (an unknown one is an input error, exit 2), and only
   // the PRISM export has a goal label to put them in.

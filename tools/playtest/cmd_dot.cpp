@@ -13,7 +13,7 @@ struct Options {
 };
 
 int run(const Options& o) {
-  TestGraph g = load_input(o.input);
+  TestGraph g = load_test_graph(o.input);
   Output out(o.out);
   write_dot(g, out.stream(), {.title = o.title.empty() ? o.input.path : o.title});
   out.close();

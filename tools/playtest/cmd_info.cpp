@@ -14,7 +14,7 @@ struct Options {
 };
 
 int run(const Options& o) {
-  const TestGraph g = load_input(o.input);
+  const TestGraph g = load_test_graph(o.input);
   const GraphSummary s = summarize(g);
   if (o.json) {
     nlohmann::json j = summary_json(g, s, o.limit);

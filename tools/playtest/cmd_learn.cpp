@@ -30,7 +30,7 @@ int run(const Options& o) {
   refuse_repeated_runs(traces);  // a trace given twice would count its observations twice
   const InputOptions input = recorded_model_input(o.model, traces.front().runs.front());
   const std::string& model = input.path;
-  const TestGraph g = load_input(input);
+  const TestGraph g = load_test_graph(input);
   ObservationCounts counts(g);
   for (const RecordedTrace& t : traces) counts.add(t);
   const LearnOptions lo{.prior = parse_prior_center(o.prior),

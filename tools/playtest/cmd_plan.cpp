@@ -18,7 +18,7 @@ struct Options {
 };
 
 int run(const Options& o) {
-  const TestGraph g = load_input(o.input);
+  const TestGraph g = load_test_graph(o.input);
   const std::vector<EdgeId> visited = o.visited.empty() ? std::vector<EdgeId>{} : select_traps(g, o.visited);
   const PlannerReport r = inspect_planner(g, select_traps(g, o.traps, declared_traps(g)), visited,
                                           {.c = o.c, .length = o.cost ? PathLength::cost : PathLength::unit}, o.json);

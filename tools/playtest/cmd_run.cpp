@@ -1,153 +1,68 @@
 // playtest run MODEL --sut COMMAND --strategy NAME: play a strategy against a live system under test
 // through the subprocess adapter (docs/adapter-protocol.md); judge every observation; report a
 // verdict (exit code 0 PASS, 1 FAIL, 4 INCONCLUSIVE, 3 ERROR, 128 + N when signal N stopped it), a
-// trace, JUnit XML and coverage.
+// trace, JUnit XML and coverage. The model is loaded by input/load.hpp, the files are written by
+// campaign/files.hpp, the first FAIL is shrunk by campaign/shrink.hpp.
 #include <fmt/format.h>
 
-#include "campaign_files.hpp"
 #include "command.hpp"
 #include "common.hpp"
-#include "diagnose_options.hpp"
 #include "interrupt.hpp"
-#include "option_checks.hpp"
+#include "playtest/campaign/files.hpp"
 #include "playtest/run/campaign.hpp"
-#include "playtest/run/on_the_fly.hpp"
 #include "playtest/run/run_output.hpp"
 #include "playtest/run/simulation.hpp"
-#include "playtest/run/subprocess_adapter.hpp"
-#include "playtest/strategy/traps.hpp"
-#include "strategy_options.hpp"
+#include "progress.hpp"
+#include "run_options.hpp"
 
 namespace playtest::cli {
 namespace {
 
-struct Options {
-  InputOptions input;
-  StrategyOptions strategy;
-  SutCliOptions sut;  // --sut, its stderr and the timeouts
-  std::string trace, trace_dir, junit, report, shard = "1/1";
-  std::uint64_t steps = 1000, seed = 0;
-  double time_s = 0;
-  std::uint32_t runs = 1, jobs = 1, max_errors = 0;
-  bool json = false, quiet = false, fail_fast = false;
-  ExploreFirstOptions explore;        // a model program: explored first within --explore-time, else on the fly
-  std::string adapt = "on";           // --adapt: learn the system's choices and re-plan (issue 22)
-  ShrinkCliOptions shrink;            // --shrink FILE: shrink the first FAIL right after the campaign
-  const CLI::App* command = nullptr;  // the parsed subcommand (its options identify the campaign)
-};
-
-// The command that replays one run: this command line with that run's seed, one run and one job,
-// writing no files; on the fly when the campaign was (a model with `abstract` plays differently
-// explored and on the fly).
-std::function<std::string(std::uint64_t)> replay(bool on_the_fly) {
-  return [on_the_fly](std::uint64_t seed) {
-    std::vector<std::string> append{"--seed", std::to_string(seed), "--runs", "1"};
-    if (on_the_fly) append.push_back("--on-the-fly");
-    return replay_command({"--seed", "--runs", "--jobs", "--shard", "--trace", "--trace-dir", "--junit", "--report",
-                           "--shrink", "--shrink-attempts", "--shrink-threshold", "--shrink-budget",
-                           "--shrink-confidence", "--shrink-match", "--max-errors"},
-                          {"--json", "--quiet", "--fail-fast", "--on-the-fly"}, append);
-  };
-}
-
-// The options that do not change what the runs do (outputs, parallelism, how the model is read,
-// which its digest covers, what happens after the runs); the others identify the campaign for merge.
-// clang-format off
-const std::vector<std::string> not_campaign_settings = {
-    "--seed", "--runs", "--strategy", "--jobs", "--shard", "--fail-fast", "--trace", "--trace-dir", "--junit",
-    "--report", "--json", "--quiet", "--sut-stderr", "--allow-unreachable", "--format", "--inputs", "--outputs",
-    "--param", "--max-states", "--reward", "--goal-label", "--shrink", "--shrink-attempts", "--shrink-threshold",
-    "--shrink-budget", "--shrink-confidence", "--shrink-match"};
-// clang-format on
-
 // The campaign on `g`: a TestGraph, or a model explored on the fly (ModelGraph, docs/testing.md
 // "Models too big to explore"); one code path for both.
-int play(const Options& o, const GameGraph& g, const ModelGraph* on_the_fly, const LoadedModel& loaded,
+int play(const RunCliOptions& o, const GameGraph& g, const ModelGraph* on_the_fly, const LoadedInput& loaded,
          const ModelPlay& model_play) {
-  const auto replay = cli::replay(on_the_fly != nullptr);
+  const auto replay = run_replay(on_the_fly != nullptr);
   const std::string& name = o.strategy.strategies.front();
-  const StrategySpec spec = strategy_spec(o.strategy, name);
-  const Adaptation adapt = o.adapt == "on" ? Adaptation::on : Adaptation::off;
   StopSignal stop;
-  RunOptions ro{.max_steps = o.steps,
-                .time_budget = std::chrono::milliseconds(static_cast<std::int64_t>(o.time_s * 1000.0)),
-                .starvation_confidence = adapt == Adaptation::on ? 0.999 : 0.0,
-                .stop = &stop,
-                .values = loaded.values};
-  CampaignWorkers workers;
-  if (on_the_fly) {
-    ro.purpose = on_the_fly_purpose(spec);
-    ro.timeout = std::chrono::milliseconds(o.sut.timeout_ms);  // (no --vertex-timeout on the fly)
-    require_something_to_test(*on_the_fly, ro.purpose);
-  } else {
-    ro.purpose = spec.resolve(*g.explored(), declared_traps(*g.explored()));
-    apply_timeouts(*g.explored(), o.sut, ro);
-    require_something_to_test(*g.explored(), ro.purpose);
-  }
-  const Runner runner(g, ro);  // refuses graphs that cannot drive an online test
-  const CampaignOptions co{.runs = o.runs,
-                           .seed = o.seed,
-                           .jobs = o.jobs,
-                           .shard = parse_shard(o.shard),
-                           .fail_fast = o.fail_fast,
-                           .settings = o.command ? campaign_settings(o.command, not_campaign_settings)
-                                                 : std::map<std::string, std::string>{},
-                           .share_evidence = adapt == Adaptation::on,
-                           .model_play = model_play,
-                           .max_errors = o.max_errors};
-  SubprocessOptions so = subprocess_options(o.sut);
-  const std::vector<std::string> params = param_environment(loaded.model.get());
-  so.environment.insert(so.environment.end(), params.begin(), params.end());
-  if (!on_the_fly) refuse_unreachable(o.strategy, *g.explored(), ro.purpose);  // after the options' checks
-  workers.policy = prepare(o.strategy, spec, g, ro.purpose, adapt);
-  workers.adapter = subprocess_adapters(so);
-  const CampaignFileNames files{.model = o.input.path,
-                                .params = o.input.params,
-                                .strategy = name,
-                                .trace = o.trace,
-                                .trace_dir = o.trace_dir,
-                                .report = o.report,
-                                .junit = o.junit,
-                                .replay = replay};
-  CampaignFiles outputs(files, o.runs);
+  const PreparedRun p = prepare_run(o, g, on_the_fly, loaded, stop);
+  const Runner runner(g, p.run);  // refuses graphs that cannot drive an online test
+  const CampaignOptions co = campaign_options(o, model_play);
+  const SubprocessOptions adapter = run_adapter_options(o, g, on_the_fly, loaded, p.run.purpose);
+  CampaignWorkers workers{.policy = prepare(o.strategy, p.spec, g, p.run.purpose, p.adapt),
+                          .adapter = subprocess_adapters(adapter)};
+  ProgressLine progress("run", "runs");
+  CampaignFiles outputs({.model = o.input.path,
+                         .params = o.input.params,
+                         .strategy = name,
+                         .trace = o.trace,
+                         .trace_dir = o.trace_dir,
+                         .report = o.report,
+                         .junit = o.junit,
+                         .tool_version = PLAYTEST_VERSION,
+                         .replay = replay,
+                         .on_progress = [&](std::uint32_t done, std::uint32_t runs) { progress.update(done, runs); }},
+                        o.runs);
 
   // From here on a signal stops the campaign; what was observed is written all the same.
   const InterruptScope interrupts(stop);
   const CampaignResult c = run_campaign(runner, workers, co, outputs.observer());
+  progress.finish();
   outputs.finish(g, c);
   std::optional<ShrinkDone> shrunk;
   if (!on_the_fly)
-    shrunk = shrink_first_failure(*g.explored(), c, ro, so, o.shrink, o.sut, o.trace, o.input.path, o.input.params);
+    shrunk = shrink_first_failure(*g.explored(), c, p.run, adapter,
+                                  shrink_to_file_options(o.shrink, o.sut, o.trace, o.input.path, o.input.params));
   const bool interrupted = c.interrupted || (shrunk && shrunk->result.interrupted);
-  // A model that failed in a run (on the fly) is a bad input (exit 2), said on stderr after the
-  // outputs, which keep everything observed up to there.
-  const RunResult* model_failed = nullptr;
-  for (const RunResult& r : c.runs)
-    if (c.model_failed != 0 && r.run == c.model_failed) model_failed = &r;
+  const RunResult* model_failed = failed_model_run(c);
   int code = interrupted    ? interrupted_exit_code(stop)
              : model_failed ? static_cast<int>(exit_usage)
                             : exit_code_of(c.verdict);
   const RunOutputOptions out{.per_run = !o.quiet,
                              .replay = replay,
-                             .default_purpose = o.strategy.purpose == "auto" ? describe_purpose(g, ro.purpose) : ""};
-  if (o.json) {
-    nlohmann::json j = campaign_json(runner, c, name, out);
-    j["exit_code"] = code;
-    if (shrunk) j["shrink"] = shrink_json(shrunk->result, shrunk->context);
-    print_json(j);
-  } else {
-    write_campaign_text(std::cout, runner, c, out);
-    if (shrunk) {
-      std::cout << "shrinking the first failing run:\n";
-      write_shrink_text(std::cout, shrunk->result, shrunk->context);
-    }
-  }
-  if (model_failed)
-    fmt::print(stderr, "playtest: {}\n  note: in run {} after {} step{}; no run was started after it\n",
-               format_diagnostic(*model_failed->model_error), model_failed->run, model_failed->steps,
-               model_failed->steps == 1 ? "" : "s");
+                             .default_purpose = o.strategy.purpose == "auto" ? describe_purpose(g, p.run.purpose) : ""};
+  print_campaign(o, runner, c, out, code, shrunk ? &*shrunk : nullptr);
   // The report last: its pictures may take minutes, and a signal meanwhile stops them.
-  std::cout.flush();
   outputs.write_report(g, c, &stop);
   if (stop.requested() && !interrupted) {  // the signal came after the runs
     fmt::print(stderr, "playtest: interrupted by {} after the runs{}\n", signal_name(stop.signal()),
@@ -157,98 +72,20 @@ int play(const Options& o, const GameGraph& g, const ModelGraph* on_the_fly, con
   return code;
 }
 
-int run(const Options& given) {
-  Options o = given;
-  take_goal_conditions(o.strategy, o.input);  // --goal 'EXPR' on a model program
-  // A model program with an on-the-fly strategy is played without exploring it first.
-  InputOptions input = o.input;
-  input.whole_graph_for = whole_graph_reason(o.strategy);
-  if (input.whole_graph_for.empty() && !o.sut.vertex_timeouts.empty()) input.whole_graph_for = "--vertex-timeout";
-  if (input.whole_graph_for.empty() && !o.shrink.output.empty()) input.whole_graph_for = "--shrink";
-  // Runs on the fly share one growing graph: one job, no shards (run_campaign refuses them).
-  if (input.whole_graph_for.empty() && o.jobs > 1) input.whole_graph_for = "--jobs";
-  if (input.whole_graph_for.empty() && o.shard != "1/1") input.whole_graph_for = "--shard";
-  const ExploreFirstOptions explore = explore_first_options(o.explore, input);
-  if (input.whole_graph_for.empty())
-    if (std::shared_ptr<const Model> model = load_model_program(o.input)) {
-      ExploreFirst first = explore_first(model, explore);  // small models play as their graph
-      if (first.graph) return play(o, *first.graph, nullptr, LoadedModel{model, first.values}, {.model_program = true});
-      const ModelGraph g(*model);
-      return play(o, g, &g, LoadedModel{model, on_the_fly_values(model)},
-                  {.model_program = true, .on_the_fly_reason = first.on_the_fly_reason});
-    }
-  LoadedModel loaded;
-  const TestGraph g = load_input(input, loaded);
-  refuse_on_the_fly_for(o.explore, loaded.model ? InputFormat::model : InputFormat::graph);
-  return play(o, g, nullptr, loaded, {.model_program = loaded.model != nullptr});
+int run(const RunCliOptions& given) {
+  RunCliOptions o = given;
+  const LoadedInput in = load_input(run_input(o));
+  refuse_on_the_fly_for(o.explore, in.format);
+  if (in.graph) return play(o, *in.graph, nullptr, in, {.model_program = in.model != nullptr});
+  const ModelGraph g(*in.model);
+  return play(o, g, &g, in, {.model_program = true, .on_the_fly_reason = in.on_the_fly_reason});
 }
 
-const Registration reg{
-    "run", 60, [](CLI::App& app) {
-      auto o = std::make_shared<Options>();
-      auto* sub = app.add_subcommand(
-          "run",
-          "Test a live system: play a strategy against COMMAND through the adapter protocol "
-          "(docs/adapter-protocol.md).\n"
-          "Exit codes: 0 PASS, 1 FAIL, 4 INCONCLUSIVE, 3 ERROR (adapter died, garbage, hang), 2 usage/input error,\n"
-          "130/143 stopped by SIGINT/SIGTERM (trace and JUnit written; the interrupted run is ERROR).");
-      add_input_options(sub, o->input);
-      add_explore_first_options(sub, o->explore);
-      add_sut_options(sub, o->sut);
-      add_strategy_options(sub, o->strategy, false);
-      sub->add_option("--steps", o->steps, "Step budget per run (0: none)")
-          ->default_val(1000)
-          ->check(non_negative_integer());
-      sub->add_option("--time", o->time_s, "Wall-clock budget per run in seconds (0: none; at least 0.001)")
-          ->default_val(0)
-          ->check(budget_seconds());
-      sub->add_option("--runs", o->runs, "Number of runs of the campaign (run i uses seed S+i-1)")
-          ->default_val(1)
-          ->check(positive_integer());
-      sub->add_option("--jobs", o->jobs,
-                      "Runs played at once, each job by its own adapter process: {job} in --sut and PLAYTEST_JOB "
-                      "in its environment are the job's number, 1..N (results do not depend on N)")
-          ->default_val(1)
-          ->check(positive_integer());
-      sub->add_option("--shard", o->shard,
-                      "K/M: play only shard K of M, the runs i with (i-1) mod M = K-1 (seeds as in the whole "
-                      "campaign); put the shards' outputs together with playtest merge")
-          ->default_val("1/1");
-      sub->add_option("--max-errors", o->max_errors,
-                      "Stop the campaign after N runs ended ERROR (a dead server, a broken adapter): no further run "
-                      "starts (0: never)")
-          ->default_val(0)
-          ->check(non_negative_integer());
-      sub->add_flag("--fail-fast", o->fail_fast,
-                    "Stop at the first FAIL: start no further run, stop the runs in progress after it (reported "
-                    "as not completed)");
-      add_seed_option(sub, o->seed, "Seed of the strategy's random choices (run i uses seed S+i-1)");
-      auto* trace = sub->add_option("--trace", o->trace,
-                                    "Write the JSON-lines trace of every run here, in run order (with --jobs, a run's "
-                                    "steps are held back until the runs before it are written)");
-      sub->add_option("--trace-dir", o->trace_dir, "Write the trace of run i to DIR/run-<i>.jsonl instead")
-          ->excludes(trace);
-      sub->add_option("--junit", o->junit, "Write a JUnit XML report here");
-      sub->add_option("--report", o->report,
-                      "Write a self-contained HTML report here: verdicts, replay commands, the model with coverage, "
-                      "the path to each failure (docs/testing.md)");
-      sub->add_option("--shrink", o->shrink.output,
-                      "After a FAIL, shrink the first failing run to a shortest failing stimulus sequence and write "
-                      "its trace here (docs/diagnosis.md; --shrink-attempts, --shrink-threshold, --shrink-budget)");
-      add_shrink_options(sub, o->shrink, "shrink-");
-      sub->add_option("--adapt", o->adapt,
-                      "on: cover, planner, reach and expected learn the system's choices (per vertex and per "
-                      "history) and re-plan on them, runs learn from the runs before them, and a run whose purpose "
-                      "is left only behind outcomes the system never chooses stops INCONCLUSIVE naming them; off: "
-                      "play the model's declared probabilities (the papers' numbers) (docs/testing.md \"Adaptive "
-                      "strategies\")")
-          ->check(CLI::IsMember({"on", "off"}))
-          ->default_val("on");
-      sub->add_flag("--json", o->json, "Print the result as JSON");
-      sub->add_flag("--quiet", o->quiet, "Print only the coverage and the verdict");
-      o->command = sub;
-      return [o] { return run(*o); };
-    }};
+const Registration reg{"run", 60, [](CLI::App& app) {
+                         auto o = std::make_shared<RunCliOptions>();
+                         add_run_command(app, *o);
+                         return [o] { return run(*o); };
+                       }};
 
 }  // namespace
 }  // namespace playtest::cli

@@ -36,7 +36,8 @@ int run(const Options& o) {
   SubprocessAdapter adapter(so);
   const InterruptScope interrupts(stop);
   const ShrinkDone d =
-      shrink_to_file(g, play.target, adapter, ro, o.shrink, o.sut, o.trace, play.model, play.params, play.run().seed);
+      shrink_to_file(g, play.target, adapter, ro,
+                     shrink_to_file_options(o.shrink, o.sut, o.trace, play.model, play.params), play.run().seed);
   if (o.json)
     print_json(shrink_json(d.result, d.context));
   else

@@ -25,7 +25,7 @@ int run(Options o) {
   if (o.trap_policy != "keep" && o.trap_policy != "fail")  // the deprecated --traps skips the option's check
     throw UsageError("trap_vertices", "must be keep or fail, got '" + o.trap_policy + "'");
   o.steps.on_trap = o.trap_policy == "fail" ? TrapPolicy::fail : TrapPolicy::keep;
-  const TransformPipeline p = apply_transforms(load_input(o.input), o.steps);
+  const TransformPipeline p = apply_transforms(load_test_graph(o.input), o.steps);
   Output out(o.out);
   write_graph(p.graph, out.stream());
   out.close();

@@ -18,10 +18,10 @@ struct Options {
 
 int run(const Options& o) {
   try {
-    InputFormat format{};
-    TestGraph g = load_input(o.input, &format);
+    const LoadedInput in = load_input(o.input);
+    const TestGraph& g = *in.graph;
     // Valid, but unable to serve a purpose: said, not refused (exit 0).
-    const bool final_declared = format == InputFormat::model && load_model_program(o.input)->may_have_final_states();
+    const bool final_declared = in.model && in.model->may_have_final_states();
     const std::vector<std::string> warnings = model_warnings(g, final_declared);
     if (o.json) {
       nlohmann::json j{{"file", o.input.path},

@@ -80,10 +80,13 @@ RecordedPlay load_recorded_play(const std::string& trace_file, const RecordedMod
   p.trace = load_trace(trace_file);
   const RunRecord& recorded = select_run(p.trace, run);
   p.run_index = static_cast<std::size_t>(&recorded - p.trace.runs.data());
-  const InputOptions input = recorded_model_input(model, recorded);
+  InputOptions input = recorded_model_input(model, recorded);
   p.model = input.path;
   p.params = input.params;
-  p.graph = load_input(input, p.loaded);
+  input.values = true;
+  p.loaded = load_input(input);
+  p.graph = std::move(*p.loaded.graph);
+  p.loaded.graph.reset();
   p.target = replay_target(p.graph, recorded, p.trace.source);
   return p;
 }
@@ -112,43 +115,22 @@ void add_shrink_options(CLI::App* sub, ShrinkCliOptions& o, const std::string& p
       ->default_val("symptom");
 }
 
-ShrinkDone shrink_to_file(const TestGraph& g, const ReplayTarget& target, Adapter& adapter, const RunOptions& run,
-                          const ShrinkCliOptions& o, const SutCliOptions& sut, const std::string& trace,
-                          const std::string& model, const std::vector<std::string>& params, std::uint64_t seed) {
-  ShrinkOptions so{
-      .replay = {.run = run, .attempts = o.attempts, .confidence = o.confidence, .match = parse_failure_match(o.match)},
-      .threshold = o.threshold,
-      .budget = std::chrono::milliseconds(static_cast<std::int64_t>(o.budget_s * 1000))};
-  so.replay.run.purpose = {};
-  so.replay.run.max_steps = 2 * target.steps.size() + 100;
-  Output out(o.output);  // opened first: a bad path is an error before minutes of shrinking
-  ShrinkDone d{shrink(g, target, adapter, so), {.trace = trace, .model = model}};
-  if (d.result.witness) {
-    write_trace(out.stream(), g, d.result.witness->result, {.seed = seed, .model = model, .params = params});
-    d.context.output = o.output;
-    d.context.replay_command = fmt::format("{} replay {} --model {}{} --attempts {}", program_name(),
-                                           shell_quote(o.output), shell_quote(model), sut_arguments(sut), o.attempts);
-  }
-  if (d.result.witness)
-    out.close();
-  else
-    out.discard();  // nothing failed: no trace (and a previous one is kept)
-  return d;
-}
-
-std::optional<ShrinkDone> shrink_first_failure(const TestGraph& g, const CampaignResult& c, const RunOptions& run,
-                                               SubprocessOptions adapter, const ShrinkCliOptions& o,
-                                               const SutCliOptions& sut, const std::string& trace,
-                                               const std::string& model, const std::vector<std::string>& params) {
-  if (o.output.empty() || c.interrupted) return std::nullopt;
-  for (const RunResult& r : c.runs)
-    if (r.verdict == Verdict::fail) {
-      adapter.stop = run.stop;
-      SubprocessAdapter instance(job_options(adapter, 1));  // {job} and PLAYTEST_JOB as in the campaign
-      return shrink_to_file(g, replay_target(g, r), instance, run, o, sut, trace.empty() ? "the failing run" : trace,
-                            model, params, r.seed);
-    }
-  return std::nullopt;
+ShrinkToFileOptions shrink_to_file_options(const ShrinkCliOptions& o, const SutCliOptions& sut,
+                                           const std::string& trace, const std::string& model,
+                                           const std::vector<std::string>& params) {
+  ShrinkToFileOptions out{
+      .output = o.output,
+      .shrink = {.replay = {.attempts = o.attempts, .confidence = o.confidence, .match = parse_failure_match(o.match)},
+                 .threshold = o.threshold,
+                 .budget = std::chrono::milliseconds(static_cast<std::int64_t>(o.budget_s * 1000))},
+      .trace = trace,
+      .model = model,
+      .params = params};
+  out.replay = [model, sut, attempts = o.attempts](const std::string& output) {
+    return fmt::format("{} replay {} --model {}{} --attempts {}", program_name(), shell_quote(output),
+                       shell_quote(model), sut_arguments(sut), attempts);
+  };
+  return out;
 }
 
 }  // namespace playtest::cli

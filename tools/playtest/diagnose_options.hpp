@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "common.hpp"  // shell_quote
+#include "playtest/campaign/shrink.hpp"
 #include "playtest/diagnose/render.hpp"
 #include "playtest/diagnose/shrink.hpp"
 #include "playtest/run/campaign.hpp"
@@ -59,7 +60,7 @@ struct RecordedPlay {
   std::string model;
   std::vector<std::string> params;  // the model program's parameters it was loaded with
   TestGraph graph;
-  LoadedModel loaded;  // the model program behind `graph` (its values and parameters), if any
+  LoadedInput loaded;  // the model program behind `graph` (its values and parameters), if any; graph moved out
   ReplayTarget target;
 
   const RunRecord& run() const { return trace.runs[run_index]; }
@@ -77,24 +78,11 @@ struct ShrinkCliOptions {
 // --attempts, --threshold, --budget, --confidence, --match with `prefix` ("" or "shrink-").
 void add_shrink_options(CLI::App* sub, ShrinkCliOptions& o, const std::string& prefix);
 
-struct ShrinkDone {
-  ShrinkResult result;
-  ShrinkContext context;
-};
-// Shrinks `target` on `adapter` with the timeouts and stop signal of `run` (its purpose is
-// replaced by none), writes a failing run of the minimal script to o.output (removed again when
-// nothing failed) and says how to replay it. `trace` and `model` are the files as the user named
-// them; `params` (the model program's NAME=VALUE) and `seed` go to the written trace's begin line.
-ShrinkDone shrink_to_file(const TestGraph& g, const ReplayTarget& target, Adapter& adapter, const RunOptions& run,
-                          const ShrinkCliOptions& o, const SutCliOptions& sut, const std::string& trace,
-                          const std::string& model, const std::vector<std::string>& params, std::uint64_t seed);
-
-// run --shrink: the first failing run of a campaign shrunk (as shrink_to_file) against an adapter
-// of its own started from `sut`; nullopt when nothing failed, o.output is empty or the campaign was
-// interrupted. `trace` names the campaign's trace in the replay hint ("" when none was written).
-std::optional<ShrinkDone> shrink_first_failure(const TestGraph& g, const CampaignResult& c, const RunOptions& run,
-                                               SubprocessOptions adapter, const ShrinkCliOptions& o,
-                                               const SutCliOptions& sut, const std::string& trace,
-                                               const std::string& model, const std::vector<std::string>& params);
+// The library's shrink-after-run options (campaign/shrink.hpp) from shrink's and run --shrink's:
+// the replay command it prints runs `playtest replay` on the written trace with the --sut options.
+// `trace` and `model` are the files as the user named them; `params` the model program's NAME=VALUE.
+ShrinkToFileOptions shrink_to_file_options(const ShrinkCliOptions& o, const SutCliOptions& sut,
+                                           const std::string& trace, const std::string& model,
+                                           const std::vector<std::string>& params);
 
 }  // namespace playtest::cli

@@ -91,7 +91,7 @@ PolicyMaker prepare(const StrategyOptions& o, const StrategySpec& spec, const Ga
 }
 
 void take_goal_conditions(StrategyOptions& o, InputOptions& input) {
-  if (o.goals.empty() || !(is_model_program(input.path) || input.format == "model")) return;
+  if (o.goals.empty() || !(is_model_program(input.path) || input.format == InputFormat::model)) return;
   std::vector<std::string> names;
   // ("v12", a vertex's short name in a report's picture, is a vertex, not a condition.)
   for (const std::string& g : o.goals)

@@ -38,6 +38,13 @@ const std::map<std::string, std::set<std::string>>& allowed() {
     t["report"] = below_report;
     t["diagnose"] = below_report;
     t["diagnose"].insert("report");
+    // Loading any input (input/load.hpp): the readers of io, lang, ioco; run's on-the-fly play.
+    t["input"] = t["run"];
+    for (const char* a : {"run", "ioco", "solve"}) t["input"].insert(a);
+    // A campaign's output files, shrinking after it, the replay command (campaign/).
+    t["campaign"] = t["diagnose"];
+    t["campaign"].insert("diagnose");
+    t["campaign"].insert("input");
     return t;
   }();
   return table;

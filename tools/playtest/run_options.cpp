@@ -1,0 +1,187 @@
+#include "run_options.hpp"
+
+#include <fmt/format.h>
+
+#include "option_checks.hpp"
+#include "playtest/run/simulation.hpp"
+#include "playtest/run/subprocess_adapter.hpp"
+#include "playtest/strategy/traps.hpp"
+
+namespace playtest::cli {
+
+CLI::App* add_run_command(CLI::App& app, RunCliOptions& o) {
+  auto* sub = app.add_subcommand(
+      "run",
+      "Test a live system: play a strategy against COMMAND through the adapter protocol "
+      "(docs/adapter-protocol.md).\n"
+      "Exit codes: 0 PASS, 1 FAIL, 4 INCONCLUSIVE, 3 ERROR (adapter died, garbage, hang), 2 usage/input error,\n"
+      "130/143 stopped by SIGINT/SIGTERM (trace and JUnit written; the interrupted run is ERROR).");
+  add_input_options(sub, o.input);
+  add_explore_first_options(sub, o.explore);
+  add_sut_options(sub, o.sut);
+  add_strategy_options(sub, o.strategy, false);
+  sub->add_option("--steps", o.steps, "Step budget per run (0: none)")
+      ->default_val(1000)
+      ->check(non_negative_integer());
+  sub->add_option("--time", o.time_s, "Wall-clock budget per run in seconds (0: none; at least 0.001)")
+      ->default_val(0)
+      ->check(budget_seconds());
+  sub->add_option("--runs", o.runs, "Number of runs of the campaign (run i uses seed S+i-1)")
+      ->default_val(1)
+      ->check(positive_integer());
+  sub->add_option("--jobs", o.jobs,
+                  "Runs played at once, each job by its own adapter process: {job} in --sut and PLAYTEST_JOB "
+                  "in its environment are the job's number, 1..N (results do not depend on N)")
+      ->default_val(1)
+      ->check(positive_integer());
+  sub->add_option("--shard", o.shard,
+                  "K/M: play only shard K of M, the runs i with (i-1) mod M = K-1 (seeds as in the whole "
+                  "campaign); put the shards' outputs together with playtest merge")
+      ->default_val("1/1");
+  sub->add_option("--max-errors", o.max_errors,
+                  "Stop the campaign after N runs ended ERROR (a dead server, a broken adapter): no further run "
+                  "starts (0: never)")
+      ->default_val(0)
+      ->check(non_negative_integer());
+  sub->add_flag("--fail-fast", o.fail_fast,
+                "Stop at the first FAIL: start no further run, stop the runs in progress after it (reported "
+                "as not completed)");
+  add_seed_option(sub, o.seed, "Seed of the strategy's random choices (run i uses seed S+i-1)");
+  auto* trace = sub->add_option("--trace", o.trace,
+                                "Write the JSON-lines trace of every run here, in run order (with --jobs, a run's "
+                                "steps are held back until the runs before it are written)");
+  sub->add_option("--trace-dir", o.trace_dir, "Write the trace of run i to DIR/run-<i>.jsonl instead")->excludes(trace);
+  sub->add_option("--junit", o.junit, "Write a JUnit XML report here");
+  sub->add_option("--report", o.report,
+                  "Write a self-contained HTML report here: verdicts, replay commands, the model with coverage, "
+                  "the path to each failure (docs/testing.md)");
+  sub->add_option("--shrink", o.shrink.output,
+                  "After a FAIL, shrink the first failing run to a shortest failing stimulus sequence and write "
+                  "its trace here (docs/diagnosis.md; --shrink-attempts, --shrink-threshold, --shrink-budget)");
+  add_shrink_options(sub, o.shrink, "shrink-");
+  sub->add_option("--adapt", o.adapt,
+                  "on: cover, planner, reach and expected learn the system's choices (per vertex and per "
+                  "history) and re-plan on them, runs learn from the runs before them, and a run whose purpose "
+                  "is left only behind outcomes the system never chooses stops INCONCLUSIVE naming them; off: "
+                  "play the model's declared probabilities (the papers' numbers) (docs/testing.md \"Adaptive "
+                  "strategies\")")
+      ->check(CLI::IsMember({"on", "off"}))
+      ->default_val("on");
+  sub->add_flag("--json", o.json, "Print the result as JSON");
+  sub->add_flag("--quiet", o.quiet, "Print only the coverage and the verdict");
+  o.command = sub;
+  return sub;
+}
+
+InputOptions run_input(RunCliOptions& o) {
+  take_goal_conditions(o.strategy, o.input);  // --goal 'EXPR' on a model program
+  // A model program with an on-the-fly strategy is played without exploring it first.
+  InputOptions input = o.input;
+  input.whole_graph_for = whole_graph_reason(o.strategy);
+  if (input.whole_graph_for.empty() && !o.sut.vertex_timeouts.empty()) input.whole_graph_for = "--vertex-timeout";
+  if (input.whole_graph_for.empty() && !o.shrink.output.empty()) input.whole_graph_for = "--shrink";
+  // Runs on the fly share one growing graph: one job, no shards (run_campaign refuses them).
+  if (input.whole_graph_for.empty() && o.jobs > 1) input.whole_graph_for = "--jobs";
+  if (input.whole_graph_for.empty() && o.shard != "1/1") input.whole_graph_for = "--shard";
+  input.explore_first = explore_first_options(o.explore, input);  // small models play as their graph
+  input.values = true;
+  return input;
+}
+
+std::function<std::string(std::uint64_t)> run_replay(bool on_the_fly) {
+  return [on_the_fly](std::uint64_t seed) {
+    std::vector<std::string> append{"--seed", std::to_string(seed), "--runs", "1"};
+    if (on_the_fly) append.push_back("--on-the-fly");
+    return replay_command({"--seed", "--runs", "--jobs", "--shard", "--trace", "--trace-dir", "--junit", "--report",
+                           "--shrink", "--shrink-attempts", "--shrink-threshold", "--shrink-budget",
+                           "--shrink-confidence", "--shrink-match", "--max-errors"},
+                          {"--json", "--quiet", "--fail-fast", "--on-the-fly"}, append);
+  };
+}
+
+std::map<std::string, std::string> run_settings(const RunCliOptions& o) {
+  // The options that do not change what the runs do (outputs, parallelism, how the model is read,
+  // which its digest covers, what happens after the runs); the others identify the campaign.
+  // clang-format off
+  static const std::vector<std::string> not_campaign_settings = {
+      "--seed", "--runs", "--strategy", "--jobs", "--shard", "--fail-fast", "--trace", "--trace-dir", "--junit",
+      "--report", "--json", "--quiet", "--sut-stderr", "--allow-unreachable", "--format", "--inputs", "--outputs",
+      "--param", "--max-states", "--reward", "--goal-label", "--shrink", "--shrink-attempts", "--shrink-threshold",
+      "--shrink-budget", "--shrink-confidence", "--shrink-match"};
+  // clang-format on
+  return o.command ? campaign_settings(o.command, not_campaign_settings) : std::map<std::string, std::string>{};
+}
+
+PreparedRun prepare_run(const RunCliOptions& o, const GameGraph& g, const ModelGraph* on_the_fly,
+                        const LoadedInput& loaded, StopSignal& stop) {
+  PreparedRun p{.spec = strategy_spec(o.strategy, o.strategy.strategies.front()),
+                .adapt = o.adapt == "on" ? Adaptation::on : Adaptation::off};
+  p.run = RunOptions{.max_steps = o.steps,
+                     .time_budget = std::chrono::milliseconds(static_cast<std::int64_t>(o.time_s * 1000.0)),
+                     .starvation_confidence = p.adapt == Adaptation::on ? 0.999 : 0.0,
+                     .stop = &stop,
+                     .values = loaded.values};
+  if (on_the_fly) {
+    p.run.purpose = on_the_fly_purpose(p.spec);
+    p.run.timeout = std::chrono::milliseconds(o.sut.timeout_ms);  // (no --vertex-timeout on the fly)
+    require_something_to_test(*on_the_fly, p.run.purpose);
+  } else {
+    p.run.purpose = p.spec.resolve(*g.explored(), declared_traps(*g.explored()));
+    apply_timeouts(*g.explored(), o.sut, p.run);
+    require_something_to_test(*g.explored(), p.run.purpose);
+  }
+  return p;
+}
+
+CampaignOptions campaign_options(const RunCliOptions& o, const ModelPlay& model_play) {
+  return CampaignOptions{.runs = o.runs,
+                         .seed = o.seed,
+                         .jobs = o.jobs,
+                         .shard = parse_shard(o.shard),
+                         .fail_fast = o.fail_fast,
+                         .settings = run_settings(o),
+                         .share_evidence = o.adapt == "on",
+                         .model_play = model_play,
+                         .max_errors = o.max_errors};
+}
+
+SubprocessOptions run_adapter_options(const RunCliOptions& o, const GameGraph& g, const ModelGraph* on_the_fly,
+                                      const LoadedInput& loaded, const TestPurpose& purpose) {
+  SubprocessOptions so = subprocess_options(o.sut);
+  const std::vector<std::string> params = param_environment(loaded.model.get());
+  so.environment.insert(so.environment.end(), params.begin(), params.end());
+  if (!on_the_fly) refuse_unreachable(o.strategy, *g.explored(), purpose);  // after the options' checks
+  return so;
+}
+
+const RunResult* failed_model_run(const CampaignResult& c) {
+  const RunResult* model_failed = nullptr;
+  for (const RunResult& r : c.runs)
+    if (c.model_failed != 0 && r.run == c.model_failed) model_failed = &r;
+  return model_failed;
+}
+
+void print_campaign(const RunCliOptions& o, const Runner& runner, const CampaignResult& c, const RunOutputOptions& out,
+                    int code, const ShrinkDone* shrunk) {
+  const std::string& name = o.strategy.strategies.front();
+  if (o.json) {
+    nlohmann::json j = campaign_json(runner, c, name, out);
+    j["exit_code"] = code;
+    if (shrunk) j["shrink"] = shrink_json(shrunk->result, shrunk->context);
+    print_json(j);
+  } else {
+    write_campaign_text(std::cout, runner, c, out);
+    if (shrunk) {
+      std::cout << "shrinking the first failing run:\n";
+      write_shrink_text(std::cout, shrunk->result, shrunk->context);
+    }
+  }
+  // A model that failed in a run (on the fly) is a bad input (exit 2), said on stderr after the
+  // outputs, which keep everything observed up to there.
+  if (const RunResult* failed = failed_model_run(c))
+    fmt::print(stderr, "playtest: {}\n  note: in run {} after {} step{}; no run was started after it\n",
+               format_diagnostic(*failed->model_error), failed->run, failed->steps, failed->steps == 1 ? "" : "s");
+  std::cout.flush();
+}
+
+}  // namespace playtest::cli
