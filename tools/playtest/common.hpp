@@ -1,5 +1,6 @@
-// Helpers shared by the subcommands: loading the input model/graph and opening outputs.
-// Only glue lives here; anything reusable belongs in the library.
+// Helpers shared by the subcommands: the input options (the loading is the library's,
+// input/load.hpp), the exit code of a verdict, the replay command line of this invocation and
+// opening outputs. Only glue lives here; anything reusable belongs in the library.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -15,8 +16,6 @@
 #include "playtest/campaign/replay.hpp"
 #include "playtest/graph/test_graph.hpp"
 #include "playtest/input/load.hpp"
-#include "playtest/io/prism_import.hpp"
-#include "playtest/lang/model_program.hpp"
 #include "playtest/output_file.hpp"
 #include "playtest/run/runner.hpp"
 

@@ -4,6 +4,7 @@
 // (campaign/replay.hpp).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -11,8 +12,11 @@
 
 #include "playtest/campaign/files.hpp"
 #include "playtest/campaign/replay.hpp"
+#include "playtest/campaign/shrink.hpp"
 #include "playtest/catalog/strategy_table.hpp"
+#include "playtest/diagnose/script.hpp"
 #include "playtest/input/load.hpp"
+#include "playtest/run/mutation.hpp"
 #include "playtest/run/simulated_sut.hpp"
 
 namespace playtest {
@@ -59,15 +63,16 @@ TEST_F(CampaignFilesTest, TheObserverWritesTheTraceAndTheJUnitFileOfACampaign) {
                                   return std::make_unique<SimulatedSut>(g, 1);
                                 }};
   std::vector<std::pair<std::uint32_t, std::uint32_t>> progress;
-  CampaignFiles files({.model = "counter.ptm",
-                       .params = {"N=3"},
-                       .strategy = "random",
-                       .trace = (dir_ / "trace.jsonl").string(),
-                       .junit = (dir_ / "junit.xml").string(),
-                       .tool_version = "test",
-                       .replay = [](std::uint64_t seed) { return "playtest run counter.ptm --seed " + std::to_string(seed); },
-                       .on_progress = [&](std::uint32_t done, std::uint32_t runs) { progress.emplace_back(done, runs); }},
-                      3);
+  CampaignFiles files(
+      {.model = "counter.ptm",
+       .params = {"N=3"},
+       .strategy = "random",
+       .trace = (dir_ / "trace.jsonl").string(),
+       .junit = (dir_ / "junit.xml").string(),
+       .tool_version = "test",
+       .replay = [](std::uint64_t seed) { return "playtest run counter.ptm --seed " + std::to_string(seed); },
+       .on_progress = [&](std::uint32_t done, std::uint32_t runs) { progress.emplace_back(done, runs); }},
+      3);
   // Opened before the runs: the JUnit file is written whole at the end, not before.
   EXPECT_FALSE(fs::exists(dir_ / "junit.xml"));
   const CampaignResult c = run_campaign(runner, workers, {.runs = 3, .seed = 7}, files.observer());
@@ -97,8 +102,10 @@ TEST_F(CampaignFilesTest, TheObserverWritesTheTraceAndTheJUnitFileOfACampaign) {
   // The JUnit file: one suite named after the model, one test case per run, as many failures as
   // FAIL verdicts.
   const std::string junit = read_file(dir_ / "junit.xml");
-  EXPECT_NE(junit.find("<testsuite name=\"playtest run counter.ptm\""), std::string::npos) << junit;
-  EXPECT_NE(junit.find("tests=\"3\""), std::string::npos) << junit;
+  EXPECT_NE(junit.find("<testsuite name=\"playtest run counter.ptm\" tests=\"3\" failures=\"0\" errors=\"0\" "
+                       "skipped=\"0\""),
+            std::string::npos)
+      << junit;
   std::size_t cases = 0;
   for (std::size_t at = junit.find("<testcase"); at != std::string::npos; at = junit.find("<testcase", at + 1)) ++cases;
   EXPECT_EQ(cases, 3u);
@@ -108,13 +115,56 @@ TEST_F(CampaignFilesTest, TheObserverWritesTheTraceAndTheJUnitFileOfACampaign) {
 }
 
 TEST_F(CampaignFilesTest, AnUnwritableOutputFailsBeforeAnyRun) {
-  EXPECT_THROW(CampaignFiles({.model = "m", .strategy = "random", .junit = (dir_ / "no" / "such" / "j.xml").string()}, 1),
-               Error);
+  EXPECT_THROW(
+      CampaignFiles({.model = "m", .strategy = "random", .junit = (dir_ / "no" / "such" / "j.xml").string()}, 1),
+      Error);
+}
+
+TEST_F(CampaignFilesTest, TheFirstFailureIsShrunkToATraceWithItsReplayCommand) {
+  const TestGraph g = load_test_graph({.path = std::string(PLAYTEST_SOURCE_DIR) + "/examples/sut/workers.json"});
+  const Runner runner(g, {.max_steps = 200});
+  // The system under test: the first mutant of the model that a run of the campaign catches.
+  for (const Mutant& m : make_mutants(g, 20, 4)) {
+    const CampaignWorkers workers{.policy = policy_maker("random", g),
+                                  .adapter = [&](std::uint32_t, const StopSignal&) -> std::unique_ptr<Adapter> {
+                                    return std::make_unique<SimulatedSut>(m.graph, 3);
+                                  }};
+    const CampaignResult c = run_campaign(runner, workers, {.runs = 4, .seed = 1});
+    const auto failed =
+        std::find_if(c.runs.begin(), c.runs.end(), [](const RunResult& r) { return r.verdict == Verdict::fail; });
+    if (failed == c.runs.end()) continue;
+    SimulatedSut sut(m.graph, 3);
+    const fs::path out = dir_ / "minimal.jsonl";
+    const ShrinkDone d = shrink_to_file(g, replay_target(g, *failed), sut, {.max_steps = 200},
+                                        {.output = out.string(),
+                                         .shrink = {.replay = {.attempts = 5}},
+                                         .trace = "campaign.jsonl",
+                                         .model = "workers.json",
+                                         .replay = [](const std::string& o) { return "playtest replay " + o; }},
+                                        failed->seed);
+    if (!d.result.witness) {  // not reproduced in 5 attempts: nothing written
+      EXPECT_FALSE(fs::exists(out));
+      continue;
+    }
+    EXPECT_EQ(d.context.output, out.string());
+    EXPECT_EQ(d.context.replay_command, "playtest replay " + out.string());
+    EXPECT_EQ(d.context.trace, "campaign.jsonl");
+    const std::vector<nlohmann::json> lines = json_lines(read_file(out));
+    ASSERT_GE(lines.size(), 2u);
+    EXPECT_EQ(lines.front()["event"], "begin");
+    EXPECT_EQ(lines.front()["model"], "workers.json");
+    EXPECT_EQ(lines.front()["seed"], failed->seed);
+    EXPECT_EQ(lines.back()["verdict"], "FAIL");
+    // The minimal run is no longer than the failing one.
+    EXPECT_LE(d.result.witness->result.steps, failed->steps);
+    return;
+  }
+  FAIL() << "no mutant failed and was shrunk";
 }
 
 TEST(ReplayCommand, DropsTheOptionsThatChooseRunsAndQuotesWhatNeedsIt) {
-  const std::vector<std::string> args{"./playtest", "run", "m.json", "--sut", "python3 sut.py", "--seed", "5",
-                                      "--runs=9",   "--json", "--strategy", "reach"};
+  const std::vector<std::string> args{"./playtest", "run",      "m.json", "--sut",      "python3 sut.py", "--seed",
+                                      "5",          "--runs=9", "--json", "--strategy", "reach"};
   EXPECT_EQ(replay_command(args, {"--seed", "--runs"}, {"--json"}, {"--seed", "12", "--runs", "1"}),
             "./playtest run m.json --sut 'python3 sut.py' --strategy reach --seed 12 --runs 1");
   EXPECT_EQ(shell_quote("it's"), "'it'\\''s'");
