@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <thread>
+#include <type_traits>
 
 #include "playtest/error.hpp"
 
@@ -128,6 +129,41 @@ template <bool TwoMove, bool Costs, bool Track>
     (void)options;
     return best;
   }
+  if constexpr (!std::is_same_v<Order, ReachPreorderRef>) {
+    // The built-in orders are strict weak orders (no value is NaN), so the scan below from the
+    // current choice's option ends on the first option of the best class when that class is
+    // strictly better than the current option, else on the current choice: found here in the
+    // loop that computes the options, with no buffer.
+    const std::uint32_t cur = slot_[u];
+    ReachValue top{}, at_cur{};
+    std::uint32_t top_slot = 0;
+    for (std::uint32_t j = 0; j < deg; ++j) {
+      const ReachValue y = combine<TwoMove, Costs>(c0 + j, r);
+      if constexpr (Track) {  // (without statistics, only sparse passes keep the choices' values)
+        if (stats_) jchanges += y != jval_[c0 + j];
+        jval_[c0 + j] = y;
+      }
+      const ReachValue x{y.prob, m_.cost[c0 + j] + y.cost};
+      const bool take = j == 0 || order_.better(x, top);
+      top.prob = take ? x.prob : top.prob;
+      top.cost = take ? x.cost : top.cost;
+      top_slot = take ? j + 1 : top_slot;
+      if (j + 1 == cur) at_cur = x;
+    }
+    ReachValue best = at_cur;
+    std::uint32_t best_slot = cur;
+    if (deg > 0 && order_.better(top, best)) {
+      best = top;
+      best_slot = top_slot;
+    }
+    if (best_slot != 0 && order_.better(ReachValue{}, best)) {
+      best = ReachValue{};
+      best_slot = 0;
+    }
+    slot = best_slot;
+    (void)options;
+    return best;
+  }
   // The options in a buffer kept across calls (an array on the stack would be zeroed every call).
   if (options.size() < deg) options.resize(deg);
   ReachValue* x = options.data();
@@ -212,8 +248,9 @@ void ReachSweeper<Order>::run_pass() {
   // The detached choices (no state reads them) at k + 1, from the states at k.
   if constexpr (TwoMove) jchanges += detached_and_half<Costs>(m_.first_choice[n]);
   // Without statistics a dense pass leaves the attached choices' values stale (refreshed when a
-  // sparse pass or the caller needs them).
-  const bool track = !TwoMove || stats_;
+  // sparse pass or the caller needs them), unless few states changed at the last pass: the next
+  // pass may then be sparse, and keeping the values costs less than refreshing them all.
+  const bool track = !TwoMove || stats_ || changed_.size() <= n / 4;
   if (dense) {
     changed_.clear();
     const unsigned t = team_->size();
