@@ -45,6 +45,8 @@ void ReachSweeper<Order>::init() {
   next_ = val_;
   if (two_move_) jval_.assign(m_.num_choices(), ReachValue{});
   jval_fresh_ = true;
+  last_dense_ = true;
+  replaced_.clear();
   slot_.assign(n, 0);
   last_change_.assign(n, 0);
   stamp_.assign(n, 0);
@@ -247,10 +249,9 @@ void ReachSweeper<Order>::run_pass() {
   std::uint32_t jchanges = 0;
   // The detached choices (no state reads them) at k + 1, from the states at k.
   if constexpr (TwoMove) jchanges += detached_and_half<Costs>(m_.first_choice[n]);
-  // Without statistics a dense pass leaves the attached choices' values stale (refreshed when a
-  // sparse pass or the caller needs them), unless few states changed at the last pass: the next
-  // pass may then be sparse, and keeping the values costs less than refreshing them all.
-  const bool track = !TwoMove || stats_ || changed_.size() <= n / 4;
+  // Without statistics no pass reads the attached choices' values: they are left stale and
+  // computed once when the caller asks (refresh_choice_values).
+  const bool track = !TwoMove || stats_;
   if (dense) {
     changed_.clear();
     const unsigned t = team_->size();
@@ -263,6 +264,7 @@ void ReachSweeper<Order>::run_pass() {
         dense_range<TwoMove, Costs, false>(lo, hi, changed, slots, jc, options);
     };
     if constexpr (TwoMove) jval_fresh_ = track;
+    last_dense_ = true;
     if (t <= 1) {
       parts_[0].slots.clear();
       range(0, n, changed_, parts_[0].slots, jchanges, options_);
@@ -287,7 +289,9 @@ void ReachSweeper<Order>::run_pass() {
     val_.swap(next_);
     val_[n] = {1.0, 0.0};
   } else {
-    if constexpr (TwoMove) refresh_choice_values();
+    if constexpr (TwoMove) jval_fresh_ = track;
+    last_dense_ = false;
+    replaced_.clear();
     if (!have_reverse_) {
       reverse_ = reverse_model(m_);
       have_reverse_ = true;
@@ -303,11 +307,13 @@ void ReachSweeper<Order>::run_pass() {
     cand_value_.resize(cand_.size());
     cand_slot_.resize(cand_.size());
     for (std::size_t i = 0; i < cand_.size(); ++i)
-      cand_value_[i] = compute<TwoMove, Costs>(cand_[i], val_.data(), cand_slot_[i], jchanges, options_);
+      cand_value_[i] = track ? compute<TwoMove, Costs, true>(cand_[i], val_.data(), cand_slot_[i], jchanges, options_)
+                             : compute<TwoMove, Costs, false>(cand_[i], val_.data(), cand_slot_[i], jchanges, options_);
     changed_.clear();
     for (std::size_t i = 0; i < cand_.size(); ++i) {
       const std::uint32_t u = cand_[i];
       if (cand_value_[i] != val_[u]) {
+        if (!track) replaced_.push_back(val_[u]);
         val_[u] = cand_value_[i];
         changed_.push_back(u);
       }
@@ -348,12 +354,18 @@ void ReachSweeper<Order>::half_pass() {
 template <class Order>
 void ReachSweeper<Order>::refresh_choice_values() {
   if (jval_fresh_) return;
-  // The last pass was dense: next_ holds the states' values two moves back, from which that pass
-  // computed (and dropped) each attached choice's value; the same operations give the same bits.
+  // Each attached choice's value at k - 1 is its combination of the states' values at k - 2, by
+  // the same operations as in a pass (the same bits). After a dense pass those values are in
+  // next_; after a sparse one they are the current ones with the states it changed put back.
+  const ReachValue* back = next_.data();
+  if (!last_dense_) {
+    for (std::size_t i = 0; i < changed_.size(); ++i) std::swap(val_[changed_[i]], replaced_[i]);
+    back = val_.data();
+  }
   const std::uint32_t attached = m_.first_choice[m_.n];
   const auto refresh = [&](std::uint32_t lo, std::uint32_t hi) {
     for (std::uint32_t c = lo; c < hi; ++c)
-      jval_[c] = costs_ ? combine<true, true>(c, next_.data()) : combine<true, false>(c, next_.data());
+      jval_[c] = costs_ ? combine<true, true>(c, back) : combine<true, false>(c, back);
   };
   const unsigned t = team_->size();
   if (t <= 1)
@@ -363,6 +375,8 @@ void ReachSweeper<Order>::refresh_choice_values() {
       refresh(static_cast<std::uint32_t>(std::uint64_t{attached} * i / t),
               static_cast<std::uint32_t>(std::uint64_t{attached} * (i + 1) / t));
     });
+  if (!last_dense_)
+    for (std::size_t i = 0; i < changed_.size(); ++i) std::swap(val_[changed_[i]], replaced_[i]);
   jval_fresh_ = true;
 }
 

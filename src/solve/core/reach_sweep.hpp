@@ -74,17 +74,19 @@ class ReachSweeper {
   template <bool Costs>
   std::uint32_t detached_and_half(std::uint32_t from_choice);
   void log_change(std::uint32_t u, std::uint32_t k, std::uint32_t slot);
-  // Two-move model without frontier statistics: after dense passes jval_ is not kept; this
-  // computes the attached choices' values from the states two moves back (next_ after a dense pass).
+  // Two-move model without frontier statistics: no pass keeps jval_; this computes the attached
+  // choices' values from the states two moves back, once, when they are asked for.
   void refresh_choice_values();
 
   const ChoiceModel& m_;
   Order order_;
   ReachSweep sweep_;
   bool two_move_;
-  bool costs_;              // some entry has a cost
-  bool stats_;              // frontier statistics kept
-  bool jval_fresh_ = true;  // jval_ holds the attached choices' current values
+  bool costs_;                        // some entry has a cost
+  bool stats_;                        // frontier statistics kept
+  bool jval_fresh_ = true;            // jval_ holds the attached choices' current values
+  bool last_dense_ = true;            // the last pass was dense (next_ holds the states two moves back)
+  std::vector<ReachValue> replaced_;  // the last sparse pass: old values of changed_ (no statistics)
   std::uint32_t num_vertices_;
   std::uint32_t k_ = 0;
   std::vector<ReachValue, HugePageAllocator<ReachValue>> val_, next_;  // n + 1: the goal slot last
