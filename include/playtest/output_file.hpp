@@ -21,7 +21,7 @@ class OutputFile {
  public:
   enum class Mode : unsigned char { whole, streamed };
   // Creates the temporary file (Mode::streamed: the target) now, so that an unwritable target fails
-  // before any work: InputError "cannot open for writing: ..." naming `path`.
+  // before any work: EnvironmentError "cannot open for writing: ..." naming `path` and the errno.
   explicit OutputFile(std::string path, Mode mode = Mode::whole);
   ~OutputFile();  // discard() unless committed
   OutputFile(const OutputFile&) = delete;

@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "playtest/error.hpp"
 #include "playtest/graph/graph_builder.hpp"
 
 namespace playtest {
@@ -33,7 +34,7 @@ ContextProduct::Key ContextProduct::key(VertexId v, std::span<const EdgeId> w) {
 std::optional<ContextProduct> ContextProduct::build(const TestGraph& g, std::span<const std::uint32_t> keep,
                                                     const Learned& learned, const ContextProductOptions& o) {
   const std::uint32_t n = g.num_vertices();
-  if (keep.size() != n) throw std::invalid_argument("ContextProduct::build: keep needs one entry per vertex");
+  if (keep.size() != n) throw UsageError("keep", "ContextProduct::build: keep needs one entry per vertex");
   ContextProduct p;
   // How much history each vertex keeps: what it learns on itself, or what a vertex within reach
   // still needs (one edge less per edge away).
@@ -122,7 +123,7 @@ std::optional<ContextProduct> ContextProduct::build(const TestGraph& g, std::spa
   for (VertexId v : o.goals) is_goal[v.index()] = 1;
   for (std::size_t i = 0; i < states.size(); ++i) {
     ids.push_back(b.add_vertex("x" + std::to_string(i), g.kind(states[i].v), is_goal[states[i].v.index()] != 0));
-    if (ids.back().index() != i) throw std::logic_error("ContextProduct::build: vertices are not numbered in order");
+    if (ids.back().index() != i) throw InternalError("ContextProduct::build: vertices are not numbered in order");
   }
   VertexId target;
   if (any_target) target = b.add_vertex("target", VertexKind::active, true);

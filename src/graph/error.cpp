@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cstring>
+
 namespace playtest {
 
 namespace {
@@ -76,6 +78,38 @@ Diagnostic make_diagnostic(std::string file, std::uint32_t line, std::uint32_t c
 Error::Error(Diagnostic d) : std::runtime_error(format_diagnostic(d)), diag_(std::move(d)) {}
 
 Error::Error(std::string message) : Error(Diagnostic{{}, std::move(message), {}}) {}
+
+const char* error_kind_name(ErrorKind kind) noexcept {
+  switch (kind) {
+    case ErrorKind::input:
+      return "InputError";
+    case ErrorKind::usage:
+      return "UsageError";
+    case ErrorKind::adapter:
+      return "AdapterError";
+    case ErrorKind::environment:
+      return "EnvironmentError";
+    case ErrorKind::stop_requested:
+      return "StopRequested";
+    case ErrorKind::budget_spent:
+      return "BudgetSpent";
+  }
+  return "?";
+}
+
+namespace {
+
+Diagnostic environment_diagnostic(std::string path, int error_number, std::string what,
+                                  std::vector<std::string> notes) {
+  if (error_number != 0) what += fmt::format(": {}", std::strerror(error_number));
+  return make_diagnostic(std::move(path), 0, 0, "", std::move(what), std::move(notes));
+}
+
+}  // namespace
+
+EnvironmentError::EnvironmentError(std::string path, int error_number, std::string what, std::vector<std::string> notes)
+    : Error(environment_diagnostic(std::move(path), error_number, std::move(what), std::move(notes))),
+      errno_(error_number) {}
 
 UsageError::UsageError(std::string parameter, std::string message)
     : Error(std::move(message)), parameter_(std::move(parameter)) {}

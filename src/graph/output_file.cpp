@@ -19,7 +19,7 @@ namespace playtest {
 namespace {
 
 [[noreturn]] void cannot_open(const std::string& path, int err) {
-  throw InputError(make_diagnostic(path, 0, 0, "", "cannot open for writing: " + std::string(std::strerror(err))));
+  throw EnvironmentError(path, err, "cannot open for writing");
 }
 
 // A fresh name beside `path` (same directory, so that rename replaces the target atomically),
@@ -76,23 +76,24 @@ std::ostream& OutputFile::stream() { return file_ ? static_cast<std::ostream&>(*
 
 void OutputFile::commit() {
   std::ostream& out = stream();
+  errno = 0;  // a stream keeps no errno of its own: what the failed write left, if anything
   out.flush();
   if (!file_) {
     done_ = true;
-    if (!out) throw EnvironmentError(make_diagnostic(path_, 0, 0, "", "could not write to standard output"));
+    if (!out) throw EnvironmentError("", errno, "could not write to standard output");
     return;
   }
   const bool written = static_cast<bool>(out);
   file_->close();
   if (!written || !*file_) {
+    const int err = errno;
     discard();
-    throw EnvironmentError(make_diagnostic(path_, 0, 0, "", "write error (disk full?); the file was not replaced"));
+    throw EnvironmentError(path_, err, "write error; the file was not replaced");
   }
   if (!temp_.empty() && std::rename(temp_.c_str(), target().c_str()) != 0) {
     const int err = errno;
     discard();
-    throw EnvironmentError(make_diagnostic(
-        path_, 0, 0, "", fmt::format("cannot rename the finished file into place: {}", std::strerror(err))));
+    throw EnvironmentError(path_, err, "cannot rename the finished file into place");
   }
   tracked_.reset();
   done_ = true;

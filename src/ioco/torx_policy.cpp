@@ -1,13 +1,13 @@
 #include "playtest/ioco/torx_policy.hpp"
 
 #include <array>
-
 #include <cmath>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "playtest/error.hpp"
+#include "playtest/graph/numbers.hpp"
 #include "playtest/ioco/ioco_graph.hpp"
 
 namespace playtest::ioco {
@@ -39,17 +39,13 @@ std::vector<double> split_numbers(std::string_view text, std::size_t count, cons
   std::size_t start = 0;
   for (;;) {
     auto colon = text.find(':', start);
-    std::string part(text.substr(start, colon == std::string_view::npos ? std::string_view::npos : colon - start));
-    std::size_t used = 0;
-    double v = 0.0;
-    try {
-      v = std::stod(part, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (part.empty() || used != part.size())
-      throw UsageError(parameter, "'" + std::string(text) + "' is not a list of numbers separated by ':'");
-    r.push_back(v);
+    const std::string_view part =
+        text.substr(start, colon == std::string_view::npos ? std::string_view::npos : colon - start);
+    const auto v = read_finite(part);
+    if (!v.ok())
+      throw UsageError(parameter, "'" + std::string(text) + "' is not a list of numbers separated by ':' ('" +
+                                      std::string(part) + "': " + describe(v, part) + ")");
+    r.push_back(v.value);
     if (colon == std::string_view::npos) break;
     start = colon + 1;
   }

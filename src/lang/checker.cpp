@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "lang/detail/runtime.hpp"
+#include "playtest/graph/numbers.hpp"
 
 namespace playtest::lang {
 
@@ -267,12 +268,13 @@ class Checker {
                              {}});
             v = text == "true";
           } else {
-            auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-            if (ec != std::errc() || ptr != text.data() + text.size() || text.empty())
-              throw ModelError(
-                  Diagnostic{{p_.file, 0, 0, ""},
-                             fmt::format("model parameter '{}' expects an integer, got '{}'", d.name, text),
-                             {}});
+            const auto read = read_integer<Word>(text);
+            if (!read.ok())
+              throw ModelError(Diagnostic{
+                  {p_.file, 0, 0, ""},
+                  fmt::format("model parameter '{}' expects an integer, got '{}'{}", d.name, text, why_not(read, text)),
+                  {}});
+            v = read.value;
           }
           w = {v};
           if (auto m = misfit(*t, w.data(), p_); !m.empty())

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "playtest/error.hpp"
+#include "playtest/graph/numbers.hpp"
 #include "playtest/run/stop_signal.hpp"
 #include "playtest/source_text.hpp"
 
@@ -314,8 +315,9 @@ class JunitReader {
  private:
   template <class T>
   static bool parse_uint(std::string_view s, T& v) {
-    auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    return !s.empty() && ec == std::errc() && end == s.data() + s.size();
+    const auto r = read_integer<T>(s);
+    v = r.value;
+    return r.ok();
   }
   static const char* attr(const XML_Char** attrs, std::string_view name) {
     for (std::size_t i = 0; attrs[i] != nullptr; i += 2)
@@ -374,13 +376,9 @@ class JunitReader {
           return stop("test cases of different classnames");
       }
       if (t != nullptr) {
-        std::size_t used = 0;
-        try {
-          tc.time_s = std::stod(t, &used);
-        } catch (const std::exception&) {
-          used = 0;
-        }
-        if (used == 0) return stop(fmt::format("time '{}' is not a number", t));
+        const auto time = read_finite(t);
+        if (!time.ok()) return stop(fmt::format("time '{}' is not a number{}", t, why_not(time, t)));
+        tc.time_s = time.value;
       }
       suite.cases.push_back(std::move(tc));
       in_case_ = &suite.cases.back();

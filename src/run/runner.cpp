@@ -11,6 +11,7 @@
 #include "playtest/error.hpp"
 #include "playtest/explore/model_graph.hpp"
 #include "playtest/graph/names.hpp"
+#include "playtest/graph/numbers.hpp"
 #include "playtest/run/label_check.hpp"
 #include "playtest/run/run_values.hpp"
 
@@ -97,11 +98,11 @@ std::vector<std::chrono::milliseconds> vertex_timeouts_from_specs(const TestGrap
     if (eq == std::string::npos) throw UsageError("vertex_timeout", fmt::format("'{}': expected VERTEX=MS", spec));
     const VertexId v = vertex_named(g, std::string_view(spec).substr(0, eq), "a vertex with its own timeout");
     const std::string_view ms = std::string_view(spec).substr(eq + 1);
-    std::uint32_t value = 0;
-    const auto [end, ec] = std::from_chars(ms.data(), ms.data() + ms.size(), value);
-    if (ms.empty() || ec != std::errc() || end != ms.data() + ms.size())
-      throw UsageError("vertex_timeout", fmt::format("'{}': '{}' is not a number of milliseconds", spec, ms));
-    out[v.index()] = std::chrono::milliseconds(value);
+    const auto value = read_integer<std::uint32_t>(ms);
+    if (!value.ok())
+      throw UsageError("vertex_timeout",
+                       fmt::format("'{}': '{}' is not a number of milliseconds{}", spec, ms, why_not(value, ms)));
+    out[v.index()] = std::chrono::milliseconds(value.value);
   }
   return out;
 }
@@ -653,7 +654,7 @@ class RunSession {
     }
     pollfd p{o_.stop->fd(), POLLIN, 0};
     for (;;) {
-      if (o_.stop->requested()) throw StopRequested(Diagnostic{{}, "stopped during a delay", {}});
+      if (o_.stop->requested()) throw StopRequested("stopped during a delay", o_.stop->signal());
       const auto left = std::chrono::ceil<std::chrono::milliseconds>(until - Clock::now()).count();
       if (left <= 0) return;
       (void)::poll(&p, 1, static_cast<int>(std::min<std::int64_t>(left, 1 << 30)));

@@ -6,15 +6,16 @@
 #include <charconv>
 
 #include "playtest/error.hpp"
+#include "playtest/graph/numbers.hpp"
 
 namespace playtest {
 
 namespace {
 
 bool parse_number(std::string_view s, std::uint32_t& v) {
-  if (s.empty() || s.front() == '+' || s.front() == '-') return false;
-  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  return ec == std::errc() && end == s.data() + s.size();
+  const auto r = read_integer<std::uint32_t>(s);
+  v = r.value;
+  return r.ok();
 }
 
 }  // namespace

@@ -37,23 +37,22 @@ void StopSignal::request(int signal) noexcept {
 }
 
 EnvironmentError environment_error(const std::string& what, int err) {
-  Diagnostic d;
-  d.message = fmt::format("{}: {}", what, std::strerror(err));
+  std::vector<std::string> notes;
   if (err == EMFILE) {
     struct rlimit limit {};
     const bool known = ::getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY;
-    d.message += fmt::format(": playtest reached its limit of open files{}",
-                             known ? fmt::format(" ({})", static_cast<std::uint64_t>(limit.rlim_cur)) : "");
-    d.notes.push_back(
+    notes.push_back(fmt::format("playtest reached its limit of open files{}",
+                                known ? fmt::format(" ({})", static_cast<std::uint64_t>(limit.rlim_cur)) : ""));
+    notes.push_back(
         "each job holds a few (a pipe, its adapter's sockets); raise the limit (ulimit -n) or use fewer --jobs");
   } else if (err == ENFILE) {
-    d.message += ": the system's table of open files is full";
-    d.notes.push_back("close other programs' files, raise fs.file-max, or use fewer --jobs");
+    notes.push_back("the system's table of open files is full");
+    notes.push_back("close other programs' files, raise fs.file-max, or use fewer --jobs");
   } else if (err == EAGAIN || err == ENOMEM) {
-    d.message += ": the system has no room for another process or thread";
-    d.notes.push_back("raise the limit of processes (ulimit -u) or use fewer --jobs");
+    notes.push_back("the system has no room for another process or thread");
+    notes.push_back("raise the limit of processes (ulimit -u) or use fewer --jobs");
   }
-  return EnvironmentError(std::move(d));
+  return EnvironmentError("", err, what, std::move(notes));
 }
 
 const char* signal_name(int signal) noexcept {

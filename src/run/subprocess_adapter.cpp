@@ -204,11 +204,11 @@ void SubprocessAdapter::start() {
 
 void SubprocessAdapter::poll_or_stop(int fd, short events, int timeout_ms) {
   if (o_.stop != nullptr && o_.stop->requested())
-    throw StopRequested(fmt::format("adapter '{}': stopped: playtest was interrupted", o_.command));
+    throw StopRequested(fmt::format("adapter '{}': stopped: playtest was interrupted", o_.command), o_.stop->signal());
   pollfd p[2] = {{fd, events, 0}, {o_.stop != nullptr ? o_.stop->fd() : -1, POLLIN, 0}};
   ::poll(p, o_.stop != nullptr ? 2 : 1, timeout_ms);
   if (o_.stop != nullptr && o_.stop->requested())
-    throw StopRequested(fmt::format("adapter '{}': stopped: playtest was interrupted", o_.command));
+    throw StopRequested(fmt::format("adapter '{}': stopped: playtest was interrupted", o_.command), o_.stop->signal());
 }
 
 void SubprocessAdapter::check_budget(std::string_view what) const {

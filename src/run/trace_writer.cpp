@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cerrno>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -99,8 +100,7 @@ JsonlTraceDirWriter::JsonlTraceDirWriter(std::string dir, std::string strategy)
   std::error_code ec;
   std::filesystem::create_directories(dir_, ec);
   if (ec || !std::filesystem::is_directory(dir_))
-    throw Error(
-        Diagnostic{{dir_, 0, 0, ""}, "cannot create the trace directory" + (ec ? ": " + ec.message() : ""), {}});
+    throw EnvironmentError(dir_, ec ? ec.value() : ENOTDIR, "cannot create the trace directory");
 }
 
 JsonlTraceDirWriter::~JsonlTraceDirWriter() = default;
@@ -126,8 +126,9 @@ class JsonlTraceDirWriter::RunFile final : public RunObserver {
   void on_step(const GameGraph& g, const TraceStep& step) override { writer_.on_step(g, step); }
   void on_end(const GameGraph& g, const RunResult& result) override {
     writer_.on_end(g, result);
+    errno = 0;
     file_.close();
-    owner_.run_done(run_, path_, static_cast<bool>(file_));  // destroys this: the last thing it does
+    owner_.run_done(run_, path_, static_cast<bool>(file_), errno);  // destroys this: the last thing it does
   }
 
  private:
@@ -141,11 +142,13 @@ class JsonlTraceDirWriter::RunFile final : public RunObserver {
 RunObserver* JsonlTraceDirWriter::on_live_run(std::uint32_t run, std::uint64_t seed) {
   const int width = static_cast<int>(std::to_string(options_.runs).size());
   std::string path = (std::filesystem::path(dir_) / fmt::format("run-{:0{}}.jsonl", run, width)).string();
+  errno = 0;
   auto file = std::make_unique<RunFile>(*this, run, path);
+  const int err = errno;
   RunFile* f = file.get();
   {
     const std::lock_guard lock(m_);
-    if (!f->ok() && failed_.empty()) failed_ = path;
+    if (!f->ok() && failed_.empty()) failed_ = path, failed_errno_ = err;
     open_[run] = std::move(file);
   }
   if (replay_ || !model_.empty()) f->writer().set_context(model_, replay_, params_);
@@ -154,16 +157,16 @@ RunObserver* JsonlTraceDirWriter::on_live_run(std::uint32_t run, std::uint64_t s
   return f;
 }
 
-void JsonlTraceDirWriter::run_done(std::uint32_t run, const std::string& path, bool ok) {
+void JsonlTraceDirWriter::run_done(std::uint32_t run, const std::string& path, bool ok, int err) {
   const std::lock_guard lock(m_);
-  if (!ok && failed_.empty()) failed_ = path;
+  if (!ok && failed_.empty()) failed_ = path, failed_errno_ = err;
   open_.erase(run);
 }
 
 void JsonlTraceDirWriter::close() {
   const std::lock_guard lock(m_);
   open_.clear();  // runs cut short (a stop): their files end where the run stopped
-  if (!failed_.empty()) throw Error(Diagnostic{{failed_, 0, 0, ""}, "write error", {}});
+  if (!failed_.empty()) throw EnvironmentError(failed_, failed_errno_, "write error");
 }
 
 namespace {

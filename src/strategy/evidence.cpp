@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "playtest/error.hpp"
+
 namespace playtest {
 
 bool Evidence::Key::operator==(const Key& o) const {
@@ -19,9 +21,10 @@ std::size_t Evidence::KeyHash::operator()(const Key& k) const {
 }
 
 Evidence::Evidence(std::uint32_t max_context, const Evidence* base) : max_context_(max_context), base_(base) {
-  if (max_context_ > max_context_limit) throw std::invalid_argument("Evidence: max_context above max_context_limit");
+  if (max_context_ > max_context_limit)
+    throw UsageError("max_context", "Evidence: max_context above max_context_limit");
   if (base_ != nullptr && base_->max_context_ != max_context_)
-    throw std::invalid_argument("Evidence: a base with another max_context");
+    throw UsageError("base", "Evidence: a base with another max_context");
 }
 
 void Evidence::add(Counts& c, EdgeId outcome, std::uint64_t n) {
@@ -46,7 +49,7 @@ std::uint64_t Evidence::sum(const Counts& c) {
 }
 
 Evidence::Key Evidence::key(VertexId v, std::span<const EdgeId> context) const {
-  if (context.size() > max_context_) throw std::invalid_argument("Evidence: a context longer than max_context");
+  if (context.size() > max_context_) throw UsageError("context", "Evidence: a context longer than max_context");
   Key k;
   k.vertex = v.value;
   k.length = static_cast<std::uint32_t>(context.size());
@@ -62,7 +65,7 @@ void Evidence::record(VertexId v, std::span<const EdgeId> history, EdgeId outcom
 }
 
 void Evidence::merge_own(const Evidence& other) {
-  if (other.max_context_ != max_context_) throw std::invalid_argument("Evidence::merge_own: another max_context");
+  if (other.max_context_ != max_context_) throw UsageError("other", "Evidence::merge_own: another max_context");
   for (const auto& [v, counts] : other.vertex_)
     for (const auto& [e, n] : counts) add(vertex_[v], e, n);
   for (const auto& [k, counts] : other.context_)

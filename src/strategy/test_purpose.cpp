@@ -9,6 +9,7 @@
 #include "playtest/error.hpp"
 #include "playtest/graph/did_you_mean.hpp"
 #include "playtest/graph/names.hpp"
+#include "playtest/graph/numbers.hpp"
 #include "playtest/strategy/strategy_row.hpp"
 #include "playtest/strategy/traps.hpp"
 
@@ -57,8 +58,9 @@ PurposeRequest parse_purpose_request(std::string_view text) {
   bool ok = pct.size() >= 2 && pct.back() == '%';
   if (ok) {
     pct.remove_suffix(1);
-    const auto [end, ec] = std::from_chars(pct.data(), pct.data() + pct.size(), v);
-    ok = ec == std::errc() && end == pct.data() + pct.size() && v > 0 && v <= 100;
+    const auto read = read_finite(pct);
+    v = read.value;
+    ok = read.ok() && v > 0 && v <= 100;
   }
   if (!ok)
     throw UsageError("purpose", fmt::format("'{}': the threshold is a percentage above 0 and at most 100, as in "

@@ -27,7 +27,9 @@ std::string format_of(const Options& o) {
   const std::string ext = dot == std::string::npos ? "" : o.out.substr(dot);
   if (ext == ".dot" || ext == ".gv") return "dot";
   if (o.out == "-" || ext == ".json") return "graph";
-  throw Error(fmt::format("convert: cannot tell the format from '{}'; give --to graph, dot or prism", o.out));
+  throw UsageError(
+      "to",
+      fmt::format("not given, and the output '{}' does not tell the format: give --to graph, dot or prism", o.out));
 }
 
 int run(const Options& o) {
@@ -40,7 +42,9 @@ int run(const Options& o) {
   if (!goals.empty() && to != "prism")
     throw UsageError("goal", fmt::format("applies to --to prism only (the {} output keeps the file's goals)", to));
   if (to == "prism") {
-    if (o.out == "-") throw Error("convert --to prism needs -o BASE (it writes BASE.tra, BASE.lab, BASE.trew)");
+    if (o.out == "-")
+      throw UsageError("output",
+                       "--to prism writes three files: give -o BASE (it writes BASE.tra, BASE.lab, BASE.trew)");
     if (goals.empty()) goals = g.goals();
     Output tra(o.out + ".tra"), lab(o.out + ".lab"), trew(o.out + ".trew");
     write_prism_tra(g, goals, tra.stream());

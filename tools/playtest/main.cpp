@@ -4,13 +4,18 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <new>
 #include <regex>
 #include <sstream>
+#include <stdexcept>
+#include <variant>
 
 #include "command.hpp"
 #include "common.hpp"
@@ -197,14 +202,120 @@ void report(const CLI::ParseError& e, const CLI::App& app) {
 }
 
 // What a command printed must have reached standard output: a full disk or a closed pipe is an
-// environment error (exit 3 where the command itself succeeded), said on stderr, never a silent
-// success with the answer lost.
+// environment error (exit 6 where the command itself succeeded), said on stderr, never a silent
+// success with the answer lost. A verdict's own exit code is kept (the message still says it).
 int checked_stdout(int code) {
+  errno = 0;
   std::cout.flush();
   const bool failed = !std::cout || std::fflush(stdout) != 0 || std::ferror(stdout) != 0;
   if (!failed) return code;
-  fmt::print(stderr, "playtest: error: could not write to standard output: {}\n", std::strerror(errno));
-  return code == exit_ok ? exit_error : code;
+  EnvironmentError e("", errno, "could not write to standard output");
+  if (code == exit_ok) throw e;
+  report(e);
+  return code;
+}
+
+// A test-only trigger for the rows of the table below that no input reaches (docs/testing.md
+// "Verdicts and exit codes"): with PLAYTEST_TEST_THROW set to a kind's name the chosen command
+// throws that kind instead of running (InternalError, std::bad_alloc, std::exception and
+// "unknown", an exception outside std::exception, as well as every ErrorKind's name), so
+// tests/cli/errors checks that each row maps the code it documents.
+void test_throw_trigger() {
+  const char* what = std::getenv("PLAYTEST_TEST_THROW");
+  if (what == nullptr || *what == '\0') return;
+  const std::string w = what;
+  const std::string message = "thrown on request (PLAYTEST_TEST_THROW=" + w + ")";
+  if (w == "InternalError") throw InternalError(message);
+  if (w == "std::bad_alloc") throw std::bad_alloc();
+  if (w == "std::exception") throw std::runtime_error(message);
+  if (w == "unknown") throw 42;
+  if (w == "InputError") throw InputError(message);
+  if (w == "UsageError") throw UsageError("", message);
+  if (w == "AdapterError") throw AdapterError(message);
+  if (w == "EnvironmentError") throw EnvironmentError("", 0, message);
+  if (w == "StopRequested") throw StopRequested(message, SIGTERM);
+  if (w == "BudgetSpent") throw BudgetSpent(message);
+  throw UsageError("", "PLAYTEST_TEST_THROW=" + w + " names no kind the exit-code table knows");
+}
+
+// What reached main: an Error of one kind, or something outside the vocabulary.
+enum class Outside : unsigned char { internal_error, out_of_memory, other_exception, not_an_exception };
+using Thrown = std::variant<ErrorKind, Outside>;
+
+// The one map from what a command threw to playtest's exit code (docs/testing.md "Verdicts and exit
+// codes"; a golden test per row in tests/cli/errors). Every ErrorKind and every Outside appears
+// exactly once (checked below at compile time). `plus_signal`: the code is 128 + the stop's signal
+// (`code` when it came without one).
+struct ExitRow {
+  Thrown thrown;
+  int code;
+  bool plus_signal = false;
+};
+constexpr ExitRow exit_table[] = {
+    {ErrorKind::input, exit_usage},
+    {ErrorKind::usage, exit_usage},
+    {ErrorKind::adapter, exit_error},
+    {ErrorKind::environment, exit_environment},
+    {ErrorKind::stop_requested, exit_error, true},
+    {ErrorKind::budget_spent, exit_inconclusive},
+    {Outside::out_of_memory, exit_environment},
+    {Outside::internal_error, exit_internal},
+    {Outside::other_exception, exit_internal},
+    {Outside::not_an_exception, exit_internal},
+};
+
+constexpr bool each_once() {
+  auto count = [](Thrown t) {
+    int n = 0;
+    for (const ExitRow& row : exit_table) n += row.thrown == t ? 1 : 0;
+    return n;
+  };
+  for (ErrorKind k : all_error_kinds)
+    if (count(k) != 1) return false;
+  for (Outside o :
+       {Outside::internal_error, Outside::out_of_memory, Outside::other_exception, Outside::not_an_exception})
+    if (count(o) != 1) return false;
+  return std::size(exit_table) == std::size(all_error_kinds) + 4;
+}
+static_assert(each_once(), "exit_table: every ErrorKind and every Outside exactly once");
+
+const ExitRow& row_of(Thrown t) {
+  for (const ExitRow& row : exit_table)
+    if (row.thrown == t) return row;
+  return exit_table[std::size(exit_table) - 1];  // not reached: each_once()
+}
+
+void report_bug(const std::string& what) {
+  fmt::print(stderr, "playtest: internal error (a bug in playtest, please report it): {}\n", terminal_text(what));
+}
+
+// The exit code of the exception in flight (call only from a catch block), said on stderr.
+int exit_code_of_current_exception(const CLI::App* chosen) {
+  try {
+    throw;
+  } catch (const Error& e) {
+    const ExitRow& row = row_of(e.kind());
+    if (const auto* usage = dynamic_cast<const UsageError*>(&e))
+      report(*usage, chosen);
+    else
+      report(e);
+    if (row.plus_signal)
+      if (const auto* stop = dynamic_cast<const StopRequested*>(&e); stop != nullptr && stop->signal() != 0)
+        return 128 + stop->signal();
+    return row.code;
+  } catch (const InternalError& e) {
+    report_bug(e.what());
+    return row_of(Outside::internal_error).code;
+  } catch (const std::bad_alloc&) {
+    fmt::print(stderr, "playtest: error: out of memory\n");
+    return row_of(Outside::out_of_memory).code;
+  } catch (const std::exception& e) {
+    report_bug(e.what());
+    return row_of(Outside::other_exception).code;
+  } catch (...) {
+    report_bug("an exception that is not a std::exception");
+    return row_of(Outside::not_an_exception).code;
+  }
 }
 
 }  // namespace
@@ -215,8 +326,9 @@ int main(int argc, char** argv) {
   using namespace playtest::cli;
   CLI::App app{
       "playtest: test nondeterministic systems by playing a game against them.\n"
-      "Exit codes: 0 ok/PASS, 1 FAIL, 2 usage or input error, 3 internal error/ERROR, 4 INCONCLUSIVE,\n"
-      "5 answer not certified (solve)."};
+      "Exit codes: 0 ok/PASS, 1 FAIL, 2 usage or input error, 3 ERROR, 4 INCONCLUSIVE,\n"
+      "5 answer not certified (solve), 6 playtest's environment (a file or standard output not written,\n"
+      "no pipe, process or file descriptor), 7 a bug in playtest, 128+N stopped by signal N."};
   app.set_version_flag("--version", std::string("playtest ") + PLAYTEST_VERSION);
   app.require_subcommand(1);
   app.fallthrough(false);
@@ -231,7 +343,7 @@ int main(int argc, char** argv) {
     auto subs = app.get_subcommands({});
     if (subs.size() != before + 1) {
       fmt::print(stderr, "playtest: internal error: command '{}' did not add exactly one subcommand\n", c.name);
-      return exit_error;
+      return exit_internal;
     }
     runs.emplace_back(subs.back(), std::move(run));
   }
@@ -253,27 +365,12 @@ int main(int argc, char** argv) {
     for (auto& [sub, run] : runs)
       if (sub->parsed()) {
         chosen = sub;
+        test_throw_trigger();
         return checked_stdout(run());
       }
     print_usage_error("", "no command given", {"playtest --help lists the commands"});
     return exit_usage;
-  } catch (const AdapterError& e) {
-    report(e);
-    return exit_error;
-  } catch (const EnvironmentError& e) {  // a limit of the machine, not a bug and not bad input
-    report(e);
-    return exit_error;
-  } catch (const UsageError& e) {
-    report(e, chosen);
-    return exit_usage;
-  } catch (const Error& e) {  // InputError and its kinds
-    report(e);
-    return exit_usage;
-  } catch (const std::bad_alloc&) {
-    fmt::print(stderr, "playtest: error: out of memory\n");
-    return exit_error;
-  } catch (const std::exception& e) {  // InternalError, and anything else: a bug
-    fmt::print(stderr, "playtest: internal error (a bug in playtest, please report it): {}\n", e.what());
-    return exit_error;
+  } catch (...) {
+    return exit_code_of_current_exception(chosen);
   }
 }

@@ -3,14 +3,14 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
-#include <charconv>
-#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
+
+#include "playtest/graph/numbers.hpp"
 
 namespace playtest::cli {
 
@@ -21,10 +21,8 @@ template <class Ok>
 CLI::Validator integer_check(Ok ok, std::string what, std::string name) {
   return CLI::Validator(
       [ok, what](std::string& s) -> std::string {
-        std::uint64_t v = 0;
-        auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-        if (s.empty() || ec != std::errc() || end != s.data() + s.size() || !ok(v))
-          return "must be " + what + ", got '" + s + "'";
+        const auto v = read_integer<std::uint64_t>(s);
+        if (!v.ok() || !ok(v.value)) return "must be " + what + ", got '" + s + "'";
         return {};
       },
       std::move(name));
@@ -40,21 +38,14 @@ inline CLI::Validator non_negative_integer() {
   return integer_check([](std::uint64_t) { return true; }, "an integer from 0 to 18446744073709551615", "");
 }
 
-// A number written whole (std::stod reads all of it), finite, and `ok` by the option's rule; the
+// A number written whole (read_finite reads all of it), finite, and `ok` by the option's rule; the
 // message is "must be <what>, got '...'", and --help shows `name`.
 template <class Ok>
 CLI::Validator number_check(Ok ok, std::string what, std::string name) {
   return CLI::Validator(
       [ok, what](std::string& s) -> std::string {
-        double v = 0;
-        std::size_t used = 0;
-        try {
-          v = std::stod(s, &used);
-        } catch (const std::exception&) {
-          used = 0;
-        }
-        if (s.empty() || used != s.size() || !std::isfinite(v) || !ok(v))
-          return "must be " + what + ", got '" + s + "'";
+        const auto v = read_finite(s);
+        if (!v.ok() || !ok(v.value)) return "must be " + what + ", got '" + s + "'";
         return {};
       },
       std::move(name));

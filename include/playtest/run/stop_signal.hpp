@@ -35,21 +35,10 @@ class StopSignal {
   int read_fd_ = -1, write_fd_ = -1;
 };
 
-// Thrown by an adapter whose wait was cut short by a StopSignal. It is an AdapterError so that
-// every adapter path that ends a run ends it the same way; the runner reports it as "interrupted".
-class StopRequested : public AdapterError {
- public:
-  using AdapterError::AdapterError;
-};
-
-// Thrown by an adapter whose wait (for "ready", an "ack", the rest of a line) was cut short by the
-// run's deadline (Adapter::set_run_deadline): the time budget ended in the middle of a step. An
-// AdapterError so that every adapter path ends a run the same way; the runner reports it as
-// INCONCLUSIVE ("time budget spent while ..."), never a verdict on the system.
-class BudgetSpent : public AdapterError {
- public:
-  using AdapterError::AdapterError;
-};
+// An adapter whose wait was cut short by a StopSignal throws StopRequested (playtest/error.hpp) with
+// the signal's number; one whose wait was cut short by the run's deadline throws BudgetSpent. Neither
+// is an AdapterError: the runner reports the first as "interrupted" (ERROR), the second as
+// INCONCLUSIVE.
 
 // What playtest says when the machine refuses it a resource (errno `err` of `what`: a pipe, a
 // socket, a process, a thread): the limit that was reached and what to do (ulimit -n, fewer --jobs).

@@ -90,7 +90,7 @@ class JsonlTraceDirWriter final : public CampaignObserver {
 
  private:
   class RunFile;
-  void run_done(std::uint32_t run, const std::string& path, bool ok);
+  void run_done(std::uint32_t run, const std::string& path, bool ok, int err);  // err: errno when !ok
 
   std::string dir_, strategy_;
   std::optional<Coverage> totals_;  // the model's, for every file's campaign line (none on the fly)
@@ -99,6 +99,7 @@ class JsonlTraceDirWriter final : public CampaignObserver {
   std::mutex m_;                                            // guards the members below
   std::map<std::uint32_t, std::unique_ptr<RunFile>> open_;  // the runs being played
   std::string failed_;                                      // the first file that could not be written
+  int failed_errno_ = 0;                                    // and the errno its failure left (0: none)
   std::string model_;
   std::vector<std::string> params_;
   std::function<std::string(std::uint64_t)> replay_;

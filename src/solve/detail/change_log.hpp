@@ -7,6 +7,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "playtest/error.hpp"
+
 namespace playtest::detail {
 
 class ChangeLog {
@@ -97,7 +99,9 @@ class ChangeLog {
   Chunk& chunk(std::uint32_t id) { return blocks_[id >> block_shift][id & (block_size - 1)]; }
 
   std::uint32_t new_chunk() {
-    if (num_chunks_ == UINT32_MAX) throw std::length_error("ChangeLog: too many change points");
+    if (num_chunks_ == UINT32_MAX)
+      throw EnvironmentError("", 0,
+                             "ChangeLog: more than 2^32 - 1 change points: the model is too large for one solve");
     const std::uint32_t id = num_chunks_++;
     if ((id >> block_shift) >= blocks_.size()) blocks_.emplace_back(block_size);
     chunk(id).next = 0;

@@ -4,6 +4,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "playtest/error.hpp"
 #include "playtest/solve/exact_rational.hpp"
 
 namespace playtest::exact {
@@ -91,14 +92,14 @@ std::optional<Rational> parse_number(std::string_view s) {
 }
 
 Rational from_double(double x) {
-  if (!std::isfinite(x)) throw std::invalid_argument("exact::from_double: not a finite number");
+  if (!std::isfinite(x)) throw UsageError("x", "exact::from_double: not a finite number");
   char buf[64];
   // Scientific: the shortest round-trip digits. (The plain form prefers fixed notation for large
   // integers and then writes the double's exact digits, 72244941271135392 for 722449412711354e2.)
   const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, x, std::chars_format::scientific);
-  if (ec != std::errc()) throw std::logic_error("exact::from_double: to_chars failed");
+  if (ec != std::errc()) throw InternalError("exact::from_double: to_chars failed");
   auto q = parse_decimal(std::string_view(buf, static_cast<std::size_t>(end - buf)));
-  if (!q) throw std::logic_error("exact::from_double: to_chars wrote no decimal");
+  if (!q) throw InternalError("exact::from_double: to_chars wrote no decimal");
   return *q;
 }
 

@@ -181,7 +181,7 @@ TEST(CliVocabulary, ModelTrapsComeFromTheGraphsMeta) {
   EXPECT_EQ(gains(a.out), gains(piped.out));
 }
 
-// What a command prints must reach standard output: a full disk is an environment error (exit 3,
+// What a command prints must reach standard output: a full disk is an environment error (exit 6,
 // said on stderr), not a success whose answer was lost.
 TEST(CliVocabulary, UnwritableStandardOutputIsAnError) {
   ScratchDir d("cli_full_stdout");
@@ -190,7 +190,7 @@ TEST(CliVocabulary, UnwritableStandardOutputIsAnError) {
     const std::string cmd = std::string(PLAYTEST_BINARY) + " " + args + " >/dev/full 2>" + d.file("err.txt");
     const int status = std::system(cmd.c_str());
     ASSERT_TRUE(WIFEXITED(status)) << args;
-    EXPECT_EQ(WEXITSTATUS(status), 3) << args;
+    EXPECT_EQ(WEXITSTATUS(status), 6) << args;
     EXPECT_NE(read_file(d.file("err.txt")).find("could not write to standard output"), std::string::npos) << args;
   }
 }

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <vector>
 
+#include "playtest/error.hpp"
 #include "playtest/io/graph_json.hpp"
 #include "playtest/strategy/evidence.hpp"
 #include "playtest/strategy/starvation.hpp"
@@ -43,7 +44,7 @@ TEST(Evidence, CountsPerVertexAndPerHistory) {
   EXPECT_EQ(ctx[1].edges, c2b);
   EXPECT_EQ(ev.total(), 4u);
   EXPECT_EQ(ev.vertices(), (std::vector<VertexId>{V(5)}));
-  EXPECT_THROW((void)ev.visits(V(5), std::vector<EdgeId>{E(1), E(2), E(3)}), std::invalid_argument);
+  EXPECT_THROW((void)ev.visits(V(5), std::vector<EdgeId>{E(1), E(2), E(3)}), UsageError);
 }
 
 TEST(Evidence, ABaseIsReadAndOnlyOwnCountsAreMerged) {
@@ -61,7 +62,7 @@ TEST(Evidence, ABaseIsReadAndOnlyOwnCountsAreMerged) {
   merged.merge_own(run);
   EXPECT_EQ(merged.visits(V(1)), 2u);
   EXPECT_EQ(merged.count(V(1), E(3)), 1u);
-  EXPECT_THROW(Evidence(2, &campaign), std::invalid_argument);
+  EXPECT_THROW(Evidence(2, &campaign), UsageError);
 }
 
 TEST(Starvation, VisitsFollowTheConfidence) {
