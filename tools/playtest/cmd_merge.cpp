@@ -54,7 +54,7 @@ const Registration reg{
           "Each FILE is a run trace, a JUnit file of playtest run, or run/simulate --json output (told by its "
           "content); every shard must be there once.\n"
           "Exit codes as run: 0 PASS, 1 FAIL, 4 INCONCLUSIVE, 3 ERROR, 128+N interrupted; 0 for simulations; 2 "
-          "inputs that do not belong together.");
+          "inputs that do not belong together; 6 an output not written.");
       sub->add_option("FILES", o->files, "The shards' outputs")->required();
       sub->add_option("--junit", o->junit, "Write the merged JUnit XML here (needs the shards' JUnit files)");
       sub->add_option("--trace", o->trace, "Write the merged JSON-lines trace here (needs the shards' traces)");

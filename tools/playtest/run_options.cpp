@@ -15,6 +15,7 @@ CLI::App* add_run_command(CLI::App& app, RunCliOptions& o) {
       "Test a live system: play a strategy against COMMAND through the adapter protocol "
       "(docs/adapter-protocol.md).\n"
       "Exit codes: 0 PASS, 1 FAIL, 4 INCONCLUSIVE, 3 ERROR (adapter died, garbage, hang), 2 usage/input error,\n"
+      "6 an output not written (--trace, --trace-dir, --junit, --report, standard output), 7 a bug in playtest,\n"
       "130/143 stopped by SIGINT/SIGTERM (trace and JUnit written; the interrupted run is ERROR).");
   add_input_options(sub, o.input);
   add_explore_first_options(sub, o.explore);
