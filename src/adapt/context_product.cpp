@@ -145,7 +145,8 @@ std::optional<ContextProduct> ContextProduct::build(const TestGraph& g, std::spa
   std::vector<EdgeId> edge_of_insertion;
   p.graph_ = b.build({.probability_tolerance = 1e-6}, &edge_of_insertion);
   p.edge_of_.assign(p.graph_.num_edges(), EdgeId::none());
-  for (std::size_t i = 0; i < edge_of_insertion.size(); ++i) p.edge_of_[edge_of_insertion[i].index()] = model_of_insertion[i];
+  for (std::size_t i = 0; i < edge_of_insertion.size(); ++i)
+    p.edge_of_[edge_of_insertion[i].index()] = model_of_insertion[i];
   p.vertex_of_.reserve(p.graph_.num_vertices());
   for (const State& s : states) p.vertex_of_.push_back(s.v);
   if (any_target) {

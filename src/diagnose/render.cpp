@@ -404,7 +404,7 @@ std::string analysis_text(const TestGraph& g, const Analysis& a, const std::stri
     out += p.almost_sure ? fmt::format("  expected cost: {:.6g}{}\n", p.expected_cost,
                                        p.expected_exact       ? std::string(" (certified: the exact optimum)")
                                        : p.expected_certified ? std::string(" (certified)")
-                                                            : " (NOT certified: " + p.expected_not_certified + ")")
+                                                              : " (NOT certified: " + p.expected_not_certified + ")")
                          : "  expected cost: infinite (no strategy reaches it with probability 1)\n";
   }
   if (a.coverage) {

@@ -18,15 +18,15 @@ void validate(const TorxOptions& o) {
   if (std::abs(o.p_stop + o.p_input + o.p_observe - 1.0) > 1e-9)
     throw UsageError("torx_p", "the stop, input and observe probabilities must sum to 1");
   if (o.p_stop <= 0.0 && o.max_length == 0)
-    throw UsageError("max_length", "with stop probability 0 a run ends only with a maximal length; give one, or a "
-                                   "positive stop probability");
+    throw UsageError("max_length",
+                     "with stop probability 0 a run ends only with a maximal length; give one, or a "
+                     "positive stop probability");
 }
 
 TorxOptions torx_options_from_ratio(double n, double m, double p_stop, std::uint32_t max_length) {
   if (!(n >= 0.0) || !(m >= 0.0) || !(n + m > 0.0))
     throw UsageError("torx_ratio", "N and M must be >= 0 and not both 0");
-  if (!(p_stop >= 0.0 && p_stop < 1.0))
-    throw UsageError("torx_stop", "the stop probability must lie in [0, 1)");
+  if (!(p_stop >= 0.0 && p_stop < 1.0)) throw UsageError("torx_stop", "the stop probability must lie in [0, 1)");
   return {.p_stop = p_stop,
           .p_input = n / (n + m) * (1.0 - p_stop),
           .p_observe = m / (n + m) * (1.0 - p_stop),
@@ -50,8 +50,8 @@ std::vector<double> split_numbers(std::string_view text, std::size_t count, cons
     start = colon + 1;
   }
   if (r.size() != count)
-    throw UsageError(parameter, "expected " + std::to_string(count) + " numbers separated by ':', got '" +
-                                    std::string(text) + "'");
+    throw UsageError(
+        parameter, "expected " + std::to_string(count) + " numbers separated by ':', got '" + std::string(text) + "'");
   return r;
 }
 }  // namespace
@@ -98,8 +98,10 @@ Decision TorxPolicy::choose(const RunView& view, Rng& rng) {
   EdgeId observe = EdgeId::none();
   std::uint32_t inputs = 0;
   for (EdgeId e : g.out_edges(view.current)) {
-    if (g.is_observe(e)) observe = e;
-    else ++inputs;
+    if (g.is_observe(e))
+      observe = e;
+    else
+      ++inputs;
   }
   const double w_in = inputs ? options_.p_input : 0.0;
   const double w_obs = observe.is_none() ? 0.0 : options_.p_observe;
@@ -128,21 +130,23 @@ namespace playtest {
 namespace {
 
 constexpr std::array<StrategyOption, 4> torx_options{
-    StrategyOption{.name = "torx-p", .value = "STOP:INPUT:OBSERVE", .help = "torx: the three probabilities, summing to 1"},
-    StrategyOption{.name = "torx-ratio", .value = "N:M", .help = "torx: N:M inputs to outputs; sets p2, p3 by Theorem 3.2"},
+    StrategyOption{
+        .name = "torx-p", .value = "STOP:INPUT:OBSERVE", .help = "torx: the three probabilities, summing to 1"},
+    StrategyOption{
+        .name = "torx-ratio", .value = "N:M", .help = "torx: N:M inputs to outputs; sets p2, p3 by Theorem 3.2"},
     StrategyOption{.name = "torx-stop",
                    .value = "P1",
                    .help = "torx: p1 with --torx-ratio (default 0 with --max-length, else 0.02)"},
-    StrategyOption{.name = "max-length", .value = "L", .help = "torx: stop every run after this many inputs and outputs"}};
+    StrategyOption{
+        .name = "max-length", .value = "L", .help = "torx: stop every run after this many inputs and outputs"}};
 
 PreparedStrategy prepare_torx(const StrategyContext& c) {
   const auto stop = c.args.has("torx-stop") ? std::optional(c.args.number("torx-stop", 0)) : std::nullopt;
   const ioco::TorxOptions t =
       ioco::resolve_torx_options(c.args.get("torx-p"), c.args.get("torx-ratio"), stop,
                                  static_cast<std::uint32_t>(c.args.integer("max-length", 0, 0, UINT32_MAX)));
-  return PreparedStrategy::play([t](const GameGraph&) -> std::unique_ptr<Policy> {
-    return std::make_unique<ioco::TorxPolicy>(t);
-  });
+  return PreparedStrategy::play(
+      [t](const GameGraph&) -> std::unique_ptr<Policy> { return std::make_unique<ioco::TorxPolicy>(t); });
 }
 
 }  // namespace

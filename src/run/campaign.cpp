@@ -171,7 +171,8 @@ class Campaign {
       return true;
     });
     for (; merged_ < need && slots_[merged_].state == Slot::State::done; ++merged_)
-      if (slots_[merged_].result && slots_[merged_].result->evidence) prefix_.merge_own(*slots_[merged_].result->evidence);
+      if (slots_[merged_].result && slots_[merged_].result->evidence)
+        prefix_.merge_own(*slots_[merged_].result->evidence);
     return std::make_shared<const Evidence>(prefix_);
   }
 
@@ -290,8 +291,8 @@ class Campaign {
   std::size_t head_ = 0;     // the position being reported to the observer
   std::size_t running_ = 0;  // workers still working
   std::uint32_t failed_fast_ = 0;
-  std::uint32_t model_failed_ = 0;  // the first run whose model failed (no run starts after it)
-  std::uint32_t errors_ = 0;        // runs ended ERROR, not interrupted (max_errors)
+  std::uint32_t model_failed_ = 0;       // the first run whose model failed (no run starts after it)
+  std::uint32_t errors_ = 0;             // runs ended ERROR, not interrupted (max_errors)
   std::uint32_t stopped_by_errors_ = 0;  // the run that reached max_errors (no run starts after it)
   std::exception_ptr error_;
 };

@@ -101,8 +101,8 @@ void run_text(std::ostream& out, const Runner& runner, const RunResult& r, std::
   if ((r.verdict == Verdict::fail || r.verdict == Verdict::error) && !r.trace.empty())
     out << "trace (last steps):\n" << format_trace(g, r, o.trace_steps);
   if (r.verdict == Verdict::fail)
-    out << fmt::format("at vertex '{}': allowed {{{}}}, observed {}\n", g.vertex_name(r.fail_vertex), quoted_list(r.allowed),
-                       r.observed.empty() ? "silence" : "'" + r.observed + "'");
+    out << fmt::format("at vertex '{}': allowed {{{}}}, observed {}\n", g.vertex_name(r.fail_vertex),
+                       quoted_list(r.allowed), r.observed.empty() ? "silence" : "'" + r.observed + "'");
   if (r.verdict == Verdict::inconclusive) {
     const std::vector<EdgeId> left = edges_left(runner, r);
     if (!left.empty() && runner.options().purpose.by_label) {
@@ -126,7 +126,8 @@ void run_text(std::ostream& out, const Runner& runner, const RunResult& r, std::
                                : "");
       for (std::size_t i = 0; i < left.size() && i < o.purpose_listed; ++i)
         out << "  "
-            << fmt::format("{} --{}--> {}", g.vertex_name(g.source(left[i])), g.label(left[i]), g.vertex_name(g.target(left[i])))
+            << fmt::format("{} --{}--> {}", g.vertex_name(g.source(left[i])), g.label(left[i]),
+                           g.vertex_name(g.target(left[i])))
             << '\n';
       if (left.size() > o.purpose_listed) out << fmt::format("  ... and {} more\n", left.size() - o.purpose_listed);
     } else if (runner.options().purpose.kind == TestPurpose::Kind::reach && !r.purpose_met) {
@@ -136,8 +137,7 @@ void run_text(std::ostream& out, const Runner& runner, const RunResult& r, std::
   if (const std::string replay = replay_command(o, r); !replay.empty()) out << "replay: " << replay << '\n';
 }
 
-void campaign_text(std::ostream& out, const Runner& runner, const CampaignResult& c,
-                   const RunOutputOptions& o) {
+void campaign_text(std::ostream& out, const Runner& runner, const CampaignResult& c, const RunOutputOptions& o) {
   if (o.per_run)
     for (std::size_t i = 0; i < c.runs.size(); ++i)
       run_text(out, runner, c.runs[i], static_cast<std::uint32_t>(i + 1), o);

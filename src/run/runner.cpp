@@ -309,8 +309,12 @@ class RunSession {
   bool has_budget() const { return o_.time_budget.count() > 0; }
   double ms_since_start() const { return std::chrono::duration<double, std::milli>(Clock::now() - t0_).count(); }
   RunView view() const {
-    return RunView{g_, v_, r_.steps, std::span<const std::uint32_t>(r_.edge_visits),
-                   std::span<const std::uint8_t>(purpose_edges_), evidence_.get()};
+    return RunView{g_,
+                   v_,
+                   r_.steps,
+                   std::span<const std::uint32_t>(r_.edge_visits),
+                   std::span<const std::uint8_t>(purpose_edges_),
+                   evidence_.get()};
   }
   // The model is now at v_: on the fly, expand it and count its edges (its kind and out-edges are
   // asked for next, and the cover purpose needs its edges before it is judged).
@@ -739,12 +743,14 @@ class RunSession {
         "never chose, although the model's probabilities would have shown each with probability {:g}",
         r_.steps, r_.steps == 1 ? "" : "s", v.untestable, v.untestable == 1 ? "" : "s", o_.starvation_confidence);
     for (const StarvedOutcome& s : v.starved)
-      msg += fmt::format("; the system never chose '{}' at '{}' in {} visits, over {} histor{} (declared {:g}); {} edge{} "
-                         "behind it untested",
-                         g_.label(s.edge), g_.vertex_name(s.vertex), s.visits, s.contexts,
-                         s.contexts == 1 ? "y" : "ies", s.declared_prob, s.edges_behind, s.edges_behind == 1 ? "" : "s");
-    msg += ". A model that allows what the system never does is a finding for the modeller, not a failure of the "
-           "system";
+      msg += fmt::format(
+          "; the system never chose '{}' at '{}' in {} visits, over {} histor{} (declared {:g}); {} edge{} "
+          "behind it untested",
+          g_.label(s.edge), g_.vertex_name(s.vertex), s.visits, s.contexts, s.contexts == 1 ? "y" : "ies",
+          s.declared_prob, s.edges_behind, s.edges_behind == 1 ? "" : "s");
+    msg +=
+        ". A model that allows what the system never does is a finding for the modeller, not a failure of the "
+        "system";
     r_.verdict = Verdict::inconclusive;
     r_.message = std::move(msg);
     r_.starved = std::move(v.starved);
@@ -766,12 +772,12 @@ class RunSession {
   RunResult r_;
   VertexId v_;
   std::uint32_t purpose_left_;
-  std::uint32_t covered_ = 0;  // on the fly: edges taken at least once
+  std::uint32_t covered_ = 0;              // on the fly: edges taken at least once
   std::vector<std::uint8_t> labels_seen_;  // by label: per LabelId, taken at least once
   std::uint32_t labels_covered_ = 0;
   std::optional<RunValues> values_;  // the run's slot bindings, when the model's labels hold values
   std::shared_ptr<Evidence> evidence_;
-  std::vector<EdgeId> window_;        // the last edges (RunOptions::evidence_context of them)
+  std::vector<EdgeId> window_;         // the last edges (RunOptions::evidence_context of them)
   std::vector<std::uint8_t> starved_;  // per edge: a starved outcome
   bool any_starved_ = false, starvation_check_due_ = false;
 };

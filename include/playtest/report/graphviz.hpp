@@ -11,7 +11,7 @@
 namespace playtest::report {
 
 struct GraphvizOptions {
-  std::string program = "dot";               // found on PATH unless it contains a '/'
+  std::string program = "dot";  // found on PATH unless it contains a '/'
   // The layout is killed after this long. The report gives each picture a budget proportional to
   // its size (2 s and 1 ms per 20 bytes of DOT), at most this.
   std::chrono::milliseconds timeout{60000};

@@ -6,7 +6,6 @@
 #pragma once
 
 #include <chrono>
-#include <memory>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -41,8 +40,8 @@ Verdict combine(Verdict a, Verdict b);
 
 struct RunOptions {
   TestPurpose purpose;
-  std::uint64_t max_steps = 1000;                          // steps (stimuli, observations, resets); 0: no limit
-  std::chrono::milliseconds time_budget{0};                // wall clock for one run; 0: no limit
+  std::uint64_t max_steps = 1000;            // steps (stimuli, observations, resets); 0: no limit
+  std::chrono::milliseconds time_budget{0};  // wall clock for one run; 0: no limit
   // The wait for an output at a passive vertex: vertex_timeouts[v] when given (> 0), else the
   // graph's own (TestGraph::timeout_ms: graph/1 "timeout_ms", a model's `timeout after`), else `timeout`.
   std::chrono::milliseconds timeout{1000};
