@@ -8,7 +8,8 @@
 #include "playtest/solve/bounded_reachability.hpp"
 #include "playtest/solve/expected_cost.hpp"
 #include "playtest/strategy/evidence.hpp"
-#include "playtest/strategy/starvation.hpp"
+#include "playtest/strategy/history_model.hpp"
+#include "playtest/strategy/claims.hpp"
 
 namespace playtest {
 
@@ -34,6 +35,8 @@ class AdaptivePolicy final : public Policy {
   void begin_run(const RunView& view, Rng& rng) override {
     inner_->begin_run(view, rng);
     history_.clear();
+    path_.clear();
+    for (auto& m : memory_state_) m.clear();  // a fresh system: its memories start empty
     if (view.step == 0) {  // a new run (not a reset within one): what is wanted starts again
       wanted_.clear();
       plan_.reset();
@@ -49,7 +52,7 @@ class AdaptivePolicy final : public Policy {
     // A plan whose target was just taken would lead back to it: until the next plan the wrapped
     // strategy (which knows what it has covered) plays.
     if (plan_ && !stale_) {
-      const VertexId x = plan_->product.locate(view.current, history_);
+      const VertexId x = plan_->product.locate(view.current, history_, memory_state_);
       if (!x.is_none()) {
         const EdgeId f = planned_edge(x);
         if (!f.is_none()) {
@@ -65,8 +68,25 @@ class AdaptivePolicy final : public Policy {
 
   void observe(EdgeId taken, const RunView& view) override {
     inner_->observe(taken, view);
+    // What the plan expected of the system here: an outcome it gave less than even odds is news.
+    bool unexpected = false;
+    if (plan_ && g_.is_passive(g_.source(taken))) {
+      const VertexId x = plan_->product.locate(g_.source(taken), history_, memory_state_);
+      if (!x.is_none())
+        for (EdgeId f : plan_->product.graph().out_edges(x))
+          if (!plan_->product.is_reset(f) && plan_->product.model_edge(f) == taken)
+            unexpected = plan_->product.graph().probability(f) < 0.5;
+    }
     if (history_.size() == max_history) history_.erase(history_.begin());
     history_.push_back(taken);
+    path_.push_back(taken);
+    const LabelId label = g_.label_id(taken);
+    for (std::size_t i = 0; i < memory_state_.size(); ++i) {
+      const Memory& m = history_model_.memories[i];
+      if (!m.watches(label)) continue;
+      memory_state_[i].push_back(label);
+      if (memory_state_[i].size() > m.length) memory_state_[i].erase(memory_state_[i].begin());
+    }
     ++moves_in_plan_;
     const VertexId from = g_.source(taken);
     const bool target_taken = plan_ && mode_ == Replanning::coverage && is_wanted(taken);
@@ -81,8 +101,8 @@ class AdaptivePolicy final : public Policy {
     // before in the same history only confirm the plan's estimate. Whether the frequencies depart
     // from the model is tested again at every power of two of a vertex's visits (a logarithmic
     // number of tests, however long the campaign).
-    bool surprise = false;
-    if (interesting(from)) {
+    bool surprise = unexpected;
+    if (!surprise && interesting(from)) {
       const std::size_t k = std::min<std::size_t>(keep_[from.index()], history_.size() - 1);
       const std::span<const EdgeId> context(history_.data() + history_.size() - 1 - k, k);
       surprise = view.evidence->count(from, context, taken) <= 1;
@@ -131,7 +151,7 @@ class AdaptivePolicy final : public Policy {
     const Evidence& ev = *view.evidence;
     if (!is_withheld(g_, ev, v, e, o_.learning)) return false;
     if (mode_ != Replanning::coverage) return true;
-    return uncovered(e, view) && !is_starved(g_, ev, v, e, o_.learning.starvation_confidence, view.edge_visits);
+    return uncovered(e, view) && !is_futile(g_, ev, v, e, view.edge_visits, o_.claims);
   }
 
   EdgeId planned_edge(VertexId x) const {
@@ -169,7 +189,7 @@ class AdaptivePolicy final : public Policy {
       for (EdgeId e : g_.edges())
         if (uncovered(e, view) &&
             !(g_.is_passive(g_.source(e)) &&
-              is_starved(g_, ev, g_.source(e), e, o_.learning.starvation_confidence, view.edge_visits)))
+              is_futile(g_, ev, g_.source(e), e, view.edge_visits, o_.claims)))
           wanted_[e.index()] = 1;
     // Once the system departs from the model anywhere, every choice of it may depend on history:
     // the plan learns every passive vertex with a choice per history (a vertex whose choice does
@@ -177,6 +197,19 @@ class AdaptivePolicy final : public Policy {
     if (any)
       for (VertexId v : g_.vertices())
         if (g_.is_passive(v) && g_.out_degree(v) > 1) keep_[v.index()] = o_.max_context;
+    // What the choices depend on beyond the last edges (strategy/history_model.hpp): a vertex a
+    // learned memory explains is planned per memory state instead of per window.
+    std::uint64_t learning_work = 0;
+    if (any && o_.max_memory > 0) {
+      history_model_ = learn_history(g_, ev, {.max_length = o_.max_memory});
+      learning_work = history_model_.work;
+      for (const LearnedChoice& c : history_model_.choices) keep_[c.vertex.index()] = 0;
+    } else {
+      history_model_ = {};
+    }
+    memory_state_.assign(history_model_.memories.size(), {});
+    for (std::size_t i = 0; i < memory_state_.size(); ++i)
+      memory_state_[i] = history_model_.memories[i].state_after(g_, path_);
     plan_.reset();
     since_plan_ = 0;
     moves_in_plan_ = 0;
@@ -184,24 +217,46 @@ class AdaptivePolicy final : public Policy {
       last_work_ = 0;
       return;
     }
-    const ContextProduct::Learned learned = [&](VertexId v, std::span<const EdgeId> w, std::span<double> probs) {
+    bool with_memory = !history_model_.memories.empty();
+    const ContextProduct::LearnedWithMemory learned = [&](VertexId v, std::span<const EdgeId> w,
+                                                          std::span<const std::vector<LabelId>> memory,
+                                                          std::span<double> probs) {
       const auto out = g_.out_edges(v);
+      const LearnedChoice* c = with_memory ? history_model_.at(v) : nullptr;
+      const LearnedChoice::State* state = c != nullptr && c->memory < memory.size() ? c->find(memory[c->memory]) : nullptr;
       double sum = 0;
-      for (std::size_t i = 0; i < out.size(); ++i) sum += probs[i] = learned_probability(g_, ev, v, w, out[i], o_.learning);
+      for (std::size_t i = 0; i < out.size(); ++i) {
+        if (c != nullptr) {  // per memory state, the declared probabilities as the prior
+          const double n = state ? static_cast<double>(state->visits) : 0.0;
+          const double k = state ? static_cast<double>(state->count(out[i])) : 0.0;
+          probs[i] = (k + o_.learning.prior_weight * g_.probability(out[i])) / (n + o_.learning.prior_weight);
+        } else {
+          probs[i] = learned_probability(g_, ev, v, w, out[i], o_.learning);
+        }
+        sum += probs[i];
+      }
       for (double& p : probs) p /= sum;
     };
     std::optional<ContextProduct> product;
-    // Shorter histories when the product would be too large.
-    for (std::uint32_t k = o_.max_context;; --k) {
-      std::vector<std::uint32_t> keep = keep_;
-      for (auto& x : keep) x = std::min(x, k);
-      product = ContextProduct::build(g_, keep, learned,
-                                      {.to_target = mode_ == Replanning::coverage ? std::span<const std::uint8_t>(wanted_)
-                                                                                  : std::span<const std::uint8_t>(),
-                                       .unit_costs = mode_ != Replanning::expected,
-                                       .goals = goals_,
-                                       .max_vertices = o_.max_product_vertices});
-      if (product || k == 0) break;
+    // Shorter histories when the product would be too large, then no memories.
+    for (;;) {
+      for (std::uint32_t k = o_.max_context;; --k) {
+        std::vector<std::uint32_t> keep = keep_;
+        for (auto& x : keep) x = std::min(x, k);
+        product = ContextProduct::build(
+            g_, keep, learned,
+            {.to_target = mode_ == Replanning::coverage ? std::span<const std::uint8_t>(wanted_)
+                                                        : std::span<const std::uint8_t>(),
+             .unit_costs = mode_ != Replanning::expected,
+             .goals = goals_,
+             .max_vertices = o_.max_product_vertices,
+             .memories = with_memory ? std::span<const Memory>(history_model_.memories) : std::span<const Memory>()});
+        if (product || k == 0) break;
+      }
+      if (product || !with_memory) break;
+      with_memory = false;
+      history_model_ = {};
+      memory_state_.clear();
     }
     if (!product) {
       last_work_ = 0;
@@ -233,7 +288,7 @@ class AdaptivePolicy final : public Policy {
         sweeps = std::max<std::uint64_t>(1, r.iterations);
       }
     }
-    last_work_ = (std::uint64_t{pg.num_vertices()} + pg.num_edges()) * (sweeps + build_units);
+    last_work_ = (std::uint64_t{pg.num_vertices()} + pg.num_edges()) * (sweeps + build_units) + learning_work;
     plan_ = std::move(plan);
     if (o_.stats) {
       ++o_.stats->plans;
@@ -250,6 +305,9 @@ class AdaptivePolicy final : public Policy {
   std::shared_ptr<const AdaptOptions> keep_options_;
   const AdaptOptions& o_;
   std::vector<EdgeId> history_;        // the last edges since the run began or the last reset
+  std::vector<EdgeId> path_;           // every edge since the run began or the last reset
+  HistoryModel history_model_;         // what the plan learned the choices to depend on
+  std::vector<std::vector<LabelId>> memory_state_;  // per memory of history_model_: its state now
   std::vector<std::uint8_t> wanted_;   // per model edge: an outcome the plan aims at
   std::vector<std::uint32_t> keep_;    // per model vertex: history its plan keeps
   std::optional<Plan> plan_;

@@ -10,29 +10,37 @@
 
 namespace playtest {
 
-bool ContextProduct::Key::operator==(const Key& o) const {
-  if (vertex != o.vertex || length != o.length) return false;
-  for (std::uint32_t i = 0; i < length; ++i)
-    if (edges[i] != o.edges[i]) return false;
-  return true;
-}
-
 std::size_t ContextProduct::KeyHash::operator()(const Key& k) const {
-  std::uint64_t h = (std::uint64_t{k.vertex} * 0x9e3779b97f4a7c15ull) ^ k.length;
-  for (std::uint32_t i = 0; i < k.length; ++i) h = (h ^ k.edges[i].value) * 0xff51afd7ed558ccdull;
+  std::uint64_t h = k.size();
+  for (std::uint32_t x : k) h = (h ^ x) * 0xff51afd7ed558ccdull + 0x9e3779b97f4a7c15ull;
   return static_cast<std::size_t>(h ^ (h >> 31));
 }
 
-ContextProduct::Key ContextProduct::key(VertexId v, std::span<const EdgeId> w) {
+ContextProduct::Key ContextProduct::key(VertexId v, std::span<const EdgeId> w,
+                                        std::span<const std::vector<LabelId>> memory) {
   Key k;
-  k.vertex = v.value;
-  k.length = static_cast<std::uint32_t>(w.size());
-  std::copy(w.begin(), w.end(), k.edges);
+  k.reserve(2 + w.size() + 2 * memory.size());
+  k.push_back(v.value);
+  k.push_back(static_cast<std::uint32_t>(w.size()));
+  for (EdgeId e : w) k.push_back(e.value);
+  for (const auto& m : memory) {
+    k.push_back(static_cast<std::uint32_t>(m.size()));
+    for (LabelId l : m) k.push_back(l.value);
+  }
   return k;
 }
 
 std::optional<ContextProduct> ContextProduct::build(const TestGraph& g, std::span<const std::uint32_t> keep,
                                                     const Learned& learned, const ContextProductOptions& o) {
+  return build(
+      g, keep,
+      LearnedWithMemory([&learned](VertexId v, std::span<const EdgeId> w, std::span<const std::vector<LabelId>>,
+                                   std::span<double> probs) { learned(v, w, probs); }),
+      o);
+}
+
+std::optional<ContextProduct> ContextProduct::build(const TestGraph& g, std::span<const std::uint32_t> keep,
+                                                    const LearnedWithMemory& learned, const ContextProductOptions& o) {
   const std::uint32_t n = g.num_vertices();
   if (keep.size() != n) throw UsageError("keep", "ContextProduct::build: keep needs one entry per vertex");
   ContextProduct p;
@@ -56,20 +64,22 @@ std::optional<ContextProduct> ContextProduct::build(const TestGraph& g, std::spa
   struct State {
     VertexId v;
     std::vector<EdgeId> w;
+    std::vector<std::vector<LabelId>> m;  // per memory of o.memories
   };
-  std::deque<State> queue;
+  std::deque<std::uint32_t> queue;
   std::vector<State> states;
-  auto state_of = [&](VertexId v, std::vector<EdgeId> w) -> std::optional<std::uint32_t> {
-    const Key k = key(v, w);
-    auto [it, fresh] = p.index_.try_emplace(k, static_cast<std::uint32_t>(states.size()));
+  auto state_of = [&](VertexId v, std::vector<EdgeId> w,
+                      std::vector<std::vector<LabelId>> m) -> std::optional<std::uint32_t> {
+    auto [it, fresh] = p.index_.try_emplace(key(v, w, m), static_cast<std::uint32_t>(states.size()));
     if (fresh) {
       if (states.size() >= o.max_vertices) return std::nullopt;
-      states.push_back({v, w});
-      queue.push_back({v, std::move(w)});
+      queue.push_back(static_cast<std::uint32_t>(states.size()));
+      states.push_back({v, std::move(w), std::move(m)});
     }
     return it->second;
   };
-  if (!state_of(g.initial(), {})) return std::nullopt;
+  const std::vector<std::vector<LabelId>> empty_memory(o.memories.size());
+  if (!state_of(g.initial(), {}, empty_memory)) return std::nullopt;
 
   struct Pending {
     std::uint32_t from, to;  // product states (to: ~0u for the target)
@@ -81,15 +91,15 @@ std::optional<ContextProduct> ContextProduct::build(const TestGraph& g, std::spa
   constexpr std::uint32_t target_state = ~0u;
   bool any_target = false;
   while (!queue.empty()) {
-    State s = std::move(queue.front());
+    const std::uint32_t from = queue.front();
     queue.pop_front();
-    const std::uint32_t from = p.index_.at(key(s.v, s.w));
+    const State s = states[from];  // (a copy: states grows below)
     const auto out = g.out_edges(s.v);
     const bool passive = g.is_passive(s.v);
     if (passive) {
       probs.assign(out.size(), 0.0);
       const std::size_t k = std::min<std::size_t>(s.w.size(), keep[s.v.index()]);
-      learned(s.v, std::span<const EdgeId>(s.w).last(k), probs);
+      learned(s.v, std::span<const EdgeId>(s.w).last(k), s.m, probs);
     }
     for (std::size_t i = 0; i < out.size(); ++i) {
       const EdgeId e = out[i];
@@ -108,7 +118,13 @@ std::optional<ContextProduct> ContextProduct::build(const TestGraph& g, std::spa
         w.insert(w.end(), s.w.end() - static_cast<std::ptrdiff_t>(from_old), s.w.end());
         w.push_back(e);
       }
-      const auto to = state_of(t, std::move(w));
+      std::vector<std::vector<LabelId>> m = s.m;
+      for (std::size_t i = 0; i < o.memories.size(); ++i)
+        if (o.memories[i].length > 0 && o.memories[i].watches(g.label_id(e))) {
+          m[i].push_back(g.label_id(e));
+          if (m[i].size() > o.memories[i].length) m[i].erase(m[i].begin());
+        }
+      const auto to = state_of(t, std::move(w), std::move(m));
       if (!to) return std::nullopt;
       edges.push_back({from, *to, e, prob});
     }
@@ -156,10 +172,11 @@ std::optional<ContextProduct> ContextProduct::build(const TestGraph& g, std::spa
   return p;
 }
 
-VertexId ContextProduct::locate(VertexId v, std::span<const EdgeId> history) const {
+VertexId ContextProduct::locate(VertexId v, std::span<const EdgeId> history,
+                                std::span<const std::vector<LabelId>> memory) const {
   if (v.index() >= slack_.size()) return VertexId::none();
   const std::size_t j = std::min<std::size_t>(history.size(), slack_[v.index()]);
-  const auto it = index_.find(key(v, history.last(j)));
+  const auto it = index_.find(key(v, history.last(j), memory));
   return it == index_.end() ? VertexId::none() : VertexId{it->second};
 }
 

@@ -2,7 +2,8 @@
 
 #include <cmath>
 
-#include "playtest/strategy/starvation.hpp"
+#include <limits>
+
 #include "playtest/strategy/statistics.hpp"
 
 namespace playtest {
@@ -14,9 +15,19 @@ double learned_probability(const TestGraph& g, const Evidence& evidence, VertexI
   return (k + o.prior_weight * g.probability(e)) / (n + o.prior_weight);
 }
 
+std::uint64_t suspicion_visits(double p, double confidence) {
+  if (!(p > 0)) return std::numeric_limits<std::uint64_t>::max();
+  if (p >= 1) return 1;
+  // The least n with n * ln(1 - p) <= ln(1 - confidence); log1p keeps tiny p exact.
+  const double n = std::log1p(-confidence) / std::log1p(-p);
+  if (!(n < 1e18)) return std::numeric_limits<std::uint64_t>::max();
+  const auto k = static_cast<std::uint64_t>(std::ceil(n - 1e-9));
+  return k == 0 ? 1 : k;
+}
+
 bool is_withheld(const TestGraph& g, const Evidence& evidence, VertexId v, EdgeId e, const LearningOptions& o) {
   if (evidence.count(v, e) != 0) return false;
-  return evidence.visits(v) >= starvation_visits(g.probability(e), o.withheld_confidence);
+  return evidence.visits(v) >= suspicion_visits(g.probability(e), o.withheld_confidence);
 }
 
 std::vector<VertexId> departing_vertices(const TestGraph& g, const Evidence& evidence, const LearningOptions& o) {

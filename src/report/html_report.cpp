@@ -16,6 +16,8 @@
 #include "playtest/io/dot.hpp"
 #include "playtest/report/fallback_svg.hpp"
 #include "playtest/report/svg_plot.hpp"
+#include "playtest/strategy/claims.hpp"
+#include "playtest/strategy/history_model.hpp"
 
 namespace playtest::report {
 
@@ -27,7 +29,8 @@ using Data = mst::data;
 // Colours (the page's CSS uses the same).
 constexpr const char* fail_red = "#cf222e";
 constexpr const char* uncovered_orange = "#e8590c";
-constexpr const char* starved_purple = "#8250df";  // an outcome the system never chose
+constexpr const char* slack_purple = "#8250df";  // an outcome the system never chose at its vertex
+constexpr const char* history_teal = "#1b7c83";  // an outcome chosen only after some histories
 constexpr const char* strategy_green = "#1a7f37";
 // Blues from light to dark for "covered this often".
 constexpr const char* blues[] = {"#8fbce6", "#5a9bd8", "#2f78c4", "#12569e", "#0b3d75"};
@@ -739,47 +742,78 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
              fmt::format("Coverage of the {} edges the trace{} saw (every edge of the states {} passed through): {}.",
                          g->num_edges(), rep.runs.size() == 1 ? "" : "s", rep.runs.size() == 1 ? "it" : "they",
                          rep.model_part));
-  // Outcomes the system never chose (RunRecord::starved): each edge once, with its most visits.
-  std::vector<std::uint8_t> starved_edge;
+  // Claims about the system (strategy/claims.hpp): why runs stopped early (each claim once, with
+  // the runs it concerns), and the model's slack, made here from what the traces hold.
+  std::vector<std::uint8_t> slack_edge;  // 1: never at its vertex, 2: only in some histories
   if (g && total > 0) {
-    starved_edge.assign(g->num_edges(), 0);
-    std::map<std::uint32_t, const StarvedRecord*> starved;
-    std::uint32_t untestable = 0;
-    for (const RunRecord& r : rep.runs) {
-      untestable = std::max(untestable, r.untestable_edges);
-      for (const StarvedRecord& so : r.starved) {
-        // By the edge's id, else (on the fly) by its vertex and label.
-        EdgeId e = EdgeId::none();
-        if (!so.edge.empty())
-          if (const auto found = g->find_edge(so.edge)) e = *found;
-        if (e.is_none())
-          if (const auto v = g->find_vertex(so.vertex))
-            for (EdgeId x : g->out_edges(*v))
-              if (!g->is_timeout(x) && g->label(x) == so.label) e = x;
-        if (e.is_none()) continue;  // not in this model (resolve_run has checked the steps, not these names)
-        auto [it, fresh] = starved.emplace(e.value, &so);
-        if (!fresh && so.visits > it->second->visits) it->second = &so;
-        starved_edge[e.index()] = 1;
+    slack_edge.assign(g->num_edges(), 0);
+    Evidence evidence;
+    for (std::size_t i = 0; i < rep.runs.size() && i < resolved.size(); ++i)
+      add_evidence(evidence, *g, rep.runs[i], resolved[i]);
+    struct Stop {
+      const ClaimRecord* claim;
+      std::string runs;
+    };
+    std::vector<Stop> stops;
+    for (const RunRecord& r : rep.runs)
+      for (const ClaimRecord& c : r.stopped_by) {
+        auto it = std::find_if(stops.begin(), stops.end(), [&](const Stop& s) {
+          return s.claim->vertex == c.vertex && s.claim->label == c.label;
+        });
+        const std::string run = fmt::format("{}", r.run);
+        if (it == stops.end())
+          stops.push_back({&c, run});
+        else {
+          it->claim = &c;  // the latest run's: the most evidence
+          it->runs += ", " + run;
+        }
       }
-    }
-    Data rows = list();
-    for (const auto& [e, so] : starved) {
+    Data stop_rows = list();
+    for (const Stop& s : stops) {
       Data row;
-      row.set("label", so->label);
-      row.set("vertex", so->vertex);
-      row.set("visits", fmt::format("{}", so->visits));
-      row.set("contexts", fmt::format("{}", so->contexts));
-      row.set("declared", short_number(so->declared_prob));
-      row.set("behind", fmt::format("{}", so->edges_behind));
-      row.set("edge", std::string(g->name(EdgeId{e})));
-      rows.push_back(row);
+      // A later run may have seen what an earlier one stopped waiting for: said, never hidden.
+      std::uint64_t seen = 0;
+      if (const auto v = g->find_vertex(s.claim->vertex))
+        for (EdgeId e : g->out_edges(*v))
+          if (g->label(e) == s.claim->label) seen += evidence.count(*v, e);
+      row.set("text", seen == 0 ? s.claim->text
+                                : fmt::format("{}; these traces show it {} time{} in all: that stop was premature",
+                                              s.claim->text, seen, seen == 1 ? "" : "s"));
+      row.set("runs", s.runs);
+      row.set("behind", fmt::format("{}", s.claim->edges_behind));
+      stop_rows.push_back(row);
     }
-    page.set("has_starved", !starved.empty());
-    page.set("starved_count", fmt::format("{}", starved.size()));
-    page.set("starved", rows);
-    page.set("starved_untestable", untestable == 0 ? std::string()
-                                                   : fmt::format("{} wanted edge{} behind them could not be tested.",
-                                                                 untestable, untestable == 1 ? "" : "s"));
+    page.set("has_stops", !stops.empty());
+    page.set("stops", stop_rows);
+    const HistoryModel history = learn_history(*g, evidence);
+    const std::vector<OutcomeClaim> slack = model_slack(*g, evidence, &history);
+    Data never = list(), some = list();
+    std::size_t n_never = 0, n_some = 0;
+    for (const OutcomeClaim& c : slack) {
+      const bool at_vertex = c.kind == OutcomeClaim::Kind::never_at_vertex;
+      slack_edge[c.outcome.index()] = at_vertex ? 1 : 2;
+      std::size_t& n = at_vertex ? n_never : n_some;
+      if (n++ >= o.max_listed_edges) continue;
+      Data row;
+      row.set("label", std::string(g->label(c.outcome)));
+      row.set("vertex", std::string(g->name(c.vertex)));
+      row.set("visits", fmt::format("{}", c.visits));
+      row.set("histories", fmt::format("{}", c.histories));
+      row.set("rate", fmt::format("{:.2g}%", c.rate * 100));
+      row.set("text", describe_claim(*g, c));
+      (at_vertex ? never : some).push_back(row);
+    }
+    page.set("has_slack", !slack.empty());
+    page.set("slack_count", fmt::format("{}", slack.size()));
+    page.set("has_never", n_never > 0);
+    page.set("never", never);
+    page.set("never_count", fmt::format("{}", n_never));
+    page.set("has_some", n_some > 0);
+    page.set("some", some);
+    page.set("some_count", fmt::format("{}", n_some));
+    page.set("slack_more", n_never > o.max_listed_edges || n_some > o.max_listed_edges
+                               ? fmt::format("(The first {} of each kind are listed.)", o.max_listed_edges)
+                               : std::string());
   }
   if (g && total > 0) {
     page.set(
@@ -806,11 +840,18 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
       never.set("dash", "dashed");
       never.set("text", "never taken");
       legend.push_back(never);
-      if (std::find(starved_edge.begin(), starved_edge.end(), std::uint8_t{1}) != starved_edge.end()) {
+      if (std::find(slack_edge.begin(), slack_edge.end(), std::uint8_t{1}) != slack_edge.end()) {
         Data item;
-        item.set("color", starved_purple);
+        item.set("color", slack_purple);
         item.set("dash", "dashed");
-        item.set("text", "never chosen by the system (starved)");
+        item.set("text", "never chosen by the system at its vertex");
+        legend.push_back(item);
+      }
+      if (std::find(slack_edge.begin(), slack_edge.end(), std::uint8_t{2}) != slack_edge.end()) {
+        Data item;
+        item.set("color", history_teal);
+        item.set("dash", "dashed");
+        item.set("text", "chosen only after some histories");
         legend.push_back(item);
       }
       std::uint32_t lo = 1;
@@ -834,15 +875,23 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
       if (total)
         d.edge_style = [&](EdgeId e) {
           DotStyle s;
-          if (starved_edge[e.index()]) {  // an outcome the system never chose
-            s.color = starved_purple;
+          if (slack_edge[e.index()] == 1) {  // an outcome the system never chose at its vertex
+            s.color = slack_purple;
             s.dashed = true;
             s.penwidth = 2.2;
             s.note = "never chosen";
-            s.css_class = "starved";
+            s.css_class = "slack";
             return s;
           }
           const std::uint32_t c = visits[e.index()];
+          if (slack_edge[e.index()] == 2) {  // chosen, but never in some histories
+            s.color = history_teal;
+            s.dashed = true;
+            s.penwidth = 2.0;
+            s.note = fmt::format("×{}, only after some histories", c);
+            s.css_class = "history-only";
+            return s;
+          }
           if (c == 0) {
             s.color = uncovered_orange;
             s.dashed = true;
@@ -905,8 +954,9 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
     page.set("uncovered_more",
              fmt::format("{}", n_uncovered > o.max_listed_edges ? n_uncovered - o.max_listed_edges : 0));
     if (total) toc.push_back(toc_item("model", "model and coverage"));
-    if (const auto n = std::count(starved_edge.begin(), starved_edge.end(), std::uint8_t{1}))
-      toc.push_back(toc_item("starved", fmt::format("{} outcome{} never chosen", n, n == 1 ? "" : "s")));
+    if (const auto n = std::count(slack_edge.begin(), slack_edge.end(), std::uint8_t{1}) +
+                       std::count(slack_edge.begin(), slack_edge.end(), std::uint8_t{2}))
+      toc.push_back(toc_item("slack", fmt::format("model slack: {} outcome{}", n, n == 1 ? "" : "s")));
     if (total && n_uncovered) toc.push_back(toc_item("uncovered", fmt::format("{} edges never covered", n_uncovered)));
   }
 

@@ -139,17 +139,42 @@ footer { color:var(--muted); font-size:12px; padding:18px 0 30px; }
 </tbody>
 </table>
 {{/has_state_table}}
-{{#has_starved}}
-<h3 id="starved">Outcomes the system never chose ({{starved_count}})</h3>
-<p>The runs stopped with their purpose left only behind these outcomes: the model allows them, the system never chose them in all these visits, although their declared probability would have shown them with probability at least 0.999. {{starved_untestable}} A model that allows what the system never does is a finding for the modeller, not a failure of the system.{{#has_model_picture}} They are drawn purple and dashed on the picture.{{/has_model_picture}}</p>
-<table class="uncovered starved">
-<thead><tr><th>outcome</th><th>at vertex</th><th class="num">visits</th><th class="num">histories</th><th class="num">declared</th><th class="num">edges behind</th><th>edge</th></tr></thead>
+{{#has_stops}}
+<h3 id="stops">Runs stopped because continuing was futile</h3>
+<p>What their purpose still asked for lay only behind these outcomes: each was never seen at its vertex, and a rate above the floor (<code>--rare-rate</code>) was ruled out there and in every history of the last edges the run could offer. Each claim is said once, with the runs it concerns.</p>
+<table class="uncovered stops">
+<thead><tr><th>claim</th><th>runs</th><th class="num">edges behind</th></tr></thead>
 <tbody>
-{{#starved}}<tr><td class="mono">{{label}}</td><td class="mono">{{vertex}}</td><td class="num">{{visits}}</td><td class="num">{{contexts}}</td><td class="num">{{declared}}</td><td class="num">{{behind}}</td><td class="mono muted">{{edge}}</td></tr>
-{{/starved}}
+{{#stops}}<tr><td>{{text}}</td><td class="mono">{{runs}}</td><td class="num">{{behind}}</td></tr>
+{{/stops}}
 </tbody>
 </table>
-{{/has_starved}}
+{{/has_stops}}
+{{#has_slack}}
+<h3 id="slack">Model slack: outcomes the model allows that the system never showed ({{slack_count}})</h3>
+<p>A finding about the model, not a failure of the system: a model that allows more than the system does hides bugs behind outcomes that never come. Each claim says what these traces prove, and the rate it rules out comes from the visits, not from the model's probabilities. {{slack_more}}</p>
+{{#has_never}}
+<h4>Never chosen at the vertex ({{never_count}}){{#has_model_picture}}: drawn purple and dashed{{/has_model_picture}}</h4>
+<table class="uncovered slack">
+<thead><tr><th>outcome</th><th>at vertex</th><th class="num">visits</th><th class="num">histories</th><th class="num">rate ruled out above</th><th>claim</th></tr></thead>
+<tbody>
+{{#never}}<tr><td class="mono">{{label}}</td><td class="mono">{{vertex}}</td><td class="num">{{visits}}</td><td class="num">{{histories}}</td><td class="num">{{rate}}</td><td>{{text}}</td></tr>
+{{/never}}
+</tbody>
+</table>
+{{/has_never}}
+{{#has_some}}
+<h4>Chosen, but never in some histories ({{some_count}}){{#has_model_picture}}: drawn teal and dashed{{/has_model_picture}}</h4>
+<p>These outcomes came at their vertex; what the system chose there was learned to depend on the history (a memory of earlier labels), and in the histories listed it never came. A claim about those histories, not about the vertex.</p>
+<table class="uncovered slack-history">
+<thead><tr><th>outcome</th><th>at vertex</th><th class="num">visits without it</th><th class="num">histories</th><th class="num">rate ruled out above</th><th>claim</th></tr></thead>
+<tbody>
+{{#some}}<tr><td class="mono">{{label}}</td><td class="mono">{{vertex}}</td><td class="num">{{visits}}</td><td class="num">{{histories}}</td><td class="num">{{rate}}</td><td>{{text}}</td></tr>
+{{/some}}
+</tbody>
+</table>
+{{/has_some}}
+{{/has_slack}}
 <h3 id="uncovered">Edges never covered ({{uncovered_count}})</h3>
 {{#has_uncovered}}
 <table class="uncovered">

@@ -23,14 +23,16 @@ RunRecord record_of(const GameGraph& g, const RunResult& r, std::uint32_t run, c
     out.allowed = r.allowed;
     if (!r.observed.empty()) out.observed = r.observed;
   }
-  for (const StarvedOutcome& so : r.starved)
-    out.starved.push_back({.vertex = g.vertex_name(so.vertex),
-                           .label = std::string(g.label(so.edge)),
-                           .edge = g.is_explored() ? g.edge_name(so.edge) : std::string(),
-                           .visits = so.visits,
-                           .contexts = so.contexts,
-                           .declared_prob = so.declared_prob,
-                           .edges_behind = so.edges_behind});
+  for (const OutcomeClaim& c : r.stopped_by)
+    out.stopped_by.push_back({.vertex = g.vertex_name(c.vertex),
+                              .label = std::string(g.label(c.outcome)),
+                              .edge = g.is_explored() ? g.edge_name(c.outcome) : std::string(),
+                              .visits = c.visits,
+                              .histories = c.histories,
+                              .rate = c.rate,
+                              .confidence = c.confidence,
+                              .edges_behind = c.edges_behind,
+                              .text = describe_claim(g, c)});
   out.untestable_edges = r.untestable_edges;
   out.trace.reserve(r.trace.size());
   for (const TraceStep& s : r.trace) {

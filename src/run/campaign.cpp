@@ -35,7 +35,8 @@ class Campaign {
         options_(options),
         observer_(observer),
         global_stop_(runner.options().stop),
-        prefix_(std::min(runner.options().evidence_context, Evidence::max_context_limit)) {
+        prefix_(std::min(runner.options().evidence_context, Evidence::max_context_limit)),
+        policies_(workers.policy) {
     for (std::uint32_t i = 1; i <= options.runs; ++i)
       if (options.shard.contains(i)) order_.push_back(i);
     slots_.resize(order_.size());
@@ -50,9 +51,8 @@ class Campaign {
       } else {
         w->runner = &runner;
       }
-      w->policy = workers.policy(g_);
       w->adapter = workers.adapter(static_cast<std::uint32_t>(j + 1), w->stop);
-      if (!w->policy || !w->adapter) throw InternalError("run_campaign: a worker factory returned nothing");
+      if (!w->adapter) throw InternalError("run_campaign: a worker factory returned nothing");
       workers_.push_back(std::move(w));
     }
   }
@@ -92,7 +92,6 @@ class Campaign {
     StopSignal stop;
     std::optional<Runner> own_runner;
     const Runner* runner = nullptr;
-    std::unique_ptr<Policy> policy;
     std::unique_ptr<Adapter> adapter;
     std::thread thread;
     std::size_t current = none;  // the position (in order_) of the run it plays
@@ -126,6 +125,13 @@ class Campaign {
     std::size_t pos_;
     RunObserver* live_;  // CampaignObserver::on_live_run's
   };
+
+  std::unique_ptr<Policy> new_policy() {
+    const std::lock_guard lock(m_);  // the maker is called by one worker at a time
+    std::unique_ptr<Policy> p = policies_(g_);
+    if (!p) throw InternalError("run_campaign: the policy factory returned nothing");
+    return p;
+  }
 
   bool globally_stopped() const { return global_stop_ != nullptr && global_stop_->requested(); }
 
@@ -170,6 +176,14 @@ class Campaign {
         if (slots_[k].state != Slot::State::done) return false;
       return true;
     });
+    // A later run may have merged past `need` already (its worker asked first): then this run's
+    // prior is made again from its own runs, so that what it knows never depends on timing.
+    if (merged_ > need) {
+      auto prior = std::make_shared<Evidence>(prefix_.max_context());
+      for (std::size_t k = 0; k < need; ++k)
+        if (slots_[k].result && slots_[k].result->evidence) prior->merge_own(*slots_[k].result->evidence);
+      return prior;
+    }
     for (; merged_ < need && slots_[merged_].state == Slot::State::done; ++merged_)
       if (slots_[merged_].result && slots_[merged_].result->evidence)
         prefix_.merge_own(*slots_[merged_].result->evidence);
@@ -184,7 +198,11 @@ class Campaign {
         RunObserver* live = observer_ ? observer_->on_live_run(run, seed) : nullptr;
         Forward forward(*this, pos, live);
         const std::shared_ptr<const Evidence> prior = prior_of(w, pos);
-        RunResult r = w.runner->run(*w.policy, *w.adapter, observer_ ? &forward : nullptr, seed, prior.get());
+        // A fresh policy for every run: what a policy keeps between runs (an adaptive wrapper's
+        // amortisation, a walk's counts) would otherwise depend on which worker played which run
+        // before, that is on thread timing.
+        const std::unique_ptr<Policy> policy = new_policy();
+        RunResult r = w.runner->run(*policy, *w.adapter, observer_ ? &forward : nullptr, seed, prior.get());
         r.run = run;
         if (live) live->on_end(g_, r);
         finish_run(w, pos, std::move(r));
@@ -268,10 +286,28 @@ class Campaign {
       c.runs.push_back(std::move(r));
     }
     c.coverage = coverage_of(g_, c.edge_visits);
+    claim(c);
     // A stop that came after the last run ended changed nothing.
     c.interrupted = globally_stopped() && (c.runs.size() < order_.size() || c.runs_not_completed() > 0);
     if (c.interrupted) c.signal = global_stop_->signal();
     return c;
+  }
+
+  // What the campaign's evidence proves about the system (CampaignResult::slack): every run's
+  // evidence merged in run order, what the choices depend on learned over all of it.
+  void claim(CampaignResult& c) const {
+    auto all = std::make_shared<Evidence>(prefix_.max_context());
+    for (const RunResult& r : c.runs)
+      if (r.evidence) all->merge_own(*r.evidence);
+    if (options_.learn_history && !all->empty()) {
+      HistoryLearningOptions ho;
+      // Learning reads the paths once per candidate memory and length: kept to about 1e8 edge reads.
+      const std::uint64_t length = std::max<std::uint64_t>(1, all->path_length());
+      while (ho.max_length > 1 && length * ho.max_length * 40 > 100'000'000) --ho.max_length;
+      c.history = learn_history(g_, *all, ho);
+    }
+    c.slack = model_slack(g_, *all, options_.learn_history ? &c.history : nullptr, options_.claims);
+    c.evidence = std::move(all);
   }
 
   const GameGraph& g_;
@@ -285,6 +321,7 @@ class Campaign {
   std::mutex m_;
   std::condition_variable ended_;  // a run ended (or the campaign is stopping)
   Evidence prefix_;                // share_evidence: the evidence of positions [0, merged_)
+  PolicyMaker policies_;           // called under m_, once per run
   std::size_t merged_ = 0;
   std::vector<Slot> slots_;  // per position in order_
   std::size_t next_ = 0;     // the next position to hand out

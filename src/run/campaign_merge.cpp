@@ -879,7 +879,8 @@ MergedCampaign merge_parts(std::vector<CampaignPart> parts) {
     suite.name = ps.front()->junit.name;
     suite.classname = ps.front()->junit.classname;
     for (const auto& prop : ps.front()->junit.properties)
-      if (prop.first != "shard") suite.properties.push_back(prop);
+      if (prop.first != "shard" && prop.first != "model_slack")  // (a shard's slack is not the campaign's)
+        suite.properties.push_back(prop);
     for (const CampaignPart* p : ps) {
       if (p->junit.name != suite.name)
         mismatch(fmt::format("{} and {} are suites of different names ('{}', '{}')", ps.front()->source, p->source,

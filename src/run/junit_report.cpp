@@ -59,13 +59,15 @@ JunitSuite suite_of(const GameGraph& g, std::span<const RunResult> runs, const J
   if (!info.strategy.empty()) suite.properties.emplace_back("strategy", info.strategy);
   for (std::size_t i = 0; i < runs.size(); ++i) {
     const RunResult& r = runs[i];
+    std::string claims;  // what a run that stopped early claimed, as the text and --json say it
+    for (const OutcomeClaim& c : r.stopped_by) claims += describe_claim(g, c) + '\n';
     suite.cases.push_back(
         {.run = r.run != 0 ? r.run : static_cast<std::uint32_t>(i + 1),
          .seed = r.seed,
          .time_s = r.elapsed_ms / 1000.0,
          .verdict = r.verdict,
          .message = r.message,
-         .detail = fmt::format("{}\ncoverage: {}/{} edges, {}/{} labels\ntrace:\n{}", r.message,
+         .detail = fmt::format("{}\n{}coverage: {}/{} edges, {}/{} labels\ntrace:\n{}", r.message, claims,
                                r.coverage.edges_covered, r.coverage.edges_total, r.coverage.labels_covered,
                                r.coverage.labels_total, format_trace(g, r))});
   }
@@ -86,6 +88,12 @@ JunitSuite campaign_suite_of(const GameGraph& g, const CampaignResult& c, const 
     suite.properties.emplace_back(
         "settings", nlohmann::json(c.settings).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
   if (c.fail_fast) suite.properties.emplace_back("fail_fast", "true");
+  suite.properties.emplace_back("model_slack", std::to_string(c.slack.size()));
+  if (!c.slack.empty()) {
+    suite.system_out = fmt::format("model slack: {} outcome{} the model allows never observed (a finding about the model):\n",
+                                   c.slack.size(), c.slack.size() == 1 ? "" : "s");
+    for (const OutcomeClaim& claim : c.slack) suite.system_out += describe_claim(g, claim) + '\n';
+  }
   return suite;
 }
 
@@ -143,6 +151,7 @@ void write_junit(std::ostream& out, const JunitSuite& suite) {
         break;
     }
   }
+  if (!suite.system_out.empty()) out << "    <system-out>" << xml_escape(suite.system_out) << "</system-out>\n";
   out << "  </testsuite>\n</testsuites>\n";
 }
 

@@ -9,7 +9,7 @@
 #include "playtest/graph/names.hpp"
 #include "playtest/run/trace_writer.hpp"
 #include "playtest/source_text.hpp"
-#include "run/starved_json.hpp"
+#include "run/claim_json.hpp"
 
 namespace playtest {
 
@@ -137,6 +137,61 @@ void run_text(std::ostream& out, const Runner& runner, const RunResult& r, std::
   if (const std::string replay = replay_command(o, r); !replay.empty()) out << "replay: " << replay << '\n';
 }
 
+// The runs that stopped because continuing was futile, their claims said once with the runs they
+// concern; then the model's slack (strategy/claims.hpp): a finding about the model, PASS or not.
+void claims_text(std::ostream& out, const Runner& runner, const CampaignResult& c, const RunOutputOptions& o) {
+  const GameGraph& g = runner.graph();
+  struct Stop {
+    const OutcomeClaim* claim;
+    std::vector<std::uint32_t> runs;
+  };
+  std::vector<Stop> stops;  // by outcome, the claim of the latest run (the most evidence)
+  for (const RunResult& r : c.runs)
+    for (const OutcomeClaim& claim : r.stopped_by) {
+      auto it = std::find_if(stops.begin(), stops.end(), [&](const Stop& s) { return s.claim->outcome == claim.outcome; });
+      if (it == stops.end()) {
+        stops.push_back({&claim, {r.run}});
+      } else {
+        it->claim = &claim;
+        it->runs.push_back(r.run);
+      }
+    }
+  if (!stops.empty()) {
+    out << fmt::format(
+        "stopped early, because continuing was futile (what the purpose asked for lay only behind these outcomes, each "
+        "ruled out above the floor --rare-rate {:g}):\n",
+        runner.options().claims.rare_rate);
+    for (const Stop& s : stops) {
+      std::string runs;
+      for (std::uint32_t r : s.runs) runs += (runs.empty() ? "" : ", ") + std::to_string(r);
+      // A later run may have seen what an earlier one stopped waiting for: said, never hidden.
+      const std::uint64_t seen = c.evidence ? c.evidence->count(s.claim->vertex, s.claim->outcome) : 0;
+      out << fmt::format("  {} (run{} {}){}\n", describe_claim(g, *s.claim), s.runs.size() == 1 ? "" : "s", runs,
+                         seen == 0 ? std::string()
+                                   : fmt::format("; the campaign saw it {} time{} in all: that stop was premature", seen,
+                                                 seen == 1 ? "" : "s"));
+    }
+  }
+  if (c.slack.empty()) return;
+  std::size_t at_vertex = 0;
+  for (const OutcomeClaim& claim : c.slack) at_vertex += claim.kind == OutcomeClaim::Kind::never_at_vertex;
+  out << fmt::format(
+      "model slack: {} outcome{} the model allows {} never observed{} (a finding about the model, not a failure of "
+      "the system: a model that allows more than the system does hides bugs behind outcomes that never come)\n",
+      c.slack.size(), c.slack.size() == 1 ? "" : "s", c.slack.size() == 1 ? "was" : "were",
+      at_vertex == c.slack.size() ? "" : fmt::format(" ({} of them only in some histories)", c.slack.size() - at_vertex));
+  const std::vector<SlackSummary> summary = summarize_slack(g, c.slack);
+  for (std::size_t i = 0; i < summary.size() && i < 5; ++i)
+    if (summary[i].vertices > 1)
+      out << fmt::format("  {} allowed at {} vertices, never observed in {} visits\n",
+                         summary[i].label == "silence" ? "silence" : "'" + summary[i].label + "'", summary[i].vertices,
+                         summary[i].visits);
+  for (std::size_t i = 0; i < c.slack.size() && i < o.purpose_listed; ++i)
+    out << "  " << describe_claim(g, c.slack[i]) << '\n';
+  if (c.slack.size() > o.purpose_listed)
+    out << fmt::format("  ... and {} more (--json lists every one)\n", c.slack.size() - o.purpose_listed);
+}
+
 void campaign_text(std::ostream& out, const Runner& runner, const CampaignResult& c, const RunOutputOptions& o) {
   if (o.per_run)
     for (std::size_t i = 0; i < c.runs.size(); ++i)
@@ -171,8 +226,8 @@ void campaign_text(std::ostream& out, const Runner& runner, const CampaignResult
   out << fmt::format("coverage: {}/{} edges, {}/{} labels{}\n", c.coverage.edges_covered, c.coverage.edges_total,
                      c.coverage.labels_covered, c.coverage.labels_total, note);
   if (!o.default_purpose.empty() && std::any_of(c.runs.begin(), c.runs.end(), [](const RunResult& r) {
-        // (A run stopped by starved outcomes says why itself: the budget was not the reason.)
-        return r.verdict == Verdict::inconclusive && r.starved.empty() && !r.interrupted;
+        // (A run stopped because continuing was futile says why itself: the budget was not the reason.)
+        return r.verdict == Verdict::inconclusive && r.stopped_by.empty() && !r.interrupted;
       }))
     out << fmt::format(
         "note: INCONCLUSIVE means the default purpose ({}) was not met within the budget, not a failure; "
@@ -184,6 +239,7 @@ void campaign_text(std::ostream& out, const Runner& runner, const CampaignResult
         "note: the system refused the stimulus '{}' every time it was sent ({} time{}) and never accepted it: does "
         "the adapter know it? (adapter and model disagree?)\n",
         label, times, times == 1 ? "" : "s");
+  claims_text(out, runner, c, o);
   if (c.interrupted) {
     // Only the runs that ended count as done: a run the signal cut short has no verdict.
     const std::uint32_t cut = c.runs_not_completed();
@@ -253,6 +309,7 @@ nlohmann::json campaign_json_of(const Runner& runner, const CampaignResult& c, s
   if (c.fail_fast) j["fail_fast"] = true;
   if (!c.model_digest.empty()) j["model_digest"] = c.model_digest;
   if (!c.settings.empty()) j["settings"] = c.settings;
+  j["model_slack"] = detail::claims_json(g, c.slack);
   j["runs_not_completed"] = c.runs_not_completed();
   j["runs_not_started"] = c.runs_not_started();
   j["runs"] = nlohmann::json::array();
@@ -268,7 +325,7 @@ nlohmann::json campaign_json_of(const Runner& runner, const CampaignResult& c, s
                          {"final_vertex", (g.vertex_name(r.final_vertex))},
                          {"coverage", coverage_json(r.coverage)}};
     if (r.interrupted) jr["interrupted"] = true;
-    detail::add_starved_json(jr, g, r);  // stopped: the purpose was left only behind outcomes never chosen
+    detail::add_stopped_by_json(jr, g, r);  // stopped: continuing was futile
     if (r.verdict == Verdict::fail)
       jr["failure"] = {{"vertex", (g.vertex_name(r.fail_vertex))},
                        {"allowed", r.allowed},

@@ -377,7 +377,7 @@ class RunSession {
                        : fmt::format("covered {} in {} steps", covered_what(), r_.steps);
       return true;
     }
-    if (starvation_check_due_ && only_starved_left()) return true;
+    if (futility_check_due_ && only_futile_left()) return true;
     if (o_.max_steps != 0 && r_.steps >= o_.max_steps) {
       end_without_failure(fmt::format("step budget of {} spent", o_.max_steps));
       return true;
@@ -448,7 +448,7 @@ class RunSession {
           labels_seen_[g_.label_id(e).index()] = 1;
           ++labels_covered_;
         }
-        if (any_starved_) starvation_check_due_ = true;  // what is left changed
+        if (any_futile_) futility_check_due_ = true;  // what is left changed
       }
       record(kind, from, e, v_, label, concrete);
     }
@@ -695,15 +695,17 @@ class RunSession {
     const VertexId from = v_;
     v_ = g_.initial();
     window_.clear();  // a fresh system: its history starts again
+    evidence_->cut();
     arrived();
     record(StepKind::reset, from, EdgeId::none(), v_, "");
     policy_.begin_run(view(), rng_);
     return Next::go_on;
   }
 
-  // --- what the system shows (strategy/evidence.hpp, strategy/starvation.hpp) -------------------
+  // --- what the system shows (strategy/evidence.hpp, strategy/claims.hpp) -------------------
   // The last edges taken since the run began or the system was reset, most recent last.
   void remember(EdgeId e) {
+    evidence_->extend(e);
     const std::size_t k = evidence_->max_context();
     if (k == 0) return;
     if (window_.size() == k) window_.erase(window_.begin());
@@ -712,12 +714,13 @@ class RunSession {
   // The system chose `e` at passive vertex `v`.
   void learn(VertexId v, EdgeId e) {
     evidence_->record(v, window_, e);
-    if (o_.starvation_confidence <= 0 || on_the_fly_ || o_.purpose.kind == TestPurpose::Kind::none) return;
-    if (starved_.empty()) starved_.assign(g_.num_edges(), 0);
+    if (!o_.stop_when_futile || on_the_fly_ || o_.purpose.kind == TestPurpose::Kind::none) return;
+    if (futile_.empty()) futile_.assign(g_.num_edges(), 0);
+    futile_[e.index()] = 0;  // seen: never futile again
     for (EdgeId out : g_.out_edges(v))
-      if (!starved_[out.index()] && is_starved(g_, *evidence_, v, out, o_.starvation_confidence, r_.edge_visits)) {
-        starved_[out.index()] = 1;
-        any_starved_ = starvation_check_due_ = true;
+      if (!futile_[out.index()] && is_futile(g_, *evidence_, v, out, r_.edge_visits, o_.claims)) {
+        futile_[out.index()] = 1;
+        any_futile_ = futility_check_due_ = true;
       }
   }
   // What the purpose still wants, per edge: uncovered purpose edges (cover), edges into a goal (reach).
@@ -732,28 +735,28 @@ class RunSession {
     }
     return wanted;
   }
-  // Ends the run INCONCLUSIVE, naming the starved outcomes, when nothing the purpose wants can be
-  // reached any more without one of them (it would spend the budget for nothing).
-  bool only_starved_left() {
-    starvation_check_due_ = false;
-    StarvationVerdict v = check_starvation(g_, *evidence_, v_, starved_, wanted_edges());
-    if (!v.only_starved_left) return false;
+  // Ends the run INCONCLUSIVE, naming the futile outcomes and what the evidence proves of them, when
+  // nothing the purpose wants can be reached any more without one of them (the budget would be
+  // spent for nothing).
+  bool only_futile_left() {
+    futility_check_due_ = false;
+    FutilityVerdict v = check_futility(g_, *evidence_, v_, futile_, wanted_edges(), o_.claims);
+    if (!v.only_futile_left) return false;
+    // Short, naming the outcomes: the claims themselves are said once per campaign (text, report)
+    // and in full in --json's "stopped_by".
+    std::string outcomes;
+    for (std::size_t i = 0; i < v.futile.size() && i < 3; ++i)
+      outcomes += fmt::format("{}'{}' at '{}'", i ? ", " : "", g_.label(v.futile[i].outcome),
+                              g_.vertex_name(v.futile[i].vertex));
+    if (v.futile.size() > 3) outcomes += fmt::format(" and {} more", v.futile.size() - 3);
     std::string msg = fmt::format(
-        "stopped after {} step{}: what the purpose still asks for ({} edge{}) lies only behind outcomes the system "
-        "never chose, although the model's probabilities would have shown each with probability {:g}",
-        r_.steps, r_.steps == 1 ? "" : "s", v.untestable, v.untestable == 1 ? "" : "s", o_.starvation_confidence);
-    for (const StarvedOutcome& s : v.starved)
-      msg += fmt::format(
-          "; the system never chose '{}' at '{}' in {} visits, over {} histor{} (declared {:g}); {} edge{} "
-          "behind it untested",
-          g_.label(s.edge), g_.vertex_name(s.vertex), s.visits, s.contexts, s.contexts == 1 ? "y" : "ies",
-          s.declared_prob, s.edges_behind, s.edges_behind == 1 ? "" : "s");
-    msg +=
-        ". A model that allows what the system never does is a finding for the modeller, not a failure of the "
-        "system";
+        "stopped after {} step{}, continuing was futile: what the purpose still asks for ({} edge{}) lies only "
+        "behind outcomes never seen ({}), each ruled out above --rare-rate {:g} in every history this run could offer",
+        r_.steps, r_.steps == 1 ? "" : "s", v.untestable, v.untestable == 1 ? "" : "s", outcomes,
+        o_.claims.rare_rate);
     r_.verdict = Verdict::inconclusive;
     r_.message = std::move(msg);
-    r_.starved = std::move(v.starved);
+    r_.stopped_by = std::move(v.futile);
     r_.untestable_edges = v.untestable;
     return true;
   }
@@ -778,8 +781,8 @@ class RunSession {
   std::optional<RunValues> values_;  // the run's slot bindings, when the model's labels hold values
   std::shared_ptr<Evidence> evidence_;
   std::vector<EdgeId> window_;         // the last edges (RunOptions::evidence_context of them)
-  std::vector<std::uint8_t> starved_;  // per edge: a starved outcome
-  bool any_starved_ = false, starvation_check_due_ = false;
+  std::vector<std::uint8_t> futile_;  // per edge: a futile outcome (is_futile)
+  bool any_futile_ = false, futility_check_due_ = false;
 };
 
 }  // namespace

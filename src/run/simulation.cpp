@@ -39,13 +39,15 @@ struct SimOutcome {
 // the fly each has its own ModelGraph and runner).
 struct Player {
   const Runner* runner;
-  Policy* policy;
+  Policy* policy;                      // the caller's one policy (one thread), or
+  const PolicyMaker* maker = nullptr;  // a fresh policy per run from this maker
 };
 
 SimulationStats simulate_with(std::vector<Player> players, const SimulationOptions& options,
                               std::span<const Mutant> mutants) {
   SimulationStats s;
   s.strategy = std::string(players.front().policy->name());
+  std::mutex maker_mutex;  // policy makers are called by one thread at a time
   // The runs of the shard, in order: the model's, then each mutant's. Their seeds depend on their
   // numbers only.
   std::vector<SimTask> tasks;
@@ -70,7 +72,15 @@ SimulationStats simulate_with(std::vector<Player> players, const SimulationOptio
       sut_graph = model_run ? (options.implementation ? options.implementation : &model)
                             : &mutants[static_cast<std::size_t>(task.mutant)].graph;
     SimulatedSut sut(*sut_graph, sut_seed, options.sut);
-    const RunResult r = player.runner->run(*player.policy, sut, nullptr, derive_seed(options.seed, task.run, 0));
+    // A fresh policy per run: what a policy keeps between runs must not depend on which thread
+    // played which run before (results never depend on thread timing).
+    std::unique_ptr<Policy> fresh;
+    if (player.maker != nullptr) {
+      const std::lock_guard lock(maker_mutex);
+      fresh = (*player.maker)(model);
+    }
+    Policy& policy = fresh ? *fresh : *player.policy;
+    const RunResult r = player.runner->run(policy, sut, nullptr, derive_seed(options.seed, task.run, 0));
     // The simulated system is the model itself: a model that fails in a run (on the fly) is a bad
     // input, not an ERROR to count among the runs.
     if (r.model_error) throw ModelError(*r.model_error);
@@ -182,7 +192,7 @@ SimulationStats simulate(const TestGraph& model, const PolicyMaker& policies, co
   std::vector<Player> players;
   for (std::uint32_t t = 0; t < threads; ++t) {
     owned.push_back(policies(model));
-    players.push_back({&runner, owned.back().get()});
+    players.push_back({&runner, owned.back().get(), &policies});
   }
   return simulate_with(std::move(players), options, mutants);
 }
@@ -208,7 +218,7 @@ SimulationStats simulate(const Model& model, const PolicyMaker& policies, const 
     graphs.push_back(std::make_unique<ModelGraph>(model));
     runners.push_back(std::make_unique<Runner>(*graphs.back(), ro));
     owned.push_back(policies(*graphs.back()));
-    players.push_back({runners.back().get(), owned.back().get()});
+    players.push_back({runners.back().get(), owned.back().get(), &policies});
   }
   return simulate_with(std::move(players), options, {});
 }

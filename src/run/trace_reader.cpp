@@ -236,21 +236,23 @@ RecordedTrace read_trace(std::istream& in, std::string_view source) {
         }
       }
     }
-    if (const json* starved = f.find("starved")) {
-      if (!starved->is_array()) f.fail("starved", "\"starved\" must be an array of objects");
-      for (const json& so : *starved) {
-        if (!so.is_object()) f.fail("starved", "\"starved\" must be an array of objects");
+    if (const json* stopped = f.find("stopped_by")) {
+      if (!stopped->is_array()) f.fail("stopped_by", "\"stopped_by\" must be an array of objects");
+      for (const json& so : *stopped) {
+        if (!so.is_object()) f.fail("stopped_by", "\"stopped_by\" must be an array of objects");
         const Fields sf(so, source, line);
-        StarvedRecord r{
+        ClaimRecord r{
             .vertex = sf.text("vertex", true),
             .label = sf.text("label", false),
             .edge = sf.text("edge", false),
             .visits = sf.count("visits", false),
-            .contexts = static_cast<std::uint32_t>(std::min<std::uint64_t>(sf.count("contexts", false), UINT32_MAX)),
-            .declared_prob = sf.number("declared_prob"),
+            .histories = static_cast<std::uint32_t>(std::min<std::uint64_t>(sf.count("histories", false), UINT32_MAX)),
+            .rate = sf.number("rate_ruled_out_above"),
+            .confidence = sf.number("confidence"),
             .edges_behind =
-                static_cast<std::uint32_t>(std::min<std::uint64_t>(sf.count("edges_behind", false), UINT32_MAX))};
-        current->starved.push_back(std::move(r));
+                static_cast<std::uint32_t>(std::min<std::uint64_t>(sf.count("edges_behind", false), UINT32_MAX)),
+            .text = sf.text("text", false)};
+        current->stopped_by.push_back(std::move(r));
       }
       current->untestable_edges =
           static_cast<std::uint32_t>(std::min<std::uint64_t>(f.count("untestable_edges", false), UINT32_MAX));
@@ -489,6 +491,28 @@ const RunRecord& select_run(const RecordedTrace& t, std::uint32_t run) {
   for (const RunRecord& r : t.runs)
     if (r.verdict == Verdict::fail) return r;
   return t.runs.front();
+}
+
+void add_evidence(Evidence& into, const TestGraph& g, const RunRecord& run, const ResolvedRun& resolved) {
+  std::vector<EdgeId> window;
+  const std::size_t k = into.max_context();
+  into.cut();
+  for (std::size_t i = 0; i < run.trace.size() && i < resolved.edge.size(); ++i) {
+    const StepKind kind = run.trace[i].kind;
+    if (kind == StepKind::reset) {
+      window.clear();
+      into.cut();
+      continue;
+    }
+    const EdgeId e = resolved.edge[i];
+    if (e.is_none() || e.index() >= g.num_edges()) continue;
+    if (kind == StepKind::observation || kind == StepKind::timeout) into.record(g.source(e), window, e);
+    into.extend(e);
+    if (k == 0) continue;
+    if (window.size() == k) window.erase(window.begin());
+    window.push_back(e);
+  }
+  into.cut();
 }
 
 }  // namespace playtest

@@ -11,7 +11,7 @@
 
 #include "playtest/error.hpp"
 #include "playtest/graph/graph_digest.hpp"
-#include "run/starved_json.hpp"
+#include "run/claim_json.hpp"
 
 namespace playtest {
 
@@ -90,7 +90,7 @@ void JsonlTraceWriter::on_end(const GameGraph& g, const RunResult& r) {
     j["interrupted"] = true;
     j["signal"] = r.signal != 0 ? nlohmann::json(signal_name(r.signal)) : nlohmann::json(nullptr);
   }
-  detail::add_starved_json(j, g, r);  // stopped: the purpose was left only behind outcomes never chosen
+  detail::add_stopped_by_json(j, g, r);  // stopped: continuing was futile
   out_ << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
   out_.flush();
 }

@@ -64,8 +64,25 @@ void Evidence::record(VertexId v, std::span<const EdgeId> history, EdgeId outcom
   for (std::size_t len = 1; len <= n; ++len) add(context_[key(v, history.last(len))], outcome, 1);
 }
 
+void Evidence::extend(EdgeId e) {
+  if (cut_) {
+    starts_.push_back(path_.size());
+    cut_ = false;
+  }
+  path_.push_back(e);
+}
+
+void Evidence::cut() { cut_ = true; }
+
 void Evidence::merge_own(const Evidence& other) {
   if (other.max_context_ != max_context_) throw UsageError("other", "Evidence::merge_own: another max_context");
+  for (std::size_t i = 0; i < other.starts_.size(); ++i) {
+    const std::size_t end = i + 1 < other.starts_.size() ? other.starts_[i + 1] : other.path_.size();
+    starts_.push_back(path_.size());
+    path_.insert(path_.end(), other.path_.begin() + static_cast<std::ptrdiff_t>(other.starts_[i]),
+                 other.path_.begin() + static_cast<std::ptrdiff_t>(end));
+  }
+  cut_ = true;
   for (const auto& [v, counts] : other.vertex_)
     for (const auto& [e, n] : counts) add(vertex_[v], e, n);
   for (const auto& [k, counts] : other.context_)

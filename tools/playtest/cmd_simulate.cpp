@@ -42,7 +42,8 @@ int compare(const SimulateCliOptions& o, const GameGraph& g, const ModelGraph* o
     SimulationOptions so{
         .runs = o.runs, .mutant_runs = o.mutant_runs, .seed = o.seed, .threads = o.threads, .shard = c.shard};
     so.run.max_steps = o.steps;
-    so.run.starvation_confidence = adapt == Adaptation::on ? 0.999 : 0.0;
+    so.run.stop_when_futile = adapt == Adaptation::on && spec.strategy->replanning != Replanning::none;
+    so.run.claims = claim_options(o.strategy);
     if (o.system_choice == "incoming-edge") so.sut.choice = SimulatedSutOptions::Choice::incoming_edge;
     ProgressLine progress("simulate " + name, "runs");
     so.on_progress = [&](std::uint64_t done, std::uint64_t total) { progress.update(done, total); };

@@ -32,7 +32,9 @@ CLI::App* add_run_command(CLI::App& app, RunCliOptions& o) {
       ->check(positive_integer());
   sub->add_option("--jobs", o.jobs,
                   "Runs played at once, each job by its own adapter process: {job} in --sut and PLAYTEST_JOB "
-                  "in its environment are the job's number, 1..N (results do not depend on N)")
+                  "in its environment are the job's number, 1..N. Same --seed and N: the same runs, whatever the "
+                  "load; with --adapt on, run i learns from the runs at least N places before it, so N changes "
+                  "what later runs know (docs/testing.md \"Campaigns\")")
       ->default_val(1)
       ->check(positive_integer());
   sub->add_option("--shard", o.shard,
@@ -62,10 +64,10 @@ CLI::App* add_run_command(CLI::App& app, RunCliOptions& o) {
   add_shrink_options(sub, o.shrink, "shrink-");
   sub->add_option("--adapt", o.adapt,
                   "on: cover, planner, reach and expected learn the system's choices (per vertex and per "
-                  "history) and re-plan on them, runs learn from the runs before them, and a run whose purpose "
-                  "is left only behind outcomes the system never chooses stops INCONCLUSIVE naming them; off: "
-                  "play the model's declared probabilities (the papers' numbers) (docs/testing.md \"Adaptive "
-                  "strategies\")")
+                  "history, of any length) and re-plan on them, runs learn from the runs before them, and a run "
+                  "whose purpose is left only behind outcomes that are futile to wait for (--rare-rate) stops "
+                  "INCONCLUSIVE naming them; off: play the model's declared probabilities (the papers' numbers) "
+                  "(docs/testing.md \"Adaptive strategies\")")
       ->check(CLI::IsMember({"on", "off"}))
       ->default_val("on");
   sub->add_flag("--json", o.json, "Print the result as JSON");
@@ -119,7 +121,8 @@ PreparedRun prepare_run(const RunCliOptions& o, const GameGraph& g, const ModelG
                 .adapt = o.adapt == "on" ? Adaptation::on : Adaptation::off};
   p.run = RunOptions{.max_steps = o.steps,
                      .time_budget = std::chrono::milliseconds(static_cast<std::int64_t>(o.time_s * 1000.0)),
-                     .starvation_confidence = p.adapt == Adaptation::on ? 0.999 : 0.0,
+                     .stop_when_futile = p.adapt == Adaptation::on && p.spec.strategy->replanning != Replanning::none,
+                     .claims = claim_options(o.strategy),
                      .stop = &stop,
                      .values = loaded.values};
   if (on_the_fly) {
@@ -143,6 +146,7 @@ CampaignOptions campaign_options(const RunCliOptions& o, const ModelPlay& model_
                          .settings = run_settings(o),
                          .share_evidence = o.adapt == "on",
                          .model_play = model_play,
+                         .claims = claim_options(o.strategy),
                          .max_errors = o.max_errors};
 }
 

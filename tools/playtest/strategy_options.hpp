@@ -12,6 +12,7 @@
 
 #include "common.hpp"
 #include "playtest/run/on_the_fly.hpp"
+#include "playtest/strategy/claims.hpp"
 #include "playtest/strategy/strategy_row.hpp"
 #include "playtest/strategy/test_purpose.hpp"
 
@@ -24,7 +25,13 @@ struct StrategyOptions {
   StrategyArgs args;               // the rows' options that were given
   bool allow_unreachable = false;  // run even when no run can meet the purpose
   bool allow_uncertified = false;  // play a solver strategy that could not be certified
+  // --rare-rate: with adaptation, outcomes never seen and ruled out above this rate (at 99.9%) at
+  // their vertex and in every history offered are futile to wait for (strategy/claims.hpp).
+  double rare_rate = 0.01;
 };
+
+// The claims' options of --rare-rate (strategy/claims.hpp).
+ClaimOptions claim_options(const StrategyOptions& o);
 
 // `several`: --strategy takes a comma-separated list (simulate compares them).
 void add_strategy_options(CLI::App* sub, StrategyOptions& o, bool several);

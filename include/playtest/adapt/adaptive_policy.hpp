@@ -7,6 +7,10 @@
 // (adapt/context_product.hpp) with the learned probabilities, the declared ones as the prior of
 // every history, so a history not tried yet looks as the model says and one tried in vain looks
 // worse:
+// Where the system's choice depends on a longer history (who waited first, whose turn a
+// round-robin is), the plan learns what it depends on from the campaign's paths
+// (strategy/history_model.hpp) and plans on the product with that memory, steering into the
+// histories that produce the outcome it wants.
 // - coverage (cover, planner): once the system withholds an outcome (never seen although the
 //   model's probability would have shown it with the row's adapt_suspicion: 0.5 for cover, 0.9 for
 //   the planner), it steers by the least expected number of steps to the next purpose edge left,
@@ -28,6 +32,7 @@
 
 #include "playtest/adapt/learned_model.hpp"
 #include "playtest/graph/test_graph.hpp"
+#include "playtest/strategy/claims.hpp"
 #include "playtest/strategy/policy.hpp"
 #include "playtest/strategy/strategy_row.hpp"
 #include "playtest/strategy/test_purpose.hpp"
@@ -45,8 +50,13 @@ struct AdaptStats {
 
 struct AdaptOptions {
   LearningOptions learning;
+  // What counts as futile to aim at (strategy/claims.hpp): the run's own floor, --rare-rate.
+  ClaimOptions claims;
   // The longest history a plan distinguishes at a vertex whose outcomes it learns per history.
   std::uint32_t max_context = 2;
+  // The longest memory (the last labels of one class, however far back: strategy/history_model.hpp)
+  // a plan learns and distinguishes; 0: windows of the last edges only.
+  std::uint32_t max_memory = 6;
   // The work a re-plan may cost per step taken since the last one (see above). 10000 keeps the
   // planning under 10% of a run against the Redis work queue's adapter (about 0.17 ms a step;
   // docs/testing.md, "Adaptive strategies").

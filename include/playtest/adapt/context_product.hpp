@@ -10,6 +10,11 @@
 // keeps only what a later such vertex within reach can use (as an Aho-Corasick automaton keeps the
 // longest suffix that is a prefix of some pattern), so the product stays small away from them. It
 // is built from the initial vertex, only what a run can reach.
+//
+// Where a history of any length matters (issue 31), the product also carries the states of learned
+// memories (strategy/history_model.hpp: the last labels of one class, however far back): every
+// product vertex holds each memory's state, an edge whose label a memory watches shifts it, a
+// reset empties them all. The learned probabilities at a passive vertex may then depend on them.
 #pragma once
 
 #include <cstdint>
@@ -20,6 +25,7 @@
 #include <vector>
 
 #include "playtest/graph/test_graph.hpp"
+#include "playtest/strategy/history_model.hpp"
 
 namespace playtest {
 
@@ -36,6 +42,8 @@ struct ContextProductOptions {
   std::span<const VertexId> goals;
   // Refused past this many product vertices (the build stops and returns nullopt).
   std::uint32_t max_vertices = 1u << 20;
+  // Memories whose states the product carries (see above; empty: none).
+  std::span<const Memory> memories;
 };
 
 class ContextProduct {
@@ -43,10 +51,15 @@ class ContextProduct {
   // The learned outcome probabilities of passive model vertex v reached with window `w` (the edges
   // the product keeps, most recent last), one per out-edge of v in order, summing to 1.
   using Learned = std::function<void(VertexId v, std::span<const EdgeId> w, std::span<double> probs)>;
+  // The same, knowing the state of every memory of options.memories (in their order).
+  using LearnedWithMemory = std::function<void(VertexId v, std::span<const EdgeId> w,
+                                               std::span<const std::vector<LabelId>> memory, std::span<double> probs)>;
 
   // Builds the product; nullopt when it would exceed options.max_vertices.
   static std::optional<ContextProduct> build(const TestGraph& g, std::span<const std::uint32_t> keep,
                                              const Learned& learned, const ContextProductOptions& options);
+  static std::optional<ContextProduct> build(const TestGraph& g, std::span<const std::uint32_t> keep,
+                                             const LearnedWithMemory& learned, const ContextProductOptions& options);
 
   const TestGraph& graph() const { return graph_; }
   VertexId model_vertex(VertexId x) const { return vertex_of_[x.index()]; }
@@ -58,21 +71,20 @@ class ContextProduct {
 
   // The product vertex of model vertex v reached with `history` (the last edges, most recent last,
   // as many as the caller keeps), or none when no run from the initial vertex gets there so.
-  VertexId locate(VertexId v, std::span<const EdgeId> history) const;
+  // With memories: their states now, in the order of options.memories.
+  VertexId locate(VertexId v, std::span<const EdgeId> history,
+                  std::span<const std::vector<LabelId>> memory = {}) const;
   // How many edges of history the product keeps at model vertex v.
   std::uint32_t slack(VertexId v) const { return slack_[v.index()]; }
 
  private:
   static constexpr std::uint32_t max_window = 8;
-  struct Key {
-    std::uint32_t vertex = 0, length = 0;
-    EdgeId edges[max_window];
-    bool operator==(const Key& o) const;
-  };
+  // (vertex, window length, window edges, then per memory its length and labels)
+  using Key = std::vector<std::uint32_t>;
   struct KeyHash {
     std::size_t operator()(const Key& k) const;
   };
-  static Key key(VertexId v, std::span<const EdgeId> w);
+  static Key key(VertexId v, std::span<const EdgeId> w, std::span<const std::vector<LabelId>> memory);
 
   TestGraph graph_;
   std::vector<VertexId> vertex_of_;

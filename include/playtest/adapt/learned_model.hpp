@@ -2,8 +2,9 @@
 // strategies"): Bayesian estimates of its outcome probabilities with the model's declared
 // probabilities as the prior (so an outcome not yet seen is never 0), per vertex or per history,
 // and the places where the evidence departs from the model: outcomes the system seems to withhold
-// (never seen although the declared probability would have shown them with probability 0.99) and
-// frequencies a goodness-of-fit test rejects.
+// (never seen although the declared probability would have shown them with probability 0.9) and
+// frequencies a goodness-of-fit test rejects. These are suspicions that make a strategy re-plan,
+// never claims about the system (strategy/claims.hpp says what the evidence proves).
 #pragma once
 
 #include <cstdint>
@@ -19,10 +20,8 @@ struct LearningOptions {
   // The declared distribution counts as this many observations (the Dirichlet prior's weight).
   double prior_weight = 2.0;
   // An outcome never seen is "withheld" once its declared probability would have shown it with
-  // this probability (the adaptive strategies then look for a history in which it comes), and
-  // starved at starvation_confidence (strategy/starvation.hpp).
+  // this probability: the adaptive strategies then look for a history in which it comes.
   double withheld_confidence = 0.9;
-  double starvation_confidence = 0.999;
   // The family-wise level of the goodness-of-fit tests (G-test, Bonferroni over the vertices).
   double departure_level = 1e-3;
 };
@@ -31,6 +30,10 @@ struct LearningOptions {
 // visit of v): (n(e) + w p(e)) / (n + w), p the declared probability, w the prior's weight.
 double learned_probability(const TestGraph& g, const Evidence& evidence, VertexId v, std::span<const EdgeId> context,
                            EdgeId e, const LearningOptions& o = {});
+
+// The visits after which an outcome of declared probability p is suspected withheld: the least n
+// with (1 - p)^n <= 1 - confidence (UINT64_MAX for p <= 0).
+std::uint64_t suspicion_visits(double p, double confidence);
 
 // Whether outcome e of passive vertex v is withheld: never seen in visits(v) visits although the
 // declared probability would have shown it with probability withheld_confidence.

@@ -51,6 +51,11 @@ struct CampaignOptions {
   // starts run i. false: every run starts knowing nothing.
   bool share_evidence = false;
   ModelPlay model_play;  // for the outputs only
+  // The claims about the system at the end (CampaignResult::slack): their confidence and floor.
+  ClaimOptions claims;
+  // Learn what the system's choices depend on over the whole campaign at its end
+  // (CampaignResult::history), for the claims per history. false: claims per vertex only.
+  bool learn_history = true;
   // Stop after this many runs ended ERROR (not interrupted): a system that cannot be started, a
   // dead server, an adapter that breaks; no further run starts. 0: never.
   std::uint32_t max_errors = 0;
@@ -60,9 +65,10 @@ struct CampaignOptions {
 // seed of run i replays run i.
 inline std::uint64_t campaign_seed(std::uint64_t seed, std::uint32_t run) { return seed + run - 1; }
 
-// What each worker plays with. Policies keep per-run state and adapters hold a system under test,
-// so every worker gets its own of each; both factories are called in the thread that called
-// run_campaign, before any run starts.
+// What the runs play with. Adapters hold a system under test, so every worker gets its own, made
+// in the thread that called run_campaign before any run starts. Policies keep per-run state, so
+// every run gets a fresh one: the policy factory is called once per run, by the worker that plays
+// it, one call at a time (nothing a policy keeps may depend on which worker played which run).
 struct CampaignWorkers {
   PolicyMaker policy;
   // The adapter of worker `job` (1-based, 1..jobs). Its waits must watch `stop` (the worker's stop
@@ -118,6 +124,13 @@ struct CampaignResult {
   std::map<std::string, std::string> settings;
   bool fail_fast = false;
   std::string model_digest;
+  // What the system showed over every run, merged in run order (strategy/evidence.hpp), what its
+  // choices were learned to depend on (strategy/history_model.hpp), and the model's slack: every
+  // outcome the model allows that the system never showed, at a vertex or in some histories
+  // (strategy/claims.hpp). A finding about the model, whatever the verdict.
+  std::shared_ptr<const Evidence> evidence;
+  HistoryModel history;
+  std::vector<OutcomeClaim> slack;
 
   // Runs that were stopped before they ended (RunResult::interrupted).
   std::uint32_t runs_not_completed() const;
@@ -125,8 +138,8 @@ struct CampaignResult {
   std::uint32_t runs_not_started() const { return runs_in_shard - static_cast<std::uint32_t>(runs.size()); }
 };
 
-// Plays the runs of options.shard with options.jobs workers (each its own policy and adapter from
-// `workers`, its own thread). Runs are handed out in run order to whichever worker is free, so
+// Plays the runs of options.shard with options.jobs workers (each its own adapter from `workers`,
+// its own thread, a fresh policy for each run). Runs are handed out in run order to whichever worker is free, so
 // which worker plays a run depends on timing, but nothing else does: run i's result depends only
 // on the seed of run i. Throws UsageError("runs" / "jobs" / "shard") for zero runs or jobs and for
 // a shard without runs; exceptions other than adapter failures (which make a run ERROR) stop every

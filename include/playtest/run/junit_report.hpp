@@ -1,7 +1,8 @@
 // JUnit XML for CI dashboards: one <testsuite> per invocation, one <testcase> per run; a FAIL is a
 // <failure>, an ERROR an <error>, an INCONCLUSIVE run is <skipped>; each carries its message and the
 // trace that led to it. A campaign's suite also names its strategy, seed, run count and shard as
-// <property> elements, so that `playtest merge` can check that shards belong together.
+// <property> elements, so that `playtest merge` can check that shards belong together, and says the
+// model's slack (strategy/claims.hpp) in the suite's <system-out>.
 #pragma once
 
 #include <iosfwd>
@@ -37,6 +38,9 @@ struct JunitSuite {
   std::string name, classname;
   std::vector<std::pair<std::string, std::string>> properties;  // in this order
   std::vector<JunitCase> cases;                                 // in run order
+  // The suite's <system-out>: the campaign's claims about the system (the model's slack), one
+  // sentence a line, as the text and --json say them ("" : none).
+  std::string system_out;
 };
 
 // The suite of `runs` (their RunResult::run as index, or their position when 0).

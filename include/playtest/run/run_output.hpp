@@ -42,9 +42,12 @@ void write_campaign_text(std::ostream& out, const Runner& runner, const Campaign
 // {"verdict", "strategy", "seed", "runs_requested", "runs_in_shard", "shard"?, "coverage", "edge_visits"
 //  {edge: visits}, "covered_labels", "interrupted", "signal"?, "failed_fast"?, "runs_not_completed",
 //  "runs_not_started", "runs": [{run, verdict, message, seed, steps, resets, elapsed_ms, purpose_met,
-//  final_vertex, coverage, interrupted?, failure?, purpose_left?, starved?, untestable_edges?, replay?}]}
-// starved: [{vertex, label, edge, visits, contexts, declared_prob, edges_behind}], the outcomes the
-// system never chose that stopped the run (RunOptions::starvation_confidence).
+//  final_vertex, coverage, interrupted?, failure?, purpose_left?, stopped_by?, untestable_edges?, replay?}],
+//  "model_slack": [claim]}
+// A claim (strategy/claims.hpp): {kind ("never_at_vertex" | "never_in_histories"), vertex, label, edge,
+// visits, histories, rate_ruled_out_above, confidence, declared_prob, text, edges_behind?, memory?,
+// seen?, without?, with?}; stopped_by: the claims that made the run stop because continuing was
+// futile (RunOptions::stop_when_futile); model_slack: CampaignResult::slack.
 // edge_visits and covered_labels (the edges visited and the labels seen, over all runs) let
 // `playtest merge` compute the coverage of shards put together. On the fly also "on_the_fly": true
 // and "vertices_expanded"; coverage totals are the discovered part's, and the text says "of the

@@ -21,7 +21,7 @@
 #include "playtest/run/stop_signal.hpp"
 #include "playtest/strategy/evidence.hpp"
 #include "playtest/strategy/policy.hpp"
-#include "playtest/strategy/starvation.hpp"
+#include "playtest/strategy/claims.hpp"
 #include "playtest/strategy/test_purpose.hpp"
 
 namespace playtest {
@@ -52,10 +52,12 @@ struct RunOptions {
   // What the system shows (RunResult::evidence, strategy/evidence.hpp) is recorded per passive
   // vertex and per history of up to this many edges (at most Evidence::max_context_limit).
   std::uint32_t evidence_context = 3;
-  // Adaptive runs (issue 22, strategy/starvation.hpp): when what the purpose still wants is left
-  // only behind outcomes the system never chose although their declared probability would have
-  // shown them with this confidence, the run stops INCONCLUSIVE and names them. 0: never stop so.
-  double starvation_confidence = 0;
+  // Adaptive runs (issue 31, strategy/claims.hpp): when what the purpose still wants is left only
+  // behind outcomes the system never chose, each ruled out above claims.rare_rate at claims.
+  // confidence at its vertex and in every history of the last edges the run can offer there, the
+  // run stops INCONCLUSIVE and names them (continuing would be futile). false: never stop so.
+  bool stop_when_futile = false;
+  ClaimOptions claims;
   // Checked between steps (and by adapters that wait): once requested, the run ends with the
   // verdict ERROR and RunResult::interrupted set. nullptr: runs cannot be stopped from outside.
   const StopSignal* stop = nullptr;
@@ -128,9 +130,9 @@ struct RunResult {
   // What the system showed in this run (its own counts, strategy/evidence.hpp): every outcome at a
   // passive vertex, per vertex and per history. Never null after Runner::run.
   std::shared_ptr<const Evidence> evidence;
-  // The run stopped because its purpose was left only behind starved outcomes
-  // (RunOptions::starvation_confidence): those outcomes, and the wanted edges no run can reach.
-  std::vector<StarvedOutcome> starved;
+  // The run stopped because its purpose was left only behind futile outcomes
+  // (RunOptions::stop_when_futile): what it claims of them, and the wanted edges no run can reach.
+  std::vector<OutcomeClaim> stopped_by;
   std::uint32_t untestable_edges = 0;
 };
 

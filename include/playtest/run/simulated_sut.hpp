@@ -6,6 +6,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <span>
+#include <vector>
 
 #include "playtest/graph/random.hpp"
 #include "playtest/graph/test_graph.hpp"
@@ -25,8 +28,12 @@ struct SimulatedSutOptions {
   // decided by history, as a server that serves the client that has waited longest: issue 22,
   // for measuring adaptive strategies offline). With incoming_edge an outcome that no incoming edge
   // selects is never chosen.
-  enum class Choice : std::uint8_t { probabilities, incoming_edge };
+  // history: `system` chooses, from the state and every edge taken since the system was started or
+  // reset (a server's hidden state, of any length: who waits first, whose turn a round-robin is,
+  // a counter; issue 31); an edge it returns that is not an out-edge of the state is a bug.
+  enum class Choice : std::uint8_t { probabilities, incoming_edge, history };
   Choice choice = Choice::probabilities;
+  std::function<EdgeId(const GameGraph& g, VertexId state, std::span<const EdgeId> path)> system;
 };
 
 // `g`: a TestGraph, or a model explored on the fly (the system plays the model program itself,
@@ -40,6 +47,7 @@ class SimulatedSut final : public Adapter {
   void start() override {
     state_ = g_.initial();
     last_ = EdgeId::none();
+    path_.clear();
   }
   // At an active state, follows the out-edge with that label; a stimulus the SUT does not accept
   // there is ignored (the model will notice what the SUT does next).
@@ -57,6 +65,7 @@ class SimulatedSut final : public Adapter {
   void reset() override {
     state_ = g_.initial();
     last_ = EdgeId::none();
+    path_.clear();
   }
   void finish() noexcept override {}
 
@@ -68,6 +77,11 @@ class SimulatedSut final : public Adapter {
   SimulatedSutOptions options_;
   VertexId state_;
   EdgeId last_;  // the edge that led to state_ (none at the start and after a reset)
+  std::vector<EdgeId> path_;  // Choice::history: every edge since the start or the last reset
+  void moved(EdgeId e) {
+    last_ = e;
+    if (options_.choice == SimulatedSutOptions::Choice::history) path_.push_back(e);
+  }
 };
 
 

@@ -15,6 +15,7 @@
 #include "playtest/graph/test_graph.hpp"
 #include "playtest/run/runner.hpp"
 #include "playtest/run/shard.hpp"
+#include "playtest/strategy/evidence.hpp"
 
 namespace playtest {
 
@@ -30,13 +31,16 @@ struct StepRecord {
   std::uint32_t line = 0;  // line of the trace file (0: not read from a file)
 };
 
-// An outcome the system never chose (RunResult::starved), by the model's names.
-struct StarvedRecord {
+// A claim about the system a run stopped on (RunResult::stopped_by, strategy/claims.hpp), by the
+// model's names, with its sentence as written.
+struct ClaimRecord {
   std::string vertex, label, edge;
   std::uint64_t visits = 0;
-  std::uint32_t contexts = 0;
-  double declared_prob = 0;
+  std::uint32_t histories = 0;
+  double rate = 1;  // rate_ruled_out_above
+  double confidence = 0;
   std::uint32_t edges_behind = 0;
+  std::string text;
 };
 
 struct RunRecord {
@@ -61,9 +65,9 @@ struct RunRecord {
   std::optional<std::string> observed;
   std::vector<StepRecord> trace;
   std::vector<std::string> notes;  // what the reader noticed (a cut-off last line, ...)
-  // The run stopped with its purpose left only behind outcomes the system never chose (the end's
-  // "starved" and "untestable_edges", RunResult::starved).
-  std::vector<StarvedRecord> starved;
+  // The run stopped because continuing was futile (the end's "stopped_by" and
+  // "untestable_edges", RunResult::stopped_by).
+  std::vector<ClaimRecord> stopped_by;
   std::uint32_t untestable_edges = 0;
 };
 
@@ -117,6 +121,12 @@ struct ResolvedRun {
 // without "reset" or that does not lead to the initial vertex. Steps without an edge id (a model
 // played on the fly) are resolved by their labels.
 ResolvedRun resolve_run(const TestGraph& g, const RunRecord& run);
+
+// Adds what the system showed in a resolved run to `into` as the runner records it
+// (strategy/evidence.hpp): every outcome at a passive vertex with its history, every edge on the
+// path, a cut at each reset and at the run's start. Claims made from a trace (report) rest on
+// exactly what the trace holds.
+void add_evidence(Evidence& into, const TestGraph& g, const RunRecord& run, const ResolvedRun& resolved);
 
 // Refuses (InputError) traces that would count a run twice: the same file given twice (under any
 // name), or a copy of a run in two files (one run of one campaign, equal campaign lines but for the

@@ -6,6 +6,10 @@
 // does rather than on the model's declared probabilities; `playtest learn` and the report render
 // it. Shared by the runs of a campaign in run order (run/campaign.hpp).
 //
+// Besides the counts it keeps the paths themselves: every edge taken (by either player), cut where
+// the system was reset or a run began, so that what a choice depends on can be learned from
+// histories of any length (strategy/history_model.hpp).
+//
 // An Evidence may sit on a read-only base (the campaign's evidence when the run began): counts are
 // the base's plus its own, and only its own are written, so that a run's share can be merged into
 // the campaign's afterwards.
@@ -38,6 +42,22 @@ class Evidence {
   // Adds the own counts of `other` (not its base's) to this one's own: a run's share, merged into
   // the campaign's.
   void merge_own(const Evidence& other);
+
+  // The path: edge `e` was taken (by either player); cut() starts a new segment (a reset, a new
+  // run). A run's first edge starts a segment of its own.
+  void extend(EdgeId e);
+  void cut();
+  // Every segment, the base's first, in the order they were recorded (and merged).
+  template <class F>
+  void for_each_segment(F&& f) const {
+    if (base_) base_->for_each_segment(f);
+    for (std::size_t i = 0; i < starts_.size(); ++i) {
+      const std::size_t end = i + 1 < starts_.size() ? starts_[i + 1] : path_.size();
+      if (end > starts_[i]) f(std::span<const EdgeId>(path_.data() + starts_[i], end - starts_[i]));
+    }
+  }
+  // Edges on the paths (own and base's).
+  std::uint64_t path_length() const { return path_.size() + (base_ ? base_->path_length() : 0); }
 
   // Visits of v (outcomes recorded there), and how often `outcome` was the system's choice.
   std::uint64_t visits(VertexId v) const;
@@ -85,6 +105,9 @@ class Evidence {
   std::unordered_map<std::uint32_t, Counts> vertex_;  // own counts per vertex
   std::unordered_map<Key, Counts, KeyHash> context_;  // own counts per context
   std::uint64_t total_ = 0;                           // own outcomes
+  std::vector<EdgeId> path_;                          // own paths, one after the other
+  std::vector<std::size_t> starts_;                   // where each own segment starts in path_
+  bool cut_ = true;                                   // the next edge starts a segment
 };
 
 }  // namespace playtest

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <nlohmann/json.hpp>
 #include <regex>
+#include <sstream>
 
 #include "cli_runner.hpp"
 
@@ -138,10 +139,11 @@ TEST(CliReportAnyTrace, AModelTooBigToExploreIsReportedOnThePartTheTraceSaw) {
   EXPECT_NE(bad.err.find("is the model the one the trace was recorded with?"), std::string::npos) << bad.err;
 }
 
-// Issue 22, starved outcomes: the trace's end records them, and the report (of the trace, and
-// run --report) lists them and marks them on the model picture.
-TEST(CliReportAnyTrace, StarvedOutcomesAreListedAndMarked) {
-  ScratchDir d("report_starved");
+// Issue 31, claims: a run that stops because continuing is futile records the claims it stopped on
+// in the trace's end, and the report (of the trace, and run --report) says them once, lists the
+// model's slack made from the trace itself, and marks it on the model picture.
+TEST(CliReportAnyTrace, FutileStopsAndModelSlackAreListedAndMarked) {
+  ScratchDir d("report_slack");
   const std::string model =
       d.write("st.json",
               "{\"playtest\": \"graph/1\", \"initial\": \"a\", \"vertices\": [{\"id\": \"a\"}, {\"id\": \"p\", "
@@ -153,29 +155,39 @@ TEST(CliReportAnyTrace, StarvedOutcomesAreListedAndMarked) {
                                   "echo ready\nwhile read -r cmd arg; do case \"$cmd\" in stimulus) echo ack; case "
                                   "\"$arg\" in go) echo 'output x' ;; esac ;; reset) echo ready ;; end) exit 0 ;; "
                                   "esac; done\n");
-  CliResult r = run_playtest("run " + model + " --sut 'sh " + sut + "' --strategy cover --steps 500 --trace " +
+  CliResult r = run_playtest("run " + model + " --sut 'sh " + sut + "' --strategy cover --steps 5000 --trace " +
                              d.file("t.jsonl") + " --report " + d.file("run.html"));
   ASSERT_EQ(r.code, 4) << r.out << r.err;
-  // Stopped by starvation, not by the budget: no note about the default purpose's budget.
+  // Stopped because continuing was futile, not by the budget: no note about the default purpose's budget.
   EXPECT_EQ(r.out.find("was not met within the budget"), std::string::npos) << r.out;
-  const std::string trace = read_file(d.file("t.jsonl"));
-  EXPECT_NE(trace.find("\"starved\":[{\"contexts\":1,\"declared_prob\":0.5,\"edge\":\"e2\",\"edges_behind\":2,"
-                       "\"label\":\"y\",\"vertex\":\"p\",\"visits\":10}],"),
-            std::string::npos)
-      << trace;
-  EXPECT_NE(trace.find("\"untestable_edges\":2"), std::string::npos);
+  EXPECT_NE(r.out.find("stopped early, because continuing was futile"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("model slack: 1 outcome the model allows was never observed"), std::string::npos) << r.out;
+  // The trace's end: the claim, with the visits (688 rule 1% out at 99.9%) in every history.
+  nlohmann::json end;
+  std::istringstream lines(read_file(d.file("t.jsonl")));
+  for (std::string line; std::getline(lines, line);)
+    if (line.find("\"event\":\"end\"") != std::string::npos) end = nlohmann::json::parse(line);
+  ASSERT_TRUE(end.contains("stopped_by")) << end.dump();
+  ASSERT_EQ(end["stopped_by"].size(), 1u);
+  const auto& claim = end["stopped_by"][0];
+  EXPECT_EQ(claim["label"], "y");
+  EXPECT_EQ(claim["vertex"], "p");
+  EXPECT_EQ(claim["edges_behind"], 2);
+  EXPECT_GE(claim["visits"].get<int>(), 688);
+  EXPECT_LE(claim["rate_ruled_out_above"].get<double>(), 0.01);
+  EXPECT_NE(claim["text"].get<std::string>().find("'y' had not been seen at 'p' in the "), std::string::npos);
+  EXPECT_EQ(end["untestable_edges"], 2);
   CliResult rep = run_playtest("report " + d.file("t.jsonl") + " -o " + d.file("trace.html"));
   ASSERT_EQ(rep.code, 0) << rep.out << rep.err;
   for (const char* page : {"run.html", "trace.html"}) {
     const std::string html = read_file(d.file(page));
-    EXPECT_NE(html.find("Outcomes the system never chose (1)"), std::string::npos) << page;
-    EXPECT_NE(html.find("2 wanted edges behind them could not be tested."), std::string::npos) << page;
-    EXPECT_NE(html.find("<td class=\"mono\">y</td><td class=\"mono\">p</td><td class=\"num\">10</td>"),
-              std::string::npos)
+    EXPECT_NE(html.find("Runs stopped because continuing was futile"), std::string::npos) << page;
+    EXPECT_NE(html.find("Model slack: outcomes the model allows that the system never showed (1)"), std::string::npos)
         << page;
-    EXPECT_NE(html.find("1 outcome never chosen"), std::string::npos) << page;  // in the contents
+    EXPECT_NE(html.find("the system never chose &apos;y&apos; at &apos;p&apos;: not seen in "), std::string::npos) << page;
+    EXPECT_NE(html.find("model slack: 1 outcome"), std::string::npos) << page;  // in the contents
     if (have_dot()) {
-      EXPECT_NE(html.find("class=\"edge starved\""), std::string::npos) << page;
+      EXPECT_NE(html.find("class=\"edge slack\""), std::string::npos) << page;
     }
   }
 }
