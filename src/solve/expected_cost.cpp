@@ -14,6 +14,7 @@
 #include "solve/core/choice_model.hpp"
 #include "solve/core/linear_program.hpp"
 #include "solve/core/policy.hpp"
+#include "solve/core/qualitative.hpp"
 #include "solve/core/value_iteration.hpp"
 #include "solve/detail/team.hpp"
 
@@ -40,53 +41,24 @@ std::vector<std::uint8_t> goal_flags(const TestGraph& g, std::span<const VertexI
   return is_goal;
 }
 
-// The region (greatest fixpoint "prob1E") and, in `order`, its non-goal vertices in the order the
-// last backward search reached them (closest to a goal first); attractor edges in `att`.
+// The region (solve/core's prob1E: the vertices from which the tester reaches a goal with
+// probability 1) and, in `order`, its non-goal vertices in the order the last backward search
+// reached them (closest to a goal first); attractor edges in `att`.
 std::vector<std::uint8_t> region_with_order(const TestGraph& g, std::span<const std::uint8_t> is_goal,
                                             std::vector<VertexId>& order, std::vector<EdgeId>* att) {
-  const std::uint32_t n = g.num_vertices();
-  std::vector<std::uint8_t> in_u(n, 1), in_r(n), passive_ok(n);
-  std::vector<VertexId> queue;
-  queue.reserve(n);
-  if (att) att->assign(n, EdgeId::none());
-  const auto off = g.out_offsets();
-  const auto tg = g.targets();
-  const auto src = g.sources();
-  for (;;) {
-    for (std::uint32_t v = 0; v < n; ++v) {
-      passive_ok[v] = 0;
-      if (!in_u[v] || !g.is_passive(VertexId{v})) continue;
-      bool ok = true;
-      for (std::uint32_t e = off[v]; e < off[v + 1] && ok; ++e) ok = in_u[tg[e].index()] != 0;
-      passive_ok[v] = ok ? 1 : 0;
-    }
-    std::fill(in_r.begin(), in_r.end(), 0);
-    queue.clear();
+  const std::vector<detail::QualStatus> status = detail::graph_status(g, is_goal, {});
+  const detail::GraphGame game(g, status);
+  std::vector<std::uint32_t> choice, ord;
+  std::vector<std::uint8_t> region = detail::prob1_exists(game, att ? &choice : nullptr, &ord);
+  order.resize(ord.size());
+  for (std::size_t i = 0; i < ord.size(); ++i) order[i] = VertexId{ord[i]};
+  if (att) {
+    const std::uint32_t n = g.num_vertices();
+    att->assign(n, EdgeId::none());
     for (std::uint32_t v = 0; v < n; ++v)
-      if (is_goal[v]) {
-        in_r[v] = 1;
-        queue.push_back(VertexId{v});
-      }
-    const std::size_t num_goal = queue.size();
-    for (std::size_t h = 0; h < queue.size(); ++h) {
-      for (EdgeId e : g.in_edges(queue[h])) {
-        const std::uint32_t u = src[e.index()].index();
-        if (in_r[u] || !in_u[u]) continue;
-        if (g.is_passive(VertexId{u})) {
-          if (!passive_ok[u]) continue;
-        } else if (att) {
-          (*att)[u] = e;
-        }
-        in_r[u] = 1;
-        queue.push_back(VertexId{u});
-      }
-    }
-    if (in_r == in_u) {
-      order.assign(queue.begin() + static_cast<std::ptrdiff_t>(num_goal), queue.end());
-      return in_u;
-    }
-    in_u.swap(in_r);
+      if (choice[v] != detail::no_choice && g.is_active(VertexId{v})) (*att)[v] = EdgeId{choice[v]};
   }
+  return region;
 }
 
 // Values of every vertex from the state values: 0 at goals, +inf outside the work set, and a

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -15,7 +16,10 @@ namespace playtest {
 
 namespace {
 
-std::string fmt_value(double x) { return std::isfinite(x) ? fmt::format("{:.10g}", x) : std::string("inf"); }
+std::string fmt_value(double x) {
+  if (std::isnan(x)) return "unknown";
+  return std::isfinite(x) ? fmt::format("{:.10g}", x) : std::string("inf");
+}
 
 std::string_view filter_name(PropertyFilter f) {
   switch (f) {
@@ -55,21 +59,72 @@ bool compare(PropertyComparison c, const exact::Rational& x, const exact::Ration
   return true;
 }
 
-bool compare(PropertyComparison c, double x, double t) {
+using Truth = PropertyTruth;
+
+Truth truth(bool b) { return b ? Truth::yes : Truth::no; }
+
+using StateVerdict = PropertyVerdict;
+
+}  // namespace
+
+PropertyVerdict property_verdict(const PropertyResult& x, PropertyKind kind, VertexId v, PropertyComparison c,
+                                 const exact::Rational& t) {
+  const std::uint32_t i = v.index();
+  constexpr std::string_view graph = "graph analysis";
+  if (kind == PropertyKind::probability && !x.probability_class.empty()) {
+    const ProbabilityClass k = x.probability_class[i];
+    if (k != ProbabilityClass::between)
+      return {truth(compare(c, exact::Rational(k == ProbabilityClass::one ? 1 : 0), t)), graph};
+    // 0 < value < 1.
+    if (sgn(t) <= 0) return {truth(c == PropertyComparison::ge || c == PropertyComparison::gt), graph};
+    if (t >= 1) return {truth(c == PropertyComparison::le || c == PropertyComparison::lt), graph};
+  }
+  if (x.infinite[i]) return {truth(c == PropertyComparison::ge || c == PropertyComparison::gt), graph};
+  if (x.has_exact) return {truth(compare(c, x.exact[i], t)), "exact values"};
+  StateVerdict out;
+  double lo, hi;
+  if (!x.lower.empty() && !x.upper.empty()) {
+    lo = x.lower[i];  // proved per vertex
+    hi = x.upper[i];
+  } else {
+    if (!x.certified || x.error_bound < 0 || !std::isfinite(x.value[i])) return out;
+    lo = x.value[i] - x.error_bound;
+    hi = x.value[i] + x.error_bound;
+    // Round outwards: the subtraction and addition above are rounded to nearest.
+    lo = std::nextafter(lo, -std::numeric_limits<double>::infinity());
+    hi = std::nextafter(hi, std::numeric_limits<double>::infinity());
+  }
+  if (!(lo <= hi) || !std::isfinite(lo) || !std::isfinite(hi)) return out;
+  lo = std::max(lo, 0.0);
+  if (kind == PropertyKind::probability) hi = std::min(hi, 1.0);
+  out.lo = lo;
+  out.hi = hi;
+  const exact::Rational l(lo), h(hi);
+  constexpr std::string_view bound = "proved error bound";
   switch (c) {
     case PropertyComparison::ge:
-      return x >= t;
+      if (l >= t) return {Truth::yes, bound};
+      if (h < t) return {Truth::no, bound};
+      break;
     case PropertyComparison::gt:
-      return x > t;
+      if (l > t) return {Truth::yes, bound};
+      if (h <= t) return {Truth::no, bound};
+      break;
     case PropertyComparison::le:
-      return x <= t;
+      if (h <= t) return {Truth::yes, bound};
+      if (l > t) return {Truth::no, bound};
+      break;
     case PropertyComparison::lt:
-      return x < t;
+      if (h < t) return {Truth::yes, bound};
+      if (l >= t) return {Truth::no, bound};
+      break;
     case PropertyComparison::query:
       break;
   }
-  return true;
+  return out;
 }
+
+namespace {
 
 std::string_view comparison_text(PropertyComparison c) {
   switch (c) {
@@ -104,26 +159,83 @@ PropertyReport solve_property_report(const TestGraph& g, const PropertyRequest& 
   const bool exact = x.has_exact;
   const double inf = std::numeric_limits<double>::infinity();
   auto is_inf = [&](VertexId v) { return x.infinite[v.index()] != 0; };
+  auto exact_at = [&](VertexId v) -> std::optional<exact::Rational> {
+    if (exact && !is_inf(v)) return x.exact[v.index()];
+    if (!x.probability_class.empty() && x.probability_class[v.index()] != ProbabilityClass::between)
+      return exact::Rational(x.probability_class[v.index()] == ProbabilityClass::one ? 1 : 0);
+    return std::nullopt;
+  };
   // The filter's value (none with one state: that state's value; none with several: max, and the
   // summary lists the range).
   PropertyFilter f = q.filter;
   if (f == PropertyFilter::none) f = q.states.size() == 1 ? PropertyFilter::first : PropertyFilter::max;
   const bool boolean = f == PropertyFilter::forall || f == PropertyFilter::exists;
   if (boolean || q.comparison != PropertyComparison::query) {
-    // Each state's verdict, then all / some of them.
-    auto holds_at = [&](VertexId v) {
-      if (q.comparison == PropertyComparison::query) return x.value[v.index()] != 0;  // a P=? filtered by forall: > 0
-      if (is_inf(v)) return q.comparison == PropertyComparison::ge || q.comparison == PropertyComparison::gt;
-      if (exact) return compare(q.comparison, x.exact[v.index()], q.threshold);
-      return compare(q.comparison, x.value[v.index()], exact::to_double(q.threshold));
+    // Each state's verdict, then all / some of them. A P=? filtered by forall / exists asks
+    // "value > 0".
+    const PropertyComparison c = q.comparison == PropertyComparison::query ? PropertyComparison::gt : q.comparison;
+    const exact::Rational t = q.comparison == PropertyComparison::query ? exact::Rational(0) : q.threshold;
+    std::vector<std::string_view> hows;
+    auto note = [&](const StateVerdict& sv) {
+      if (sv.truth == Truth::unknown) {
+        if (!r.open_state) {
+          r.open_lo = sv.lo;
+          r.open_hi = sv.hi;
+        }
+        return;
+      }
+      if (std::find(hows.begin(), hows.end(), sv.how) == hows.end()) hows.emplace_back(sv.how);
     };
-    bool all = true, some = false;
-    for (VertexId v : q.states) {
-      const bool h = holds_at(v);
-      all = all && h;
-      some = some || h;
+    Truth result;
+    if (f == PropertyFilter::first) {
+      const StateVerdict sv = property_verdict(x, q.query.kind, q.states.front(), c, t);
+      note(sv);
+      if (sv.truth == Truth::unknown) r.open_state = q.states.front();
+      result = sv.truth;
+    } else {
+      // forall: false as soon as one state is false; exists: true as soon as one is true.
+      const Truth decisive = f == PropertyFilter::exists ? Truth::yes : Truth::no;
+      bool open = false;
+      result = f == PropertyFilter::exists ? Truth::no : Truth::yes;
+      for (VertexId v : q.states) {
+        const StateVerdict sv = property_verdict(x, q.query.kind, v, c, t);
+        if (sv.truth == decisive) {
+          hows = {sv.how};
+          result = decisive;
+          open = false;
+          break;
+        }
+        note(sv);
+        if (sv.truth == Truth::unknown && !open) {
+          open = true;
+          r.open_state = v;
+        }
+      }
+      if (open) result = Truth::unknown;
+      if (result != Truth::unknown) r.open_state.reset();
     }
-    r.holds = f == PropertyFilter::exists ? some : (f == PropertyFilter::first ? holds_at(q.states.front()) : all);
+    r.holds = result;
+    for (std::size_t i = 0; i < hows.size(); ++i) r.decided_by += fmt::format("{}{}", i ? " and " : "", hows[i]);
+    r.certified = result != Truth::unknown;
+    if (!r.certified) {
+      const VertexId v = *r.open_state;
+      r.not_certified =
+          r.open_lo <= r.open_hi
+              ? fmt::format("the value at {} is only known to lie in [{}, {}], on both sides of {}", g.name(v),
+                            fmt_value(r.open_lo), fmt_value(r.open_hi), exact::short_string(t))
+              : fmt::format("the value at {} has no proved bound ({}), so its comparison with {} is unknown", g.name(v),
+                            x.not_certified.empty() ? "not certified" : x.not_certified, exact::short_string(t));
+    }
+  }
+  // A probability that the graph says is exactly 0 or 1 at every state asked of is exact.
+  if (q.query.kind == PropertyKind::probability && !x.probability_class.empty()) {
+    bool all = true;
+    for (VertexId v : q.states) all = all && x.probability_class[v.index()] != ProbabilityClass::between;
+    r.value_by_graph = all;
+  }
+  if (r.value_by_graph && !r.holds && !r.certified) {
+    r.certified = true;  // exact by graph analysis, whatever the numeric solver proved
+    r.not_certified.clear();
   }
   // The value.
   switch (f) {
@@ -133,7 +245,7 @@ PropertyReport solve_property_report(const TestGraph& g, const PropertyRequest& 
     case PropertyFilter::exists: {
       const VertexId v = q.states.front();
       r.value = x.value[v.index()];
-      if (exact && !is_inf(v)) r.value_exact = x.exact[v.index()];
+      r.value_exact = exact_at(v);
       break;
     }
     case PropertyFilter::max:
@@ -141,32 +253,36 @@ PropertyReport solve_property_report(const TestGraph& g, const PropertyRequest& 
       const bool max = f == PropertyFilter::max;
       VertexId best = q.states.front();
       for (VertexId v : q.states) {
+        const auto a = exact_at(v), b = exact_at(best);
         const bool better =
-            exact && !is_inf(v) && !is_inf(best)
-                ? (max ? x.exact[v.index()] > x.exact[best.index()] : x.exact[v.index()] < x.exact[best.index()])
-                : (max ? x.value[v.index()] > x.value[best.index()] : x.value[v.index()] < x.value[best.index()]);
+            a && b ? (max ? *a > *b : *a < *b)
+                   : (max ? x.value[v.index()] > x.value[best.index()] : x.value[v.index()] < x.value[best.index()]);
         if (better) best = v;
       }
       r.value = x.value[best.index()];
-      if (exact && !is_inf(best)) r.value_exact = x.exact[best.index()];
+      r.value_exact = exact_at(best);
       break;
     }
     case PropertyFilter::avg:
     case PropertyFilter::sum: {
-      bool any_inf = false;
+      bool any_inf = false, all_exact = true;
       exact::Rational s(0);
       double d = 0;
       for (VertexId v : q.states) {
         any_inf = any_inf || is_inf(v);
-        if (exact && !is_inf(v)) s += x.exact[v.index()];
+        const auto e = exact_at(v);
+        if (e)
+          s += *e;
+        else
+          all_exact = false;
         d += x.value[v.index()];
       }
       if (f == PropertyFilter::avg) {
         s /= static_cast<long>(q.states.size());
         d /= static_cast<double>(q.states.size());
       }
-      r.value = any_inf ? inf : (exact ? exact::to_double(s) : d);
-      if (exact && !any_inf) r.value_exact = s;
+      r.value = any_inf ? inf : (all_exact ? exact::to_double(s) : d);
+      if (all_exact && !any_inf) r.value_exact = s;
       // A sum of certified values is certified with the bounds added up.
       break;
     }
@@ -226,15 +342,21 @@ void write_property_text(std::ostream& out, const TestGraph& g, const PropertyRe
     out << fmt::format("values at the {} initial states range over [{}, {}] (filter(min|max|avg, ...) picks one)\n",
                        q.states.size(), fmt_value(lo), fmt_value(hi));
   }
+  if (!x.probability_class.empty())
+    out << fmt::format("probability exactly 0 at {} and exactly 1 at {} of {} vertices (graph analysis)\n", x.num_zero,
+                       x.num_one, g.num_vertices());
   if (r.holds) {
     const std::string where = q.states.size() == 1                 ? fmt::format("at {}", states)
                               : q.filter == PropertyFilter::exists ? fmt::format("at some state of {}", states)
                                                                    : fmt::format("at every state of {}", states);
+    const std::string verdict =
+        *r.holds == PropertyTruth::unknown
+            ? std::string("unknown")
+            : fmt::format("{} ({})", *r.holds == PropertyTruth::yes ? "true" : "false", r.decided_by);
     if (q.comparison != PropertyComparison::query)
-      out << fmt::format("value {} {} {}: {}\n", comparison_text(q.comparison), q.threshold_text, where,
-                         *r.holds ? "true" : "false");
+      out << fmt::format("value {} {} {}: {}\n", comparison_text(q.comparison), q.threshold_text, where, verdict);
     else
-      out << fmt::format("{} (value > 0 {}): {}\n", filter_name(q.filter), where, *r.holds ? "true" : "false");
+      out << fmt::format("{} (value > 0 {}): {}\n", filter_name(q.filter), where, verdict);
   }
   if (x.num_infinite > 0)
     out << fmt::format("vertices with an infinite value: {} of {}\n", x.num_infinite, g.num_vertices());
@@ -246,8 +368,11 @@ void write_property_text(std::ostream& out, const TestGraph& g, const PropertyRe
     out << fmt::format("exact (rational arithmetic, numbers up to {} bits); {}\n", x.max_bits, how);
   else if (x.has_exact)
     out << fmt::format("exact (rational arithmetic); {}\n", how);
-  else if (r.certified)
+  else if (x.certified)
     out << fmt::format("certified: error bound {:.3g}; {}\n", x.error_bound, how);
+  else if (r.certified)
+    out << fmt::format("{}; the values have no proved bound ({}), the answer is decided by {}\n", how, x.not_certified,
+                       r.holds ? r.decided_by : std::string("graph analysis"));
   else
     out << how << "\n";
   out << fmt::format("solve time: {:.3f} s\n", r.seconds);
@@ -271,11 +396,25 @@ void write_property_json(std::ostream& out, const TestGraph& g, const PropertyRe
   s["states"] = st;
   s["filter"] =
       q.filter == PropertyFilter::none ? nlohmann::json(nullptr) : nlohmann::json(std::string(filter_name(q.filter)));
-  if (r.holds) s["holds"] = *r.holds;
+  if (r.holds) {
+    s["holds"] =
+        *r.holds == PropertyTruth::unknown ? nlohmann::json(nullptr) : nlohmann::json(*r.holds == PropertyTruth::yes);
+    s["decided_by"] = r.decided_by.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.decided_by);
+    if (r.open_state) {
+      s["open_state"] = std::string(g.name(*r.open_state));
+      s["open_interval"] =
+          r.open_lo <= r.open_hi ? nlohmann::json::array({r.open_lo, r.open_hi}) : nlohmann::json(nullptr);
+    }
+  }
+  if (!x.probability_class.empty()) {
+    s["probability_zero_vertices"] = x.num_zero;
+    s["probability_one_vertices"] = x.num_one;
+  }
   s["certified"] = r.certified;
   s["exact"] = x.has_exact;
   s["not_certified"] = r.certified ? nlohmann::json(nullptr) : nlohmann::json(r.not_certified);
   s["error_bound"] = x.error_bound < 0 ? nlohmann::json(nullptr) : nlohmann::json(x.error_bound);
+  s["value_certified"] = x.certified || r.value_by_graph;
   s["evaluations"] = x.evaluations;
   s["improvements"] = x.improvements;
   s["levels"] = x.levels;

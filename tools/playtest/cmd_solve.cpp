@@ -35,7 +35,11 @@ int run_property(const SolveOptions& o) {
   if (!o.goals.empty() || !o.from.empty())
     throw UsageError("property", "names its targets and states itself; --goal and --from do not apply");
   const LoadedInput in = load_input(property_load_options(p, o.input));
-  const PropertyOptions options{.exact = o.exact, .exact_seconds = o.exact_seconds, .check_seconds = o.check_seconds};
+  const PropertyOptions options{.exact = o.exact,
+                                .exact_check_vertices = o.check_vertices,
+                                .exact_seconds = o.exact_seconds,
+                                .check_seconds = o.check_seconds,
+                                .threads = o.request.threads};
   return finish_property(o, *in.graph, property_request(p, in, options));
 }
 

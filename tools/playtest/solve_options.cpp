@@ -35,6 +35,10 @@ void add_solve_options(CLI::App* sub, SolveOptions& o) {
                   "(when exceeded: not certified, exit 5)")
       ->default_val(10)
       ->check(positive_finite());
+  sub->add_option("--check-vertices", o.check_vertices,
+                  "--property: the largest graph (vertices) whose floating-point answer is checked in rational "
+                  "arithmetic (0: none)")
+      ->default_val(20000);
   sub->add_option("--threads", o.request.threads,
                   "reach, expected: threads for the solver (0: the machine's hardware threads, at most 8); "
                   "the result is the same for every count")

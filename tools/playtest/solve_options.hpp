@@ -20,10 +20,11 @@ struct SolveOptions {
   SolveRequest request;
   bool json = false;
   std::uint32_t limit = 50;
-  std::string property;        // --property: a PRISM/Storm formula
-  bool exact = false;          // --exact: rational arithmetic
-  double exact_seconds = 120;  // budget of --exact
-  double check_seconds = 10;   // budget of exact checks and fallbacks
+  std::string property;                  // --property: a PRISM/Storm formula
+  bool exact = false;                    // --exact: rational arithmetic
+  double exact_seconds = 120;            // budget of --exact
+  double check_seconds = 10;             // budget of exact checks and fallbacks
+  std::uint32_t check_vertices = 20000;  // --property: the largest graph whose answer is checked exactly
   bool bound_given = false;
 };
 

@@ -14,7 +14,9 @@
 //   Rmax where some scheduler misses with positive probability.
 //
 // Algorithms (exact in rational arithmetic with PropertyOptions::exact, else in double):
-// qualitative graph precomputations (the vertices with probability 0, the almost-sure regions),
+// qualitative graph precomputations (solve/core's prob0 / prob1 for the best or worst scheduler,
+// at every reward level; breadth-first searches for step bounds): the vertices with probability
+// exactly 0 or 1 (PropertyResult::probability_class) and where a reward is infinite,
 // then policy iteration from a strategy that reaches the absorbing vertices almost surely, switching
 // only on strict improvement (which keeps it doing so, and its fixed point is optimal), each strategy
 // evaluated by solving its linear system: exact rational Gaussian elimination (exact_linear.hpp) or
@@ -25,7 +27,9 @@
 // (policy iteration warm-started from it, usually one evaluation and one improvement check) when
 // the graph has at most exact_check_vertices vertices and the budget allows; the answer is then
 // exact and certified. Step-bounded double answers are certified with a proved rounding bound.
-// Otherwise the answer is not certified.
+// Rmin on larger graphs is the solver core's expected cost (solve_expected_cost: folded model,
+// threads, and its certificate of proved per-vertex bounds L <= value <= U, checked on the graph's
+// own numbers with outward rounding). Otherwise the answer is not certified.
 #pragma once
 
 #include <cstdint>
@@ -67,11 +71,21 @@ struct PropertyOptions {
   double check_seconds = 10;
   double improvement_tolerance = 1e-12;   // double policy iteration: relative strict-improvement margin
   std::uint32_t max_iterations = 100000;  // policy-iteration rounds
+  // Threads for the solver core (Rmin above exact_check_vertices); 0: the machine's, at most 8.
+  unsigned threads = 0;
 };
+
+// Where a probability is exactly 0 or exactly 1, decided on the graph alone (prob0 / prob1 for
+// the best or worst scheduler, as PRISM and Storm precompute them), or strictly between.
+enum class ProbabilityClass : std::uint8_t { between, zero, one };
 
 struct PropertyResult {
   // Per vertex: the probability, or the expected cost (+infinity where infinite).
   std::vector<double> value;
+  // P: per vertex, whether the value is exactly 0, exactly 1 (value then holds exactly that number)
+  // or strictly between; decided by graph algorithms, so always right. Empty for R.
+  std::vector<ProbabilityClass> probability_class;
+  std::uint32_t num_zero = 0, num_one = 0;  // P: vertices with probability exactly 0 / 1
   // Per vertex: 1 where the value is infinite (R only). A finite exact value too large for a double
   // has value +infinity but infinite 0.
   std::vector<std::uint8_t> infinite;
@@ -85,6 +99,9 @@ struct PropertyResult {
   std::string not_certified;  // why, when not
   // A proved bound on |value - exact value| (0 when has_exact); -1 when not certified.
   double error_bound = -1;
+  // Per vertex, when proved (else empty): lower[v] <= exact value <= upper[v] (+infinity where
+  // infinite).
+  std::vector<double> lower, upper;
   std::uint32_t improvements = 0;  // policy-iteration rounds that changed the strategy
   std::uint32_t evaluations = 0;   // strategies solved
   std::uint32_t num_infinite = 0;  // R: vertices with an infinite value

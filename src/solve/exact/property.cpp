@@ -13,6 +13,8 @@
 #include "playtest/error.hpp"
 #include "playtest/solve/exact_linear.hpp"
 #include "playtest/solve/exact_solve.hpp"
+#include "playtest/solve/expected_cost.hpp"
+#include "solve/core/qualitative.hpp"
 
 namespace playtest {
 
@@ -20,6 +22,7 @@ namespace {
 
 using exact::Rational;
 using Clock = std::chrono::steady_clock;
+using detail::QualStatus;
 constexpr std::uint32_t no_target = std::numeric_limits<std::uint32_t>::max();
 
 // Thrown inside when the exact budget runs out; turned into UsageError or "not certified".
@@ -71,6 +74,10 @@ struct Form {
   std::vector<std::uint32_t> sbeg;  // choices + 1
   std::vector<std::uint32_t> starget;
   std::vector<T> sprob, sconst;
+  std::vector<std::uint8_t> sclass;  // per successor: a constant's qualitative class (QualStatus)
+  // Per vertex, after solve_unbounded (P): one / zero where the value is exactly 1 / 0 by the graph
+  // algorithms, mid where it lies strictly between.
+  std::vector<QualStatus> qclass;
   std::vector<std::uint8_t> active;
 
   std::uint32_t choices(std::uint32_t v) const { return cbeg[v + 1] - cbeg[v]; }
@@ -102,7 +109,8 @@ Numbers<Rational> numbers_rational(const TestGraph& g) {
 template <class T>
 Form<T> build_form(const TestGraph& g, const Numbers<T>& num, const PropertyQuery& q,
                    const std::vector<std::uint8_t>& is_target, const std::vector<std::uint8_t>& is_allowed,
-                   const std::vector<std::vector<T>>* levels, std::uint64_t b) {
+                   const std::vector<std::vector<T>>* levels, const std::vector<std::vector<QualStatus>>* level_class,
+                   std::uint64_t b) {
   Form<T> f;
   const std::uint32_t n = g.num_vertices();
   f.n = n;
@@ -120,15 +128,20 @@ Form<T> build_form(const TestGraph& g, const Numbers<T>& num, const PropertyQuer
       const double c = Arith<T>::to_d(cost);
       f.starget.push_back(no_target);
       f.sprob.push_back(p);
-      if (c > static_cast<double>(b))
+      if (c > static_cast<double>(b)) {
         f.sconst.push_back(zero);
-      else
-        f.sconst.push_back((*levels)[b - static_cast<std::uint64_t>(c)][t.index()]);
+        f.sclass.push_back(static_cast<std::uint8_t>(QualStatus::zero));
+      } else {
+        const std::uint64_t lower = b - static_cast<std::uint64_t>(c);
+        f.sconst.push_back((*levels)[lower][t.index()]);
+        f.sclass.push_back(static_cast<std::uint8_t>((*level_class)[lower][t.index()]));
+      }
       return;
     }
     f.starget.push_back(t.value);
     f.sprob.push_back(p);
     f.sconst.push_back(T(0));
+    f.sclass.push_back(static_cast<std::uint8_t>(QualStatus::free));
   };
   for (VertexId v : g.vertices()) {
     if (is_target[v.index()]) {
@@ -163,191 +176,71 @@ Form<T> build_form(const TestGraph& g, const Numbers<T>& num, const PropertyQuer
   return f;
 }
 
-// Predecessors: for every vertex, the (vertex, choice) pairs with it as a successor.
+// The level form as a solve/core qualitative game: its vertices, then three absorbing sinks for the
+// constant successors (a lower reward level's value), by the qualitative class of that value: n
+// (one), n + 1 (zero), n + 2 (strictly between). A fixed vertex is one or zero (P: its value 1 or 0;
+// R: a target, one).
 template <class T>
-struct Preds {
-  std::vector<std::uint32_t> beg;
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> list;
-  explicit Preds(const Form<T>& f) {
-    beg.assign(f.n + 1, 0);
-    for (std::uint32_t v = 0; v < f.n; ++v)
-      for (std::uint32_t c = f.cbeg[v]; c < f.cbeg[v + 1]; ++c)
-        for (std::uint32_t s = f.sbeg[c]; s < f.sbeg[c + 1]; ++s)
-          if (f.starget[s] != no_target) ++beg[f.starget[s] + 1];
-    for (std::uint32_t v = 0; v < f.n; ++v) beg[v + 1] += beg[v];
-    list.resize(beg[f.n]);
-    std::vector<std::uint32_t> pos(beg.begin(), beg.end() - 1);
-    for (std::uint32_t v = 0; v < f.n; ++v)
-      for (std::uint32_t c = f.cbeg[v]; c < f.cbeg[v + 1]; ++c)
-        for (std::uint32_t s = f.sbeg[c]; s < f.sbeg[c + 1]; ++s)
-          if (f.starget[s] != no_target) list[pos[f.starget[s]]++] = {v, c};
+class FormGame {
+ public:
+  FormGame(const Form<T>& f, bool reward) : f_(f), status_(std::size_t{f.n} + 3, QualStatus::free) {
+    const std::uint32_t n = f.n;
+    for (std::uint32_t v = 0; v < n; ++v)
+      if (f.state[v] == State::fixed)
+        status_[v] = reward || f.fixed[v] == T(1) ? QualStatus::one
+                     : f.fixed[v] == T(0)         ? QualStatus::zero
+                                                  : QualStatus::mid;
+    status_[n] = QualStatus::one;
+    status_[n + 1] = QualStatus::zero;
+    status_[n + 2] = QualStatus::mid;
+    const std::uint32_t num_choices = f.cbeg[n];
+    cstate_.resize(num_choices);
+    for (std::uint32_t v = 0; v < n; ++v)
+      for (std::uint32_t c = f.cbeg[v]; c < f.cbeg[v + 1]; ++c) cstate_[c] = v;
+    pbeg_.assign(std::size_t{n} + 4, 0);
+    for (std::uint32_t s = 0; s < f.sbeg[num_choices]; ++s) ++pbeg_[succ(s) + 1];
+    for (std::uint32_t v = 0; v < n + 3; ++v) pbeg_[v + 1] += pbeg_[v];
+    plist_.resize(pbeg_[n + 3]);
+    std::vector<std::uint32_t> pos(pbeg_.begin(), pbeg_.end() - 1);
+    for (std::uint32_t c = 0; c < num_choices; ++c)
+      for (std::uint32_t s = f.sbeg[c]; s < f.sbeg[c + 1]; ++s) plist_[pos[succ(s)]++] = {c, s};
   }
+  std::uint32_t num_states() const { return f_.n + 3; }
+  std::uint32_t num_choice_ids() const { return f_.cbeg[f_.n]; }
+  QualStatus status(std::uint32_t s) const { return status_[s]; }
+  std::pair<std::uint32_t, std::uint32_t> choices(std::uint32_t s) const {
+    if (s >= f_.n) return {0, 0};
+    return {f_.cbeg[s], f_.cbeg[s + 1]};
+  }
+  std::uint32_t choice_state(std::uint32_t c) const { return cstate_[c]; }
+  template <class F>
+  void for_entries(std::uint32_t c, F&& fn) const {
+    for (std::uint32_t s = f_.sbeg[c]; s < f_.sbeg[c + 1]; ++s) fn(succ(s), s);
+  }
+  template <class F>
+  void for_preds(std::uint32_t v, F&& fn) const {
+    for (std::uint32_t i = pbeg_[v]; i < pbeg_[v + 1]; ++i)
+      fn(cstate_[plist_[i].first], plist_[i].first, plist_[i].second);
+  }
+
+ private:
+  std::uint32_t succ(std::uint32_t s) const {
+    const std::uint32_t t = f_.starget[s];
+    if (t != no_target) return t;
+    switch (static_cast<QualStatus>(f_.sclass[s])) {
+      case QualStatus::one:
+        return f_.n;
+      case QualStatus::zero:
+        return f_.n + 1;
+      default:
+        return f_.n + 2;
+    }
+  }
+  const Form<T>& f_;
+  std::vector<QualStatus> status_;
+  std::vector<std::uint32_t> cstate_, pbeg_;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> plist_;  // (choice, entry)
 };
-
-// Free vertices from which some scheduler reaches a "good" successor (a positive fixed value or
-// constant) with positive probability (the complement of PRISM's prob0E for max, used for Pmax);
-// dist: the backward distance, for the attractor strategy.
-template <class T>
-std::vector<std::uint8_t> can_reach_positive(const Form<T>& f, const Preds<T>& pr, std::vector<std::uint32_t>& dist) {
-  std::vector<std::uint8_t> good(f.n, 0);
-  dist.assign(f.n, no_target);
-  std::deque<std::uint32_t> queue;
-  for (std::uint32_t v = 0; v < f.n; ++v) {
-    if (f.state[v] != State::free) continue;
-    for (std::uint32_t c = f.cbeg[v]; c < f.cbeg[v + 1] && !good[v]; ++c)
-      for (std::uint32_t s = f.sbeg[c]; s < f.sbeg[c + 1]; ++s) {
-        const std::uint32_t t = f.starget[s];
-        const bool positive = t == no_target ? Arith<T>::positive(f.sconst[s])
-                                             : f.state[t] == State::fixed && Arith<T>::positive(f.fixed[t]);
-        if (positive) {
-          good[v] = 1;
-          break;
-        }
-      }
-    if (good[v]) {
-      dist[v] = 0;
-      queue.push_back(v);
-    }
-  }
-  while (!queue.empty()) {
-    const std::uint32_t v = queue.front();
-    queue.pop_front();
-    for (std::uint32_t i = pr.beg[v]; i < pr.beg[v + 1]; ++i) {
-      const std::uint32_t u = pr.list[i].first;
-      if (f.state[u] != State::free || good[u]) continue;
-      good[u] = 1;
-      dist[u] = dist[v] + 1;
-      queue.push_back(u);
-    }
-  }
-  return good;
-}
-
-// Free vertices from which some scheduler avoids every "good" successor forever (PRISM's prob0A:
-// Pmin = 0), as the greatest fixed point: a vertex stays while one of its choices (a passive
-// vertex: its only one) leads only to staying vertices, fixed zeros and zero constants.
-// `good_fixed(t)`: whether reaching fixed vertex t counts as reaching the target.
-template <class T, class GoodFixed>
-std::vector<std::uint8_t> can_avoid(const Form<T>& f, const Preds<T>& pr, GoodFixed good_fixed,
-                                    std::vector<std::uint32_t>* safe_choice = nullptr) {
-  std::vector<std::uint8_t> stay(f.n, 0);
-  const std::uint32_t num_choices = f.cbeg[f.n];
-  std::vector<std::uint32_t> unsafe(num_choices, 0), safe_choices(f.n, 0);
-  std::vector<std::uint32_t> removed;
-  for (std::uint32_t v = 0; v < f.n; ++v)
-    if (f.state[v] == State::free) stay[v] = 1;
-  for (std::uint32_t v = 0; v < f.n; ++v) {
-    if (!stay[v]) continue;
-    for (std::uint32_t c = f.cbeg[v]; c < f.cbeg[v + 1]; ++c) {
-      for (std::uint32_t s = f.sbeg[c]; s < f.sbeg[c + 1]; ++s) {
-        const std::uint32_t t = f.starget[s];
-        const bool bad = t == no_target ? Arith<T>::positive(f.sconst[s])
-                                        : (f.state[t] == State::fixed ? good_fixed(t) : f.state[t] != State::free);
-        unsafe[c] += bad;
-      }
-      safe_choices[v] += unsafe[c] == 0;
-    }
-    if (f.choices(v) > 0 && safe_choices[v] == 0) {
-      stay[v] = 0;
-      removed.push_back(v);
-    }
-  }
-  while (!removed.empty()) {
-    const std::uint32_t v = removed.back();
-    removed.pop_back();
-    for (std::uint32_t i = pr.beg[v]; i < pr.beg[v + 1]; ++i) {
-      const auto [u, c] = pr.list[i];
-      if (!stay[u]) continue;
-      if (unsafe[c]++ == 0 && --safe_choices[u] == 0) {
-        stay[u] = 0;
-        removed.push_back(u);
-      }
-    }
-  }
-  if (safe_choice != nullptr)
-    for (std::uint32_t v = 0; v < f.n; ++v)
-      if (stay[v])
-        for (std::uint32_t c = f.cbeg[v]; c < f.cbeg[v + 1]; ++c)
-          if (unsafe[c] == 0) {
-            (*safe_choice)[v] = c;  // a choice that keeps avoiding
-            break;
-          }
-  return stay;
-}
-
-// Rmin's region: free vertices from which some scheduler reaches a target almost surely (prob1E),
-// with an attractor choice for each (every choice stays in the region, and the chosen one moves
-// closer to a target).
-template <class T>
-std::vector<std::uint8_t> almost_sure(const Form<T>& f, const Preds<T>& pr, std::vector<std::uint32_t>& attractor) {
-  std::vector<std::uint8_t> region(f.n, 0);
-  for (std::uint32_t v = 0; v < f.n; ++v) region[v] = f.state[v] == State::free;
-  const std::uint32_t num_choices = f.cbeg[f.n];
-  attractor.assign(f.n, no_target);
-  for (;;) {
-    // Choices that stay in the region or end at a target.
-    std::vector<std::uint8_t> ok(num_choices, 1);
-    for (std::uint32_t v = 0; v < f.n; ++v) {
-      if (!region[v]) continue;
-      for (std::uint32_t c = f.cbeg[v]; c < f.cbeg[v + 1]; ++c)
-        for (std::uint32_t s = f.sbeg[c]; s < f.sbeg[c + 1]; ++s) {
-          const std::uint32_t t = f.starget[s];
-          if (t == no_target || !(f.target[t] || region[t])) ok[c] = 0;
-        }
-    }
-    // Least fixed point: vertices with an ok choice that hits a target or a vertex already in.
-    std::vector<std::uint8_t> in(f.n, 0);
-    std::deque<std::uint32_t> queue;
-    auto try_add = [&](std::uint32_t u, std::uint32_t c) {
-      if (!region[u] || in[u] || !ok[c]) return;
-      in[u] = 1;
-      attractor[u] = c;
-      queue.push_back(u);
-    };
-    for (std::uint32_t v = 0; v < f.n; ++v) {
-      if (!region[v]) continue;
-      for (std::uint32_t c = f.cbeg[v]; c < f.cbeg[v + 1] && !in[v]; ++c)
-        for (std::uint32_t s = f.sbeg[c]; s < f.sbeg[c + 1]; ++s)
-          if (f.starget[s] != no_target && f.target[f.starget[s]]) {
-            try_add(v, c);
-            break;
-          }
-    }
-    while (!queue.empty()) {
-      const std::uint32_t v = queue.front();
-      queue.pop_front();
-      for (std::uint32_t i = pr.beg[v]; i < pr.beg[v + 1]; ++i) try_add(pr.list[i].first, pr.list[i].second);
-    }
-    bool same = true;
-    for (std::uint32_t v = 0; v < f.n; ++v)
-      if (region[v] && !in[v]) {
-        region[v] = 0;
-        same = false;
-      }
-    if (same) return region;
-  }
-}
-
-// Free vertices from which some path (any choices, positive probabilities) reaches a vertex of
-// `from` without passing a target: where Rmax is infinite, given from = prob0A.
-template <class T>
-std::vector<std::uint8_t> backward_reach(const Form<T>& f, const Preds<T>& pr, const std::vector<std::uint8_t>& from) {
-  std::vector<std::uint8_t> seen(from);
-  std::vector<std::uint32_t> stack;
-  for (std::uint32_t v = 0; v < f.n; ++v)
-    if (seen[v]) stack.push_back(v);
-  while (!stack.empty()) {
-    const std::uint32_t v = stack.back();
-    stack.pop_back();
-    for (std::uint32_t i = pr.beg[v]; i < pr.beg[v + 1]; ++i) {
-      const std::uint32_t u = pr.list[i].first;
-      if (f.state[u] != State::free || seen[u]) continue;
-      seen[u] = 1;
-      stack.push_back(u);
-    }
-  }
-  return seen;
-}
 
 // Solves the strategy's system on the free vertices: x_v = r_c + sum p * (x_t | fixed | const).
 // Returns false when the budget ran out (rational) or the system was singular.
@@ -442,6 +335,9 @@ T choice_value(const Form<T>& f, std::uint32_t c, const std::vector<T>& x) {
 struct PiStats {
   std::uint32_t improvements = 0, evaluations = 0;
   std::uint64_t max_bits = 0;
+  // double: a strategy's linear system was singular in floating point (probabilities below the
+  // resolution of double next to 1, e.g. 1e-17 beside 1): the free vertices' values are unknown.
+  bool numeric_failure = false;
 };
 
 // Policy iteration on the free vertices from `strategy` (a choice index per free vertex with
@@ -496,59 +392,57 @@ void solve_unbounded(Form<T>& f, const PropertyQuery& q, const PropertyOptions& 
                      const std::vector<std::uint32_t>* warm, std::vector<T>& x, std::vector<std::uint32_t>& strategy,
                      PiStats& st) {
   const bool max = q.direction == PropertyDirection::max;
-  const Preds<T> pr(f);
   const std::uint32_t num_choices = f.cbeg[f.n];
   std::vector<std::uint8_t> usable(num_choices, 1);
   strategy.assign(f.n, no_target);
-  if (q.kind == PropertyKind::probability) {
-    std::vector<std::uint32_t> dist;
-    if (max) {
-      const auto good = can_reach_positive(f, pr, dist);
-      for (std::uint32_t v = 0; v < f.n; ++v)
-        if (f.state[v] == State::free && !good[v]) f.state[v] = State::fixed, f.fixed[v] = T(0);
-      // The attractor: a choice with a successor closer to a positive value.
-      for (std::uint32_t v = 0; v < f.n; ++v) {
-        if (f.state[v] != State::free) continue;
-        std::uint32_t best = f.cbeg[v], best_d = no_target;
-        for (std::uint32_t c = f.cbeg[v]; c < f.cbeg[v + 1]; ++c) {
-          std::uint32_t d = no_target;
-          for (std::uint32_t s = f.sbeg[c]; s < f.sbeg[c + 1]; ++s) {
-            const std::uint32_t t = f.starget[s];
-            if (t == no_target ? Arith<T>::positive(f.sconst[s])
-                               : f.state[t] == State::fixed && Arith<T>::positive(f.fixed[t]))
-              d = 0;
-            else if (t != no_target && f.state[t] == State::free)
-              d = std::min(d, dist[t] + 1);
-          }
-          if (d < best_d) best_d = d, best = c;
-        }
-        strategy[v] = best;
+  const bool reward = q.kind == PropertyKind::reward;
+  // The qualitative precomputation on the graph (solve/core/qualitative.hpp), exact in either
+  // arithmetic: where the value is 0 or 1 (P), or infinite (R).
+  const FormGame<T> game(f, reward);
+  if (!reward) {
+    std::vector<std::uint32_t> choice, attractor;
+    const auto positive = detail::positive_region(game, !max, &choice);
+    const auto one = max ? detail::prob1_exists(game, &attractor) : detail::prob1_every(game, positive);
+    f.qclass.assign(f.n, QualStatus::mid);
+    for (std::uint32_t v = 0; v < f.n; ++v) {
+      if (f.state[v] != State::free) {
+        f.qclass[v] = game.status(v) == QualStatus::one    ? QualStatus::one
+                      : game.status(v) == QualStatus::zero ? QualStatus::zero
+                                                           : QualStatus::mid;
+        continue;
       }
-    } else {
-      // Where the scheduler can avoid the target forever, its strategy is a choice that does.
-      const auto stay = can_avoid(
-          f, pr, [&](std::uint32_t t) { return Arith<T>::positive(f.fixed[t]); }, &strategy);
-      for (std::uint32_t v = 0; v < f.n; ++v) {
-        if (f.state[v] != State::free) continue;
-        if (stay[v])
-          f.state[v] = State::fixed, f.fixed[v] = T(0);
-        else
-          strategy[v] = f.cbeg[v];
+      if (!positive[v]) {
+        // Pmax: every choice is lost; Pmin: the choice that keeps the probability 0.
+        f.state[v] = State::fixed, f.fixed[v] = T(0), f.qclass[v] = QualStatus::zero;
+        strategy[v] = max ? no_target : choice[v];
+      } else if (one[v]) {
+        // Pmax: the almost-sure attractor's choice; Pmin: every choice reaches the targets.
+        f.state[v] = State::fixed, f.fixed[v] = T(1), f.qclass[v] = QualStatus::one;
+        strategy[v] = max ? attractor[v] : f.cbeg[v];
+      } else {
+        // Pmax: the attractor towards a positive value (it reaches the fixed vertices almost
+        // surely); Pmin: any choice does, no free vertex being able to stay among the free ones.
+        strategy[v] = max ? choice[v] : f.cbeg[v];
       }
     }
+    for (std::uint32_t v = 0; v < f.n; ++v)
+      if (strategy[v] != no_target && (strategy[v] < f.cbeg[v] || strategy[v] >= f.cbeg[v + 1]))
+        strategy[v] = no_target;
   } else if (max) {
-    const auto zero = can_avoid(f, pr, [&](std::uint32_t t) { return f.target[t] != 0; });
-    const auto inf = backward_reach(f, pr, zero);
+    // Rmax is finite where every scheduler reaches a target almost surely (prob1A).
+    const auto positive = detail::positive_region(game, true, nullptr);
+    const auto finite = detail::prob1_every(game, positive);
     for (std::uint32_t v = 0; v < f.n; ++v) {
       if (f.state[v] != State::free) continue;
-      if (inf[v])
+      if (!finite[v])
         f.state[v] = State::infinite;
       else
         strategy[v] = f.cbeg[v];
     }
   } else {
+    // Rmin is finite where some scheduler reaches a target almost surely (prob1E).
     std::vector<std::uint32_t> attractor;
-    const auto region = almost_sure(f, pr, attractor);
+    const auto region = detail::prob1_exists(game, &attractor);
     for (std::uint32_t v = 0; v < f.n; ++v) {
       if (f.state[v] != State::free) continue;
       if (!region[v]) {
@@ -581,8 +475,15 @@ void solve_unbounded(Form<T>& f, const PropertyQuery& q, const PropertyOptions& 
       return;
     }
   }
-  if (!policy_iteration(f, max, usable, strategy, x, o, budget, st))
+  if (!policy_iteration(f, max, usable, strategy, x, o, budget, st)) {
+    if constexpr (std::is_same_v<T, double>) {
+      st.numeric_failure = true;
+      for (std::uint32_t v = 0; v < f.n; ++v)
+        x[v] = f.state[v] == State::fixed ? f.fixed[v] : std::numeric_limits<double>::quiet_NaN();
+      return;
+    }
     throw InternalError("solve_property: the initial strategy's linear system is singular");
+  }
 }
 
 template <class T>
@@ -592,6 +493,7 @@ struct Solved {
   std::vector<EdgeId> strategy;                              // per vertex
   std::vector<std::vector<std::uint32_t>> level_strategies;  // reward-bounded: per level (choice indices)
   std::vector<std::uint32_t> choice_strategy;                // unbounded: choice indices
+  std::vector<QualStatus> qclass;                            // P: per vertex, one / zero / mid (between)
   PiStats st;
   std::uint32_t levels = 0;
 };
@@ -604,6 +506,21 @@ std::vector<EdgeId> to_edges(const Form<T>& f, const std::vector<std::uint32_t>&
   return e;
 }
 
+// Step-bounded P: where the value is exactly 0 or 1, by breadth-first searches on the graph
+// (solve/core's step_distance): positive within k moves under the best (max) or worst (min)
+// scheduler, and surely (= with probability 1, the horizon being finite) within k moves.
+std::vector<QualStatus> step_bounded_classes(const TestGraph& g, const std::vector<std::uint8_t>& is_target,
+                                             const std::vector<std::uint8_t>& is_allowed, bool max, std::uint64_t k) {
+  const std::vector<QualStatus> status = detail::graph_status(g, is_target, is_allowed);
+  const detail::GraphGame game(g, status);
+  const auto positive = detail::step_distance(game, !max, false, k);
+  const auto sure = detail::step_distance(game, !max, true, k);
+  std::vector<QualStatus> out(g.num_vertices(), QualStatus::mid);
+  for (std::uint32_t v = 0; v < g.num_vertices(); ++v)
+    out[v] = sure[v] <= k ? QualStatus::one : positive[v] <= k ? QualStatus::mid : QualStatus::zero;
+  return out;
+}
+
 template <class T>
 Solved<T> solve_query(const TestGraph& g, const Numbers<T>& num, const PropertyQuery& q,
                       const std::vector<std::uint8_t>& is_target, const std::vector<std::uint8_t>& is_allowed,
@@ -611,8 +528,8 @@ Solved<T> solve_query(const TestGraph& g, const Numbers<T>& num, const PropertyQ
   Solved<T> out;
   const bool max = q.direction == PropertyDirection::max;
   if (q.step_bound) {
-    Form<T> f =
-        build_form(g, num, q, is_target, is_allowed, static_cast<const std::vector<std::vector<T>>*>(nullptr), 0);
+    Form<T> f = build_form<T>(g, num, q, is_target, is_allowed, nullptr, nullptr, 0);
+    out.qclass = step_bounded_classes(g, is_target, is_allowed, max, *q.step_bound);
     std::vector<T> x(f.n, T(0)), y(f.n, T(0));
     for (std::uint32_t v = 0; v < f.n; ++v)
       if (f.state[v] == State::fixed) x[v] = f.fixed[v];
@@ -640,6 +557,12 @@ Solved<T> solve_query(const TestGraph& g, const Numbers<T>& num, const PropertyQ
       }
       x.swap(y);
     }
+    // The graph's exact answer where the value is 0 or 1 (value iteration in double may stop at
+    // 1 - 2^-53 there).
+    for (std::uint32_t v = 0; v < f.n; ++v) {
+      if (out.qclass[v] == QualStatus::one) x[v] = T(1);
+      if (out.qclass[v] == QualStatus::zero) x[v] = T(0);
+    }
     out.x = std::move(x);
     out.state = f.state;
     out.strategy = to_edges(f, strategy);
@@ -648,15 +571,17 @@ Solved<T> solve_query(const TestGraph& g, const Numbers<T>& num, const PropertyQ
   if (q.reward_bound) {
     const std::uint64_t bound = *q.reward_bound;
     std::vector<std::vector<T>> levels;
+    std::vector<std::vector<QualStatus>> classes;
     std::vector<std::uint32_t> strategy;
     for (std::uint64_t b = 0; b <= bound; ++b) {
-      Form<T> f = build_form(g, num, q, is_target, is_allowed, &levels, b);
+      Form<T> f = build_form(g, num, q, is_target, is_allowed, &levels, &classes, b);
       std::vector<T> x;
       const std::vector<std::uint32_t>* w =
           warm != nullptr && b < warm->level_strategies.size() ? &warm->level_strategies[b] : nullptr;
       solve_unbounded(f, q, o, budget, w, x, strategy, out.st);
       if constexpr (std::is_same_v<T, double>) out.level_strategies.push_back(strategy);
       levels.push_back(std::move(x));
+      classes.push_back(std::move(f.qclass));
       if (b == bound) {
         out.state = f.state;
         out.strategy = to_edges(f, strategy);
@@ -664,14 +589,16 @@ Solved<T> solve_query(const TestGraph& g, const Numbers<T>& num, const PropertyQ
       ++out.levels;
     }
     out.x = std::move(levels.back());
+    out.qclass = std::move(classes.back());
     return out;
   }
-  Form<T> f = build_form(g, num, q, is_target, is_allowed, static_cast<const std::vector<std::vector<T>>*>(nullptr), 0);
+  Form<T> f = build_form<T>(g, num, q, is_target, is_allowed, nullptr, nullptr, 0);
   std::vector<std::uint32_t> strategy;
   solve_unbounded(f, q, o, budget, warm != nullptr ? &warm->choice_strategy : nullptr, out.x, strategy, out.st);
   out.state = f.state;
   out.strategy = to_edges(f, strategy);
   out.choice_strategy = std::move(strategy);
+  out.qclass = std::move(f.qclass);
   return out;
 }
 
@@ -733,6 +660,20 @@ PropertyResult solve_property(const TestGraph& g, const PropertyQuery& q, const 
     r.max_bits = std::max(r.max_bits, s.st.max_bits);
     r.num_infinite = 0;
     r.infinite.assign(n, 0);
+    r.probability_class.clear();
+    r.num_zero = r.num_one = 0;
+    if (q.kind == PropertyKind::probability) {
+      r.probability_class.assign(n, ProbabilityClass::between);
+      for (std::uint32_t v = 0; v < n; ++v) {
+        if (s.qclass[v] == QualStatus::one) {
+          r.probability_class[v] = ProbabilityClass::one;
+          ++r.num_one;
+        } else if (s.qclass[v] == QualStatus::zero) {
+          r.probability_class[v] = ProbabilityClass::zero;
+          ++r.num_zero;
+        }
+      }
+    }
     for (std::uint32_t v = 0; v < n; ++v) {
       if (s.state[v] == State::infinite) {
         r.value[v] = std::numeric_limits<double>::infinity();
@@ -763,11 +704,44 @@ PropertyResult solve_property(const TestGraph& g, const PropertyQuery& q, const 
     r.error_bound = 0;
     return r;
   }
+  if (q.kind == PropertyKind::reward && q.direction == PropertyDirection::min && n > o.exact_check_vertices) {
+    // Rmin is the least expected cost to the targets: the solver core's, with its certificate.
+    ExpectedCostResult e = solve_expected_cost(g, q.targets, {.threads = o.threads});
+    r.value = std::move(e.value);
+    r.strategy = std::move(e.strategy);
+    r.infinite.assign(n, 0);
+    for (std::uint32_t v = 0; v < n; ++v) {
+      r.infinite[v] = std::isinf(r.value[v]) ? 1 : 0;
+      r.num_infinite += r.infinite[v];
+    }
+    r.evaluations = e.evaluations;
+    r.improvements = e.improvements;
+    r.certified = e.certified;
+    r.not_certified = std::move(e.not_certified);
+    if (r.certified && !e.lower_bound.empty() && !e.upper_bound.empty()) {
+      double bound = 0;
+      for (std::uint32_t v = 0; v < n; ++v)
+        if (!r.infinite[v]) bound = std::max({bound, e.upper_bound[v] - r.value[v], r.value[v] - e.lower_bound[v]});
+      // The subtractions are rounded to nearest: one ulp more is a bound.
+      r.error_bound = r.certified ? std::nextafter(bound, std::numeric_limits<double>::infinity()) : -1;
+      r.lower = std::move(e.lower_bound);
+      r.upper = std::move(e.upper_bound);
+    }
+    return r;
+  }
   const Solved<double> s = solve_query(g, numbers_double(g), q, is_target, is_allowed, o, nullptr, nullptr);
   finish(s);
   if (q.step_bound) {
     r.certified = true;
     r.error_bound = rounding_bound(g, *q.step_bound);
+    return r;
+  }
+  if (s.st.numeric_failure && n > o.exact_check_vertices) {
+    r.not_certified = fmt::format(
+        "the floating-point linear system is singular (probabilities too close to 0 or 1 for double), and {} "
+        "vertices are above the exact check's limit of {}; only the vertices with probability exactly 0 or 1 "
+        "are known",
+        n, o.exact_check_vertices);
     return r;
   }
   if (n > o.exact_check_vertices) {

@@ -255,6 +255,57 @@ TEST(CliProperty, DoubleAnswersAreCertifiedByTheExactCheck) {
   EXPECT_EQ(doc["summary"]["value_exact"], "1/2");
 }
 
+// Issue 32, item 1: qualitative verdicts come from the graph, so they hold without any exact
+// check (--check-vertices 0): state 0 retries 0.1 / 0.9 until "goal" (probability 1, which double
+// arithmetic may compute as 1 - 2^-53); state 2 reaches "goal" with probability 1 / (1 + 1e-17),
+// which is 1.0 in double.
+TEST(CliProperty, QualitativeVerdictsAreDecidedOnTheGraph) {
+  ScratchDir d("cli_prop_qualitative");
+  d.write("q.tra", "4 6\n0 0 0.9\n0 1 0.1\n1 1 1\n2 1 1\n2 3 1e-17\n3 3 1\n");
+  d.write("q.lab", "0=\"init\" 1=\"deadlock\" 2=\"goal\" 3=\"retry\"\n0: 0 3\n1: 2\n2: 0\n");
+  auto run = [&](const std::string& prop, const std::string& extra) {
+    return run_playtest("solve " + d.file("q.tra") + " --property '" + prop + "' --json " + extra);
+  };
+  CliResult r = run("P>=1 [ F \"goal\" ]", "--check-vertices 0");
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto s = nlohmann::json::parse(r.out)["summary"];
+  EXPECT_EQ(s["holds"], false);  // state 2 misses with probability 1e-17
+  EXPECT_EQ(s["decided_by"], "graph analysis");
+  EXPECT_EQ(s["probability_one_vertices"], 2);  // 0 and 1
+  r = run("filter(forall, P>=1 [ F \"goal\" ], \"retry\")", "--check-vertices 0");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["summary"]["holds"], true);
+  r = run("filter(forall, P<1 [ F \"goal\" ], \"init\" & !\"retry\")", "--check-vertices 0");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["summary"]["holds"], true);
+  // The value 1 is exact by the graph: certified without the exact check.
+  r = run("filter(first, P=? [ F \"goal\" ], \"retry\")", "--check-vertices 0");
+  ASSERT_EQ(r.code, 0) << r.err;
+  s = nlohmann::json::parse(r.out)["summary"];
+  EXPECT_EQ(s["value"], 1.0);
+  EXPECT_EQ(s["value_exact"], "1/1");
+  // A threshold inside (0, 1) with no proved bound is unknown (exit 5), never a guess ...
+  r = run("P>=0.5 [ F \"goal\" ]", "--check-vertices 0");
+  EXPECT_EQ(r.code, 5) << r.out;
+  s = nlohmann::json::parse(r.out)["summary"];
+  EXPECT_TRUE(s["holds"].is_null());
+  EXPECT_EQ(s["open_state"], "2");
+  // ... and decided by the exact check when it runs.
+  r = run("P>=0.5 [ F \"goal\" ]", "");
+  ASSERT_EQ(r.code, 0) << r.err;
+  s = nlohmann::json::parse(r.out)["summary"];
+  EXPECT_EQ(s["holds"], true);
+  EXPECT_EQ(s["decided_by"], "graph analysis and exact values");
+  // The text says how it was decided, and why it is open.
+  r = run_playtest("solve " + d.file("q.tra") + " --property 'P>=1 [ F \"goal\" ]' --check-vertices 0 --limit 0");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("value >= 1 at every state of 0, 2: false (graph analysis)"), std::string::npos) << r.out;
+  r = run_playtest("solve " + d.file("q.tra") + " --property 'P>=0.5 [ F \"goal\" ]' --check-vertices 0 --limit 0");
+  EXPECT_EQ(r.code, 5);
+  EXPECT_NE(r.out.find(": unknown"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("NOT CERTIFIED: the value at 2 has no proved bound"), std::string::npos) << r.out;
+}
+
 // Item 5: hostile numbers and headers.
 TEST(CliHostile, AutHeaderDeclaringHugeStateCountAllocatesNothingForIt) {
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
