@@ -4,7 +4,8 @@
     make_man_pages.py --playtest BIN --help2man HELP2MAN --out DIR
 
 writes DIR/playtest.1.gz and DIR/playtest-<command>.1.gz (gzip -n: no name or time stamp, as
-Debian wants) for every command `playtest --help` lists under "Subcommands:". The pages are
+Debian wants) for every command `playtest --help` lists under "Subcommands:", and
+DIR/playtest-<command>-<subcommand>.1.gz for the commands' own (playtest-gen-random.1). The pages are
 reproducible: help2man's date comes from SOURCE_DATE_EPOCH (the release date below unless set).
 tests/package/check_man_pages.py makes them again and compares.
 """
@@ -22,9 +23,11 @@ import tempfile
 RELEASE_EPOCH = "1793491200"
 
 
-def commands(playtest):
-    """(name, one-line description) of each command in `playtest --help`."""
-    text = subprocess.run([playtest, "--help"], check=True, capture_output=True, text=True).stdout
+def commands(playtest, command=None):
+    """(name, one-line description) of each command in `playtest --help` (with `command`: of each of
+    its own subcommands in `playtest COMMAND --help`, e.g. gen random)."""
+    args = [playtest] + ([command] if command else []) + ["--help"]
+    text = subprocess.run(args, check=True, capture_output=True, text=True).stdout
     out, inside = [], False
     for line in text.splitlines():
         if line.startswith("Subcommands:"):
@@ -36,7 +39,7 @@ def commands(playtest):
                 out.append((m.group(1), m.group(2).strip()))
             elif line and not line.startswith(" "):
                 break
-    if not out:
+    if not out and command is None:
         sys.exit(f"make_man_pages.py: no commands in '{playtest} --help'")
     return out
 
@@ -49,11 +52,12 @@ def first_sentence(text):
 
 def page(help2man, playtest, command, description, version, workdir):
     """The text of one man page."""
-    name = "playtest" if command is None else f"playtest-{command}"
+    words = [] if command is None else command.split()
+    name = "-".join(["playtest"] + words)
     # help2man runs PROGRAM --help; a command's page needs "playtest COMMAND --help", so a small
     # script named after the page runs that (its name is the page's NAME).
     wrapper = os.path.join(workdir, name)
-    args = "" if command is None else " " + shlex.quote(command)
+    args = "".join(" " + shlex.quote(w) for w in words)
     with open(wrapper, "w") as f:
         f.write(f'#!/bin/sh\nexec {shlex.quote(os.path.abspath(playtest))}{args} "$@"\n')
     os.chmod(wrapper, 0o755)
@@ -71,10 +75,19 @@ def make_pages(playtest, help2man):
     with tempfile.TemporaryDirectory() as work:
         pages["playtest.1"] = page(help2man, playtest, None,
                                    "test nondeterministic systems by playing a game against them", version, work)
-        for command, description in commands(playtest):
-            pages[f"playtest-{command}.1"] = page(help2man, playtest, command, first_sentence(description),
-                                                  version, work)
+        for command, description in all_commands(playtest):
+            pages["-".join(["playtest"] + command.split()) + ".1"] = page(
+                help2man, playtest, command, first_sentence(description), version, work)
     return pages
+
+
+def all_commands(playtest):
+    """(words, description) of every command and subcommand: ("run", ...), ("gen random", ...)."""
+    out = []
+    for command, description in commands(playtest):
+        out.append((command, description))
+        out += [(f"{command} {sub}", d) for sub, d in commands(playtest, command)]
+    return out
 
 
 def main():

@@ -212,7 +212,8 @@ inline ::testing::AssertionResult passes(const TestGraph& model, const AdapterFa
       out << "  trace: " << trace << "\n";
     else
       out << "  trace: none (PLAYTEST_TRACE_DIR=DIR writes DIR/" << detail_gtest::file_stem(test) << ".jsonl)\n";
-    out << "  replay: " << detail_gtest::replay_line(bad->seed, test);
+    // The line ends the message: GoogleTest closes it with ")", on the next line, not on the command.
+    out << "  replay: " << detail_gtest::replay_line(bad->seed, test) << "\n";
     return ::testing::AssertionFailure() << out.str();
   } catch (const std::exception& e) {
     return ::testing::AssertionFailure() << "playtest: " << e.what();

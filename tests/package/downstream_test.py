@@ -101,10 +101,11 @@ def main():
                 "lib/python3/dist-packages/playtest_adapter.py",
                 "share/bash-completion/completions/playtest"]:
         check(os.path.isfile(os.path.join(prefix, rel)), f"installed {rel}")
-    headers = []
+    headers, detail = [], []
     for root, dirs, files in os.walk(os.path.join(inc, "playtest")):
-        check("detail" not in dirs, f"no detail/ folder installed in {os.path.relpath(root, prefix)}")
+        detail += [os.path.join(root, d) for d in dirs if d == "detail"]
         headers += [os.path.relpath(os.path.join(root, f), inc) for f in files if f.endswith(".hpp")]
+    check(not detail, f"no detail/ folder is installed {detail}")
     source_headers = []
     for root, dirs, files in os.walk(os.path.join(a.source_dir, "include", "playtest")):
         dirs[:] = [d for d in dirs if d != "detail"]

@@ -43,6 +43,7 @@ def main():
         print(("ok    " if ok else "FAIL  ") + what)
         if not ok:
             failures.append(what)
+        return ok
 
     if not check(p.returncode == 0, "pip installs adapters/python offline"):
         return 1

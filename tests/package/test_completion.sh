@@ -54,7 +54,7 @@ complete -p playtest >/dev/null 2>&1 || { echo "FAIL: no completion registered f
 expect "cover" playtest run model.json --strategy c
 expect "cover" playtest run --strategy c
 expect "random reach" playtest run model.json --strategy r
-expect "cover" playtest run model.json --strategy=c
+expect "cover" playtest run model.json --strategy = c   # --strategy=c, as bash splits it
 expect "random,cover" playtest simulate model.json --strategy random,c
 expect_has anti-ant playtest simulate model.json --strategy ""
 # Commands.
