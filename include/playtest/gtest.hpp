@@ -177,8 +177,9 @@ inline ::testing::AssertionResult passes(const TestGraph& model, const AdapterFa
     out << "playtest: verdict " << to_string(bad->verdict) << " in run " << bad->run << " of " << c.runs.size()
         << " (strategy " << options.strategy << ", seed " << bad->seed << ")\n"
         << "  message: " << bad->message << "\n"
-        << "  path:\n"
-        << format_trace(model, *bad) << "\n";
+        << "  path:\n";
+    const std::string path = format_trace(model, *bad);
+    out << path << (path.empty() || path.back() != '\n' ? "\n" : "");
     if (bad->verdict == Verdict::fail && options.shrink) {
       std::unique_ptr<Adapter> adapter = make_adapter();
       RunOptions replay_run = run;
