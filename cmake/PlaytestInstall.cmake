@@ -7,10 +7,12 @@
 #                                  playtest::playtest (everything) and playtest::<area>
 #   <libdir>/pkgconfig/playtest.pc
 #   lib/python3/dist-packages/     the Python adapter kit (every adapters/python/*.py module)
-#   share/man/man1/                playtest.1 and playtest-<command>.1, made from --help by help2man
+#   share/man/man1/                playtest.1, playtest-<command>.1 and playtest-<command>-<sub>.1
+#                                  (gen random), made from --help by help2man
 #   share/bash-completion/completions/playtest
 #   share/doc/playtest/            README.md, docs/adapter-protocol.md, docs/testing.md
 # and the .deb of all of it (CPack, scripts/package.sh). tests/package tests each part.
+
 # Libraries where Debian puts them: lib/<multiarch triplet> (GNUInstallDirs does so only for the
 # prefix /usr; the .deb is made from an install to any prefix, CPack's staging area).
 if(CMAKE_LIBRARY_ARCHITECTURE AND NOT DEFINED CACHE{CMAKE_INSTALL_LIBDIR})

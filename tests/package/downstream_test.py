@@ -170,11 +170,14 @@ def main():
     with open(os.path.join(probe, "CMakeLists.txt"), "w") as f:
         f.write("cmake_minimum_required(VERSION 3.25)\nproject(probe CXX)\n"
                 "find_package(playtest ${WANT} REQUIRED)\n"
+                "foreach(t playtest::playtest playtest::adapter_kit playtest::graph playtest::campaign)\n"
+                "  if(NOT TARGET ${t})\n    message(FATAL_ERROR \"no target ${t}\")\n  endif()\nendforeach()\n"
                 'message(STATUS "playtest ${playtest_VERSION} at ${playtest_DIR}")\n')
     for want, ok in [("0.1", True), ("0.2", False), ("1.0", False)]:
         p = run(["cmake", "-S", probe, "-B", os.path.join(probe, "b"), f"-DWANT={want}",
                  f"-DCMAKE_PREFIX_PATH={prefix}", f"-DCMAKE_CXX_COMPILER={a.cxx}"])
-        check((p.returncode == 0) == ok, f"find_package(playtest {want}) {'succeeds' if ok else 'is refused'}")
+        check((p.returncode == 0) == ok, f"find_package(playtest {want}) {'succeeds' if ok else 'is refused'}"
+              + (" with targets playtest::playtest, playtest::adapter_kit, playtest::<area>" if ok else ""))
     p = run(configure + ["-DUPLOADER_PLANT_RACE=ON"], env=env)
     if p.returncode != 0 and re.search(r"Could NOT find GTest|GTestConfig\.cmake", p.stdout + p.stderr):
         print(p.stderr)
