@@ -11,6 +11,7 @@ packages=(
   clang libclang-rt-14-dev python3
   redis-server
   graphviz libkainjow-mustache-dev chromium
+  help2man dpkg-dev python3-pip python3-setuptools python3-wheel
 )
 
 missing=()
