@@ -32,6 +32,19 @@ class Tracker {
 
  private:
   void track(char c) {
+    // Comments (/* */ and //, which GraphWalker's reader accepts) hold no value.
+    if (in_comment_ != 0) {
+      if (in_comment_ == '/' ? c == '\n' : (c == '/' && prev_ == '*')) in_comment_ = 0;
+      prev_ = c;
+      count(c);
+      return;
+    }
+    if (!in_string_ && c == '/' && pos_ + 1 < text_.size() && (text_[pos_ + 1] == '*' || text_[pos_ + 1] == '/')) {
+      in_comment_ = text_[pos_ + 1];
+      prev_ = 0;
+      count(c);
+      return;
+    }
     if (in_string_) {
       if (escape_)
         escape_ = false;
@@ -50,6 +63,9 @@ class Tracker {
       }
       sep_ = c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',' || c == ':' || c == '[' || c == '{';
     }
+    count(c);
+  }
+  void count(char c) {
     if (c == '\n') {
       ++line_;
       col_ = 0;
@@ -64,6 +80,7 @@ class Tracker {
   std::string_view text_;
   std::size_t pos_ = 0;
   bool in_string_ = false, escape_ = false, sep_ = true;
+  char in_comment_ = 0, prev_ = 0;
   std::uint32_t line_ = 1, col_ = 0, start_line_ = 1, start_col_ = 1;
 };
 
@@ -221,7 +238,7 @@ class Reader {
   GwDocument read() {
     json doc;
     try {
-      doc = json::parse(text_.begin(), text_.end());
+      doc = json::parse(text_.begin(), text_.end(), nullptr, true, /*ignore_comments=*/true);
     } catch (const json::parse_error& e) {
       auto [line, col] = line_column_of(text_, e.byte == 0 ? 0 : e.byte - 1);
       throw ParseError(make_diagnostic(file_, line, col, "", "JSON syntax error", {e.what()}));
@@ -230,7 +247,8 @@ class Reader {
     }
     Tracker t(text_);
     PositionIndex index(t);
-    json::sax_parse(TrackerIterator(&t), TrackerIterator(), &index);
+    json::sax_parse(TrackerIterator(&t), TrackerIterator(), &index, nlohmann::json::input_format_t::json, true,
+                    /*ignore_comments=*/true);
     at_ = std::move(index.at);
     // Line starts, to find a string's quote from its line and column.
     line_starts_.push_back(0);
@@ -449,10 +467,17 @@ class Reader {
         ge.weight = w.get<double>();
       }
       if (e.contains("dependency") && !e["dependency"].is_null()) {
+        // An integer from 0 to 100, or its digits in a string (as GraphWalker's own test models have).
         const json& d = e["dependency"];
-        if (!d.is_number_integer() || d.get<std::int64_t>() < 0 || d.get<std::int64_t>() > 100)
-          fail(ep + "/dependency", "expected a dependency: an integer from 0 to 100");
-        ge.dependency = d.get<std::int64_t>();
+        std::int64_t v = -1;
+        if (d.is_number_integer()) {
+          v = d.get<std::int64_t>();
+        } else if (d.is_string()) {
+          const std::string t = d.get<std::string>();
+          if (!t.empty() && t.size() <= 3 && t.find_first_not_of("0123456789") == std::string::npos) v = std::stoll(t);
+        }
+        if (v < 0 || v > 100) fail(ep + "/dependency", "expected a dependency: an integer from 0 to 100");
+        ge.dependency = v;
       }
       ge.requirements = strings(e, "requirements", ep);
       out.edges.push_back(std::move(ge));
@@ -488,7 +513,18 @@ bool looks_like_graphwalker_json(std::string_view head) {
   std::size_t i = 0;
   if (head.substr(0, 3) == "\xEF\xBB\xBF") i = 3;
   auto skip = [&] {
-    while (i < head.size() && (head[i] == ' ' || head[i] == '\t' || head[i] == '\n' || head[i] == '\r')) ++i;
+    for (;;) {
+      while (i < head.size() && (head[i] == ' ' || head[i] == '\t' || head[i] == '\n' || head[i] == '\r')) ++i;
+      if (head.substr(i, 2) == "/*") {
+        const std::size_t end = head.find("*/", i + 2);
+        i = end == std::string_view::npos ? head.size() : end + 2;
+      } else if (head.substr(i, 2) == "//") {
+        const std::size_t end = head.find('\n', i);
+        i = end == std::string_view::npos ? head.size() : end + 1;
+      } else {
+        return;
+      }
+    }
   };
   skip();
   if (i >= head.size() || head[i] != '{') return false;

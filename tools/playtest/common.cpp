@@ -20,7 +20,7 @@ void add_input_options(CLI::App* sub, InputOptions& opts) {
                   "standard input (format from the content or --format)")
       ->required();
   sub->add_option("--format", opts.format_name, "The input's format: graph, model, aut, lts, prism, graphwalker (default: auto)")
-      ->check(CLI::IsMember({"auto", "graph", "model", "aut", "lts", "prism"}))
+      ->check(CLI::IsMember({"auto", "graph", "model", "aut", "lts", "prism", "graphwalker"}))
       ->default_val("auto")
       ->each([&opts](const std::string& name) { opts.format = input_format_named(name); });
   // ioco models (docs/ioco.md): .aut and lts/1 JSON become test graphs; these tell inputs from outputs.

@@ -230,6 +230,22 @@ TEST(GraphWalkerReader, AStartElementThatDoesNotExistAndNoStartAtAllAreRefused) 
             std::string::npos);
 }
 
+TEST(GraphWalkerReader, CommentsAndADependencyInAStringAreReadAsGraphWalkerReadsThem) {
+  // A licence comment with a quote in it does not shift the positions of what follows.
+  const std::string text =
+      "/* licence \"quoted\" */\n"
+      "{\"models\": [{\"name\": \"M\", \"startElementId\": \"a\", // the start\n"
+      "  \"vertices\": [{\"id\": \"a\"}],\n"
+      "  \"edges\": [{\"id\": \"e\", \"targetVertexId\": \"a\", \"dependency\": \"80\"},\n"
+      "             {\"id\": \"f\", \"targetVertexId\": \"zz\"}]}]}";
+  EXPECT_TRUE(looks_like_graphwalker_json(text));
+  const std::string m = message_of<GraphError>([&] { parse_graphwalker(text, "c.json"); });
+  EXPECT_NE(m.find("c.json:5:44: error: the edge's target 'zz'"), std::string::npos) << m;
+  const GwDocument doc = parse_graphwalker(text.substr(0, text.find(",\n             {")) + "]}]}", "c.json");
+  ASSERT_EQ(doc.models[0].edges.size(), 1u);
+  EXPECT_EQ(doc.models[0].edges[0].dependency, 80);
+}
+
 std::string model_with_guard(const std::string& guard) {
   return R"gw({"models": [{"name": "M", "startElementId": "a", "actions": ["x = 0; ok = true;"],
     "vertices": [{"id": "a", "name": "v_A"}],
