@@ -10,6 +10,7 @@
 #include "playtest/explore/explorer.hpp"
 #include "playtest/explore/state_space.hpp"
 #include "playtest/io/graph_json.hpp"
+#include "playtest/io/graphwalker.hpp"
 #include "playtest/ioco/ioco_graph.hpp"
 #include "playtest/ioco/lts_io.hpp"
 #include "playtest/source_text.hpp"
@@ -22,7 +23,8 @@ constexpr std::pair<const char*, InputFormat> format_names[] = {{"graph", InputF
                                                                 {"model", InputFormat::model},
                                                                 {"aut", InputFormat::aut},
                                                                 {"lts", InputFormat::lts},
-                                                                {"prism", InputFormat::prism}};
+                                                                {"prism", InputFormat::prism},
+                                                                {"graphwalker", InputFormat::graphwalker}};
 
 // The format of an input's text: JSON objects are graph/1 or lts/1, "des (" starts an .aut file, a
 // first line of two or three numbers a PRISM .tra, anything else is read as a model program.
@@ -31,6 +33,7 @@ InputFormat format_of_text(std::string_view text) {
   if (text.substr(0, 3) == "\xEF\xBB\xBF") i = 3;
   while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
   const std::string_view rest = text.substr(i);
+  if (rest.starts_with("{") && looks_like_graphwalker_json(rest.substr(0, 4096))) return InputFormat::graphwalker;
   if (rest.starts_with("{"))
     return ioco::looks_like_lts_json(rest.substr(0, 4096)) ? InputFormat::lts : InputFormat::graph;
   if (rest.starts_with("des")) {
@@ -83,8 +86,8 @@ void explore_whole(const LoadOptions& o, const std::shared_ptr<const Model>& mod
   out.graph = std::move(r.graph);
 }
 
-void load_model_program(const LoadOptions& o, const std::string& text, LoadedInput& out) {
-  std::shared_ptr<const Model> model = compile_model(text, o.path, model_params(o), {o.goal_conditions, "--goal"});
+// A compiled model: explored whole, or first within a budget and otherwise played on the fly.
+void load_compiled(const LoadOptions& o, const std::shared_ptr<const Model>& model, LoadedInput& out) {
   out.model = model;
   if (!o.explore_first || !o.whole_graph_for.empty()) return explore_whole(o, model, out);
   ExploreFirstOptions eo = *o.explore_first;
@@ -101,6 +104,21 @@ void load_model_program(const LoadOptions& o, const std::string& text, LoadedInp
     ctx->model = model;
     out.values = std::move(ctx);
   }
+}
+
+void load_model_program(const LoadOptions& o, const std::string& text, LoadedInput& out) {
+  load_compiled(o, compile_model(text, o.path, model_params(o), {o.goal_conditions, "--goal"}), out);
+}
+
+// GraphWalker/AltWalker JSON (docs/graphwalker.md): compiled into a model program, then as one.
+void load_graphwalker_input(const LoadOptions& o, const std::string& text, LoadedInput& out) {
+  if (!o.params.empty())
+    throw UsageError("param", "GraphWalker models have no parameters; their variables start as the model's actions say");
+  GraphWalkerOptions go;
+  go.goal_elements = o.goal_conditions;
+  auto imported = std::make_shared<GraphWalkerImport>(load_graphwalker(text, o.path, go));
+  out.graphwalker = imported;
+  load_compiled(o, imported->model, out);
 }
 
 TestGraph load_prism_input(const LoadOptions& o, bool from_text, LoadedInput& out) {
@@ -143,6 +161,18 @@ bool is_model_program(const std::string& path) {
   return path.size() > ext.size() && path.compare(path.size() - ext.size(), ext.size(), ext) == 0;
 }
 
+bool is_graphwalker_file(const std::string& path) {
+  try {
+    if (path == "-" || source_kind(path) == SourceKind::stream) return false;
+  } catch (const InputError&) {
+    return false;  // the reader says why
+  }
+  std::ifstream in(path, std::ios::binary);
+  char head[4096];
+  in.read(head, sizeof head);
+  return in.gcount() > 0 && looks_like_graphwalker_json(std::string_view(head, static_cast<std::size_t>(in.gcount())));
+}
+
 std::vector<ModelParam> model_params(const LoadOptions& o) {
   std::vector<ModelParam> out;
   for (const auto& p : o.params) out.push_back(parse_model_param(p));
@@ -162,9 +192,9 @@ InputFormat input_format(const LoadOptions& o, std::optional<std::string>& text)
       std::ifstream in(p, std::ios::binary);
       char head[4096];
       in.read(head, sizeof head);
-      return ioco::looks_like_lts_json(std::string_view(head, static_cast<std::size_t>(in.gcount())))
-                 ? InputFormat::lts
-                 : InputFormat::graph;
+      const std::string_view h(head, static_cast<std::size_t>(in.gcount()));
+      if (looks_like_graphwalker_json(h)) return InputFormat::graphwalker;
+      return ioco::looks_like_lts_json(h) ? InputFormat::lts : InputFormat::graph;
     }
     text = read_source_text(p);
   }
@@ -190,6 +220,9 @@ LoadedInput load_input(const LoadOptions& o) {
   switch (out.format) {
     case InputFormat::model:
       load_model_program(o, whole_text(), out);
+      break;
+    case InputFormat::graphwalker:
+      load_graphwalker_input(o, whole_text(), out);
       break;
     case InputFormat::prism:
       out.graph = load_prism_input(o, text.has_value(), out);

@@ -15,6 +15,7 @@
 #include <unordered_map>
 
 #include "lang/detail/checker.hpp"
+#include "lang/detail/program_model.hpp"
 #include "lang/detail/runtime.hpp"
 #include "playtest/error.hpp"
 #include "playtest/explore/model_values.hpp"
@@ -515,6 +516,12 @@ class ProgramModel final : public Model, public ModelValues {
 };
 
 }  // namespace
+
+std::unique_ptr<Model> program_model(Program p) {
+  std::vector<Word> initial = check_program(p, {});
+  return std::make_unique<ProgramModel>(std::move(p), std::move(initial));
+}
+
 }  // namespace lang
 
 bool is_state_condition(std::string_view text) { return lang::parses_as_expression(text); }

@@ -2,12 +2,15 @@
 // prism writes OUT.tra, OUT.lab, OUT.trew (an MDP for PRISM/Storm, docs/formats.md).
 #include <fmt/format.h>
 
+#include <filesystem>
+
 #include "command.hpp"
 #include "common.hpp"
 #include "playtest/error.hpp"
 #include "playtest/graph/names.hpp"
 #include "playtest/io/dot.hpp"
 #include "playtest/io/graph_json.hpp"
+#include "playtest/io/graphwalker.hpp"
 #include "playtest/io/prism_export.hpp"
 
 namespace playtest::cli {
@@ -57,6 +60,14 @@ int run(const Options& o) {
     Output out(o.out);
     write_graph(g, out.stream());
     out.close();
+  } else if (to == "graphwalker") {
+    Output out(o.out);
+    // The model's name: the input's file name without its extension (GraphWalker names have no '.').
+    std::string name = std::filesystem::path(o.input.path).stem().string();
+    for (char& c : name)
+      if (c == '.' || c == '#') c = '_';
+    out.stream() << graphwalker_json(g, name.empty() || o.input.path == "-" ? "playtest" : name);
+    out.close();
   } else {
     Output out(o.out);
     write_dot(g, out.stream(), {.title = o.input.path});
@@ -68,12 +79,13 @@ int run(const Options& o) {
 const Registration reg{
     "convert", 35, [](CLI::App& app) {
       auto o = std::make_shared<Options>();
-      auto* sub = app.add_subcommand("convert", "Write a test graph as graph/1 JSON, DOT, or a PRISM explicit MDP");
+      auto* sub = app.add_subcommand("convert", "Write a test graph as graph/1 JSON, DOT, a PRISM explicit MDP or a GraphWalker model");
       add_input_options(sub, o->input);
       sub->add_option("--to", o->to,
-                      "Output format: graph (graph/1 JSON), dot, prism (BASE.tra/.lab/.trew); default: from the -o "
+                      "Output format: graph (graph/1 JSON), dot, prism (BASE.tra/.lab/.trew), graphwalker (GraphWalker/AltWalker "
+                      "JSON); default: from the -o "
                       "extension (.json graph, .dot dot; standard output: graph)")
-          ->check(CLI::IsMember({"graph", "dot", "prism"}));
+          ->check(CLI::IsMember({"graph", "dot", "prism", "graphwalker"}));
       sub->add_option("-o,--output", o->out, "Output file, or BASE for prism (- for standard output)")
           ->default_val("-");
       sub->add_option("--goal", o->goals, "prism: a goal vertex id for the \"goal\" label (default: the file's goals)");

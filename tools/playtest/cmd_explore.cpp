@@ -9,7 +9,10 @@
 #include "playtest/explore/explore_report.hpp"
 #include "playtest/io/dot.hpp"
 #include "playtest/io/graph_json.hpp"
+#include "playtest/input/load.hpp"
+#include "playtest/lang/graphwalker_model.hpp"
 #include "playtest/lang/model_program.hpp"
+#include "playtest/source_text.hpp"
 #include "progress.hpp"
 
 namespace playtest::cli {
@@ -28,7 +31,10 @@ struct Options {
 int run(const Options& o) {
   std::vector<ModelParam> params;
   for (const auto& p : o.params) params.push_back(parse_model_param(p));
-  const auto model = load_model(o.path, params);
+  // A GraphWalker model (docs/graphwalker.md) is compiled into a model program and explored as one.
+  const std::shared_ptr<const Model> model =
+      is_graphwalker_file(o.path) ? load_graphwalker(read_source_text(o.path), o.path).model
+                                  : std::shared_ptr<const Model>(load_model(o.path, params));
   ProgressLine progress("explore", "states expanded");
   ExploreResult r = explore(*model, {.max_states = o.max_states,
                                      .max_depth = o.max_depth,
@@ -62,7 +68,7 @@ int run(const Options& o) {
 const Registration reg{
     "explore", 15, [](CLI::App& app) -> std::function<int()> {
       auto opts = std::make_shared<Options>();
-      auto* sub = app.add_subcommand("explore", "Explore a model program (.ptm) into a test graph");
+      auto* sub = app.add_subcommand("explore", "Explore a model program (.ptm) or a GraphWalker model into a test graph");
       sub->add_option("MODEL", opts->path, "Model program (docs/language.md); - reads standard input")->required();
       sub->add_option("--param", opts->params, "Set a model parameter, NAME=VALUE (repeatable)");
       sub->add_option("--max-states", opts->max_states, "Stop after this many vertices (default 10000000)");

@@ -7,6 +7,7 @@
 
 #include "command.hpp"
 #include "common.hpp"
+#include "graphwalker_options.hpp"
 #include "interrupt.hpp"
 #include "playtest/campaign/files.hpp"
 #include "playtest/run/campaign.hpp"
@@ -74,7 +75,11 @@ int play(const RunCliOptions& o, const GameGraph& g, const ModelGraph* on_the_fl
 
 int run(const RunCliOptions& given) {
   RunCliOptions o = given;
+  const bool strategy_given = o.command != nullptr && o.command->count("--strategy") > 0;
+  const GeneratorChoice generator =
+      generator_before_load(o.generator, o.strategy, o.input, o.steps, &o.time_s, strategy_given, false);
   const LoadedInput in = load_input(run_input(o));
+  generator_after_load(generator, in, o.strategy);
   refuse_on_the_fly_for(o.explore, in.format);
   if (in.graph) return play(o, *in.graph, nullptr, in, {.model_program = in.model != nullptr});
   const ModelGraph g(*in.model);

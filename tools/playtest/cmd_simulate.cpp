@@ -2,6 +2,7 @@
 // system that plays the model's own probabilities (seeded), and against mutants of the model. The
 // model is loaded by input/load.hpp; the options and the rendering are simulate_options.hpp.
 #include "command.hpp"
+#include "graphwalker_options.hpp"
 #include "common.hpp"
 #include "playtest/diagnose/mutant_analysis.hpp"
 #include "playtest/run/mutation.hpp"
@@ -73,7 +74,11 @@ int compare(const SimulateCliOptions& o, const GameGraph& g, const ModelGraph* o
 
 int run(const SimulateCliOptions& given) {
   SimulateCliOptions o = given;
+  const bool strategy_given = o.command != nullptr && o.command->count("--strategy") > 0;
+  const GeneratorChoice generator =
+      generator_before_load(o.generator, o.strategy, o.input, o.steps, nullptr, strategy_given, strategy_given);
   const LoadedInput in = load_input(simulate_input(o));
+  generator_after_load(generator, in, o.strategy);
   refuse_on_the_fly_for(o.explore, in.format);
   if (in.graph) return compare(o, *in.graph, nullptr, nullptr, in.format);
   const ModelGraph g(*in.model);

@@ -19,8 +19,8 @@ void add_input_options(CLI::App* sub, InputOptions& opts) {
                   "The model: graph/1 JSON, a model program (.ptm), .aut or lts/1 JSON, a PRISM explicit .tra; - reads "
                   "standard input (format from the content or --format)")
       ->required();
-  sub->add_option("--format", opts.format_name, "The input's format: graph, model, aut, lts, prism (default: auto)")
-      ->check(CLI::IsMember({"auto", "graph", "model", "aut", "lts", "prism"}))
+  sub->add_option("--format", opts.format_name, "The input's format: graph, model, aut, lts, prism, graphwalker (default: auto)")
+      ->check(CLI::IsMember({"auto", "graph", "model", "aut", "lts", "prism", "graphwalker"}))
       ->default_val("auto")
       ->each([&opts](const std::string& name) { opts.format = input_format_named(name); });
   // ioco models (docs/ioco.md): .aut and lts/1 JSON become test graphs; these tell inputs from outputs.

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "graphwalker_options.hpp"
 #include "option_checks.hpp"
 #include "playtest/run/simulation.hpp"
 #include "playtest/run/subprocess_adapter.hpp"
@@ -21,6 +22,7 @@ CLI::App* add_run_command(CLI::App& app, RunCliOptions& o) {
   add_explore_first_options(sub, o.explore);
   add_sut_options(sub, o.sut);
   add_strategy_options(sub, o.strategy, false);
+  add_generator_option(sub, o.generator);
   sub->add_option("--steps", o.steps, "Step budget per run (0: none)")
       ->default_val(1000)
       ->check(non_negative_integer());

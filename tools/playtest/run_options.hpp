@@ -30,6 +30,7 @@ struct RunCliOptions {
   ExploreFirstOptions explore;        // a model program: explored first within --explore-time, else on the fly
   std::string adapt = "on";           // --adapt: learn the system's choices and re-plan (issue 22)
   ShrinkCliOptions shrink;            // --shrink FILE: shrink the first FAIL right after the campaign
+  std::string generator;              // --generator: GraphWalker's generator (graphwalker_options.hpp)
   const CLI::App* command = nullptr;  // the parsed subcommand (its options identify the campaign)
 };
 

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "graphwalker_options.hpp"
 #include "option_checks.hpp"
 #include "playtest/graph/transforms.hpp"
 #include "playtest/report/html_report.hpp"
@@ -19,6 +20,8 @@ CLI::App* add_simulate_command(CLI::App& app, SimulateCliOptions& o) {
   add_explore_first_options(sub, o.explore);
   add_strategy_options(sub, o.strategy, true);
   sub->add_option("--runs", o.runs, "Runs per strategy against the model")->default_val(100)->check(positive_integer());
+  add_generator_option(sub, o.generator);
+  o.command = sub;
   sub->add_option("--steps", o.steps, "Step budget per run (0: none)")
       ->default_val(1000)
       ->check(non_negative_integer());
@@ -117,7 +120,7 @@ void write_comparison(const SimulateCliOptions& o, const GameGraph& g, const Str
   if (o.json) {
     nlohmann::json j = comparison_json(c);
     if (on_the_fly) j["on_the_fly"] = true;
-    if (format == InputFormat::model) j["exploration"] = on_the_fly ? "on_the_fly" : "whole";
+    if (format == InputFormat::model || format == InputFormat::graphwalker) j["exploration"] = on_the_fly ? "on_the_fly" : "whole";
     if (on_the_fly) j["on_the_fly_reason"] = on_the_fly_reason;
     print_json(j);
   } else {

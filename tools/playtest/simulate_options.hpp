@@ -27,6 +27,8 @@ struct SimulateCliOptions {
   std::string system_choice = "probabilities";
   std::string report;
   ExploreFirstOptions explore;  // a model program: explored first within --explore-time, else on the fly
+  std::string generator;        // --generator: GraphWalker's generator (graphwalker_options.hpp)
+  const CLI::App* command = nullptr;
 };
 
 // The `simulate` subcommand of `app` with all its options into `o`.

@@ -106,6 +106,13 @@ PolicyMaker prepare(const StrategyOptions& o, const StrategySpec& spec, const Ga
 }
 
 void take_goal_conditions(StrategyOptions& o, InputOptions& input) {
+  if (!o.goals.empty() && (input.format == InputFormat::graphwalker || is_graphwalker_file(input.path))) {
+    // GraphWalker models: --goal names elements (Model.name or name); being at one is the goal.
+    input.goal_conditions = o.goals;
+    o.goals.clear();
+    if (o.purpose == "auto") o.purpose = "reach";
+    return;
+  }
   if (o.goals.empty() || !(is_model_program(input.path) || input.format == InputFormat::model)) return;
   std::vector<std::string> names;
   // ("v12", a vertex's short name in a report's picture, is a vertex, not a condition.)
@@ -143,7 +150,7 @@ ExploreFirstOptions explore_first_options(const ExploreFirstOptions& o, const In
 }
 
 void refuse_on_the_fly_for(const ExploreFirstOptions& o, InputFormat format) {
-  if (o.on_the_fly && format != InputFormat::model)
+  if (o.on_the_fly && format != InputFormat::model && format != InputFormat::graphwalker)
     throw UsageError("on_the_fly", "applies to model programs (.ptm) only: other models are graphs already");
 }
 

@@ -14,6 +14,7 @@
 
 #include "playtest/graph/test_graph.hpp"
 #include "playtest/io/prism_import.hpp"
+#include "playtest/lang/graphwalker_model.hpp"
 #include "playtest/lang/model_program.hpp"
 #include "playtest/run/on_the_fly.hpp"
 #include "playtest/run/run_values.hpp"
@@ -21,10 +22,10 @@
 namespace playtest {
 
 // The kinds of input: graph/1 JSON, model programs (.ptm), .aut and lts/1 JSON labelled transition
-// systems, PRISM explicit exports (.tra with .lab and reward files).
-enum class InputFormat { graph, model, aut, lts, prism };
+// systems, PRISM explicit exports (.tra with .lab and reward files), GraphWalker/AltWalker JSON.
+enum class InputFormat { graph, model, aut, lts, prism, graphwalker };
 
-// "graph", "model", "aut", "lts", "prism"; nullopt for any other name ("auto").
+// "graph", "model", "aut", "lts", "prism", "graphwalker"; nullopt for any other name ("auto").
 std::optional<InputFormat> input_format_named(std::string_view name);
 
 // What to load and how. Every field but `path` has a default that reads the file as the tool does
@@ -35,7 +36,8 @@ struct LoadOptions {
   std::vector<std::string> inputs;           // .aut, lts/1: labels that are inputs (stimuli)
   std::vector<std::string> outputs;          // .aut, lts/1: labels that are outputs (observations)
   std::vector<std::string> params;           // model programs: NAME=VALUE
-  std::vector<std::string> goal_conditions;  // model programs: conditions on the state, in place of `final`
+  std::vector<std::string> goal_conditions;  // model programs: conditions on the state, in place of `final`;
+                                             // GraphWalker: element names (being at one is the goal)
   std::string reward;                        // PRISM: the reward structure (number or name)
   std::string goal_label;                    // PRISM: the label of the goal states ("" = "goal")
   // PRISM, for property queries (docs/formats.md): read no reward files (a probability query), no
@@ -78,6 +80,9 @@ struct LoadedInput {
   std::string on_the_fly_reason;
   // PRISM with LoadOptions::all_labels: every label of the .lab file.
   PrismLabels labels;
+  // GraphWalker: the elements, generator and predefined path of the imported models (`model` is
+  // the compiled model program, played as one).
+  std::shared_ptr<const GraphWalkerImport> graphwalker;
 };
 
 // The format of `o.path`: o.format when given, else by extension, else (standard input, pipes,
@@ -87,6 +92,8 @@ InputFormat input_format(const LoadOptions& o, std::optional<std::string>& text)
 
 // Model programs (.ptm, docs/language.md): whether `path` names one, and o.params parsed.
 bool is_model_program(const std::string& path);
+// Whether `path` is a regular file whose text starts as a GraphWalker document (docs/graphwalker.md).
+bool is_graphwalker_file(const std::string& path);
 std::vector<ModelParam> model_params(const LoadOptions& o);
 
 // Loads the input `o` describes. Throws InputError (and its kinds: ModelError for a model program

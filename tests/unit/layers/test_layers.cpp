@@ -27,7 +27,7 @@ const std::map<std::string, std::set<std::string>>& allowed() {
     t["strategy"] = {"error", "graph"};
     t["io"] = {"error", "graph"};
     t["explore"] = {"error", "graph"};
-    t["lang"] = {"error", "graph", "explore"};
+    t["lang"] = {"error", "graph", "explore", "io"};  // io: GraphWalker documents (lang/graphwalker_model)
     for (const char* a : {"solve", "cover", "plan", "ioco"}) t[a] = {"error", "graph", "strategy"};
     // The strategy table knows every strategy; run/ knows none of them (it plays policy makers).
     t["adapt"] = {"error", "graph", "strategy", "solve"};

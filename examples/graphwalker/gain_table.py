@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""The gain table of docs/graphwalker.md: for every GraphWalker model file in the folders given,
+its vertices and edges, and the steps to cover every edge with GraphWalker's default
+random(edge_coverage(100)) (playtest's random strategy plays the same walk: mean and 95th percentile
+over the runs), with quick_random (playtest plays it as the planner) and with playtest's cover (the
+optimal tour). Models playtest refuses are listed with the reason.
+
+    examples/graphwalker/gain_table.py build/release/playtest DIR... [--runs 100] [--steps 1000000]
+
+Steps count every element visited, vertices and edges, as GraphWalker's path does.
+"""
+
+import argparse
+import json
+import math
+import os
+import subprocess
+import sys
+
+
+def percentile(values, p):
+    if not values:
+        return float("nan")
+    s = sorted(values)
+    k = max(0, math.ceil(p / 100 * len(s)) - 1)
+    return s[k]
+
+
+def counts(path):
+    with open(path, encoding="utf-8") as f:
+        doc = json.load(f)
+    models = doc.get("models", []) if isinstance(doc, dict) else []
+    return (len(models), sum(len(m.get("vertices", [])) for m in models), sum(len(m.get("edges", [])) for m in models))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("playtest")
+    ap.add_argument("dirs", nargs="+")
+    ap.add_argument("--runs", type=int, default=100)
+    ap.add_argument("--steps", type=int, default=1000000)
+    a = ap.parse_args()
+    files = []
+    for d in a.dirs:
+        for root, _, names in os.walk(d):
+            files += [os.path.join(root, n) for n in sorted(names) if n.endswith(".json")]
+    print("| model | models | vertices | edges | random: mean | random: p95 | quick_random (planner): mean | cover |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    refused = []
+    for path in files:
+        name = os.path.relpath(path, os.path.commonpath(a.dirs) if len(a.dirs) > 1 else a.dirs[0])
+        try:
+            m, v, e = counts(path)
+        except (ValueError, UnicodeDecodeError) as ex:
+            refused.append((name, "not JSON: %s" % ex))
+            continue
+        r = subprocess.run([a.playtest, "simulate", path, "--generator",
+                            "random(edge_coverage(100))", "--strategy", "random,planner,cover", "--runs",
+                            str(a.runs), "--steps", str(a.steps), "--json"], capture_output=True, text=True)
+        if r.returncode != 0:
+            refused.append((name, (r.stderr.strip().splitlines() or ["exit %d" % r.returncode])[0]))
+            continue
+        rows = {row["strategy"]: row for row in json.loads(r.stdout)["strategies"]}
+        # The distribution of the random walk's steps: one run per seed (simulate's JSON has the
+        # mean and the standard deviation).
+        random_steps = []
+        if rows["random"]["success_rate"] == 1:
+            for seed in range(1, a.runs + 1):
+                one = subprocess.run([a.playtest, "simulate", path, "--generator",
+                                      "random(edge_coverage(100))", "--strategy", "random", "--runs", "1", "--seed",
+                                      str(seed), "--steps", str(a.steps), "--json"], capture_output=True, text=True)
+                random_steps.append(json.loads(one.stdout)["strategies"][0]["mean_steps"])
+
+        def cell(s, p=None):
+            row = rows[s]
+            if row["success_rate"] < 1:
+                return "%d%% of runs" % round(100 * row["success_rate"])
+            return "%.1f" % row["mean_steps"] if p is None else "%d" % percentile(random_steps, p)
+
+        print("| %s | %d | %d | %d | %s | %s | %s | %s |" % (name, m, v, e, cell("random"), cell("random", 95),
+                                                            cell("planner"), cell("cover")))
+    if refused:
+        print()
+        print("| refused | why |")
+        print("| --- | --- |")
+        for name, why in refused:
+            print("| %s | %s |" % (name, why.replace("|", "\\|")))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,94 @@
+// GraphWalker 4 and AltWalker models (JSON: "models" of vertices and edges, with JavaScript guards
+// and actions, shared states, requirements, weights, dependencies, generators): the document as
+// read, every element located (file:line:column and JSON pointer), ids resolved and checked. The
+// guards and actions stay text here; lang/graphwalker_model.hpp compiles them into a model program
+// (docs/graphwalker.md). graphwalker_json writes a test graph as such a document.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "playtest/error.hpp"
+#include "playtest/graph/test_graph.hpp"
+
+namespace playtest {
+
+// Where a value stands in the file.
+struct GwWhere {
+  std::uint32_t line = 0, column = 0;  // of the value's first character
+  std::string pointer;                 // its JSON pointer
+};
+
+// A JavaScript snippet (a guard, an action, a generator): its text and where each of its bytes
+// stands in the file (strings in JSON have no raw line breaks, so one line; escapes shift columns).
+struct GwScript {
+  std::string text;
+  GwWhere where;
+  std::vector<std::uint32_t> columns;  // columns[i]: column of text byte i; one more for the end
+  // The column of byte `offset` of the text (the end for an offset past it).
+  std::uint32_t column_of(std::size_t offset) const {
+    if (columns.empty()) return where.column;
+    return columns[offset < columns.size() ? offset : columns.size() - 1];
+  }
+};
+
+struct GwVertex {
+  std::string id, name;  // name "" when the vertex has none (GraphWalker calls no method for it)
+  std::string shared_state;
+  std::vector<std::string> requirements;
+  std::vector<GwScript> actions;
+  GwWhere where;
+};
+
+struct GwEdge {
+  std::string id, name;
+  std::optional<std::uint32_t> source;  // vertex index in its model; none: a start edge
+  std::uint32_t target = 0;
+  std::optional<GwScript> guard;
+  std::vector<GwScript> actions;
+  std::optional<double> weight;  // in [0, 1]
+  std::optional<std::int64_t> dependency;
+  std::vector<std::string> requirements;
+  GwWhere where;
+};
+
+struct GwModel {
+  std::string name;  // the model's name ("Model<N>", N from 1, when the file gives none)
+  std::string id;
+  std::optional<GwScript> generator;
+  std::vector<GwScript> actions;  // run once, before the first step
+  std::vector<GwVertex> vertices;
+  std::vector<GwEdge> edges;
+  // The start element when its id names an element of this model.
+  enum class StartKind : std::uint8_t { none, vertex, edge };
+  StartKind start_kind = StartKind::none;
+  std::uint32_t start = 0;
+  std::vector<std::uint32_t> predefined_path;  // edge indexes (predefinedPathEdgeIds)
+  GwWhere where;
+};
+
+struct GwDocument {
+  std::string file;
+  std::vector<GwModel> models;
+  std::optional<std::int64_t> seed;
+  std::uint32_t start_model = 0;  // the first model with a start element (GraphWalker starts there)
+};
+
+// Reads a GraphWalker/AltWalker JSON document. Throws ParseError (JSON syntax, a malformed element,
+// with file:line:column and JSON pointer) or GraphError (a dangling vertex id, a duplicate id, a
+// start element that does not exist, no start element at all).
+GwDocument parse_graphwalker(std::string_view text, const std::string& file);
+
+// Whether the start of a JSON text looks like a GraphWalker document: an object whose first key
+// is "models" (or "name" followed by "models", as GraphWalker Studio writes it).
+bool looks_like_graphwalker_json(std::string_view head);
+
+// The test graph as one GraphWalker model: a vertex per vertex, an edge per edge named by its label
+// (GraphWalker names are method names: other characters become '_'), the initial vertex the start
+// element, weights of passive vertices' edges as weights, requirements none.
+std::string graphwalker_json(const TestGraph& g, const std::string& model_name = "playtest");
+
+}  // namespace playtest

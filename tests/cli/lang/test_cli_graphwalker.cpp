@@ -1,0 +1,147 @@
+// GraphWalker/AltWalker models end to end (docs/graphwalker.md): validate with located errors,
+// explore, --generator on run and simulate, AltWalker-style Python test classes driving a simulated
+// door and a real redis-server through `playtest run`, and convert --to graphwalker read back.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <optional>
+
+#include "cli_runner.hpp"
+#include "playtest/io/graphwalker.hpp"
+#include "redis_server.hpp"
+
+namespace playtest::testing {
+namespace {
+
+const std::string door = example("examples/graphwalker/door.json");
+const std::string kit = example("adapters/python/playtest_altwalker.py");
+
+TEST(GraphWalkerCli, ValidateAcceptsAModelAndLocatesWhatIsWrong) {
+  CliResult ok = run_playtest("validate " + door);
+  EXPECT_EQ(ok.code, 0) << ok.out << ok.err;
+  ScratchDir dir("gw_validate");
+  const std::string bad = dir.write("bad.json",
+                                    "{\"models\": [{\"name\": \"M\", \"startElementId\": \"a\",\n"
+                                    "  \"vertices\": [{\"id\": \"a\", \"name\": \"v_A\"}],\n"
+                                    "  \"edges\": [{\"id\": \"e\", \"name\": \"e_E\", \"sourceVertexId\": \"a\", "
+                                    "\"targetVertexId\": \"a\", \"guard\": \"count % 2 == 0\"}]}]}\n");
+  CliResult r = run_playtest("validate " + bad);
+  EXPECT_EQ(r.code, 2) << r.out << r.err;
+  // The guard's string starts at column 95 of line 3; '%' is its 7th character.
+  EXPECT_NE(r.err.find("bad.json:3:102: error: '%' (the remainder operator) is outside the JavaScript subset"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("/models/0/edges/0/guard"), std::string::npos) << r.err;
+}
+
+TEST(GraphWalkerCli, ExploreGivesTheWalksStatesAndFormatGraphwalkerReadsStandardInput) {
+  CliResult r = run_playtest("explore " + door + " --json");
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_GT(j["vertices"].get<int>(), 9) << r.out;  // positions times the values of opened and locked
+  CliResult s = run_playtest("info - --format graphwalker", read_file(door));
+  EXPECT_EQ(s.code, 0) << s.out << s.err;
+}
+
+TEST(GraphWalkerCli, TheModelsGeneratorIsPlayedAndRunSaysWhereCoverIsBetter) {
+  const std::string sut = "python3 " + kit + " " + example("examples/graphwalker/door_test.py");
+  CliResult r = run_playtest("run " + door + " --sut '" + sut + "' --seed 3 --steps 5000 --json");
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["verdict"], "PASS");
+  EXPECT_EQ(j["runs"][0]["purpose_met"], true) << r.out;
+  EXPECT_NE(r.err.find("the model's generator 'random(edge_coverage(100))' is played as --strategy random --purpose "
+                       "labels:100%"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("playtest's cover (--strategy cover) plays an optimal tour"), std::string::npos) << r.err;
+  // Every edge label taken (the GraphWalker edges are the purpose): the five of them.
+  CliResult c = run_playtest("run " + door + " --sut '" + sut +
+                             "' --generator 'a_star(edge_coverage(100))' --seed 1 --steps 5000 --json");
+  ASSERT_EQ(c.code, 0) << c.out << c.err;
+  EXPECT_NE(c.err.find("played as --strategy cover --purpose labels:100%"), std::string::npos) << c.err;
+}
+
+TEST(GraphWalkerCli, AnAssertionInAVertexIsAFailNamingTheElement) {
+  const std::string sut = "env DOOR_BUG=1 python3 " + kit + " " + example("examples/graphwalker/door_test.py");
+  CliResult r = run_playtest("run " + door + " --sut '" + sut + "' --generator 'a_star(edge_coverage(100))' --seed 1");
+  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("verdict: FAIL"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Door.v_Closed: the door is open"), std::string::npos) << r.out;
+}
+
+TEST(GraphWalkerCli, GeneratorsOutsideTheGrammarAreRefusedWithTheirPlace) {
+  CliResult r = run_playtest("simulate " + door + " --generator 'random(edge_coverag(100))'");
+  EXPECT_EQ(r.code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("--generator:1:8: error: in the generator 'random(edge_coverag(100))': unknown stop condition "
+                       "'edge_coverag'"),
+            std::string::npos)
+      << r.err;
+  CliResult g = run_playtest("simulate " + example("examples/graphs/seed000-figure1.json") +
+                             " --generator 'random(edge_coverage(100))'");
+  EXPECT_EQ(g.code, 2);
+  EXPECT_NE(g.err.find("applies to GraphWalker models"), std::string::npos) << g.err;
+}
+
+TEST(GraphWalkerCli, SimulateComparesGraphWalkersWalkWithCover) {
+  CliResult r = run_playtest("simulate " + door +
+                             " --generator 'random(edge_coverage(100))' --strategy random,cover --runs 20 --json");
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  double random_steps = 0, cover_steps = 0;
+  for (const auto& row : j["strategies"]) {
+    EXPECT_EQ(row["success_rate"], 1.0) << row;
+    (row["strategy"] == "random" ? random_steps : cover_steps) = row["mean_steps"].get<double>();
+  }
+  // The optimal tour: e_Init v_Closed e_Open v_Open e_Close v_Closed e_Lock v_Locked e_Unlock (9 steps).
+  EXPECT_EQ(cover_steps, 9.0) << r.out;
+  EXPECT_GT(random_steps, cover_steps) << r.out;
+}
+
+TEST(GraphWalkerCli, ConvertWritesAGraphWalkerModelThatReadsBack) {
+  ScratchDir dir("gw_convert");
+  const std::string out = dir.file("exported.json");
+  CliResult r =
+      run_playtest("convert " + example("examples/graphs/seed000-figure1.json") + " --to graphwalker -o " + out);
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  const GwDocument doc = parse_graphwalker(read_file(out), out);
+  ASSERT_EQ(doc.models.size(), 1u);
+  CliResult info = run_playtest("info " + example("examples/graphs/seed000-figure1.json") + " --json");
+  const auto j = nlohmann::json::parse(info.out);
+  EXPECT_EQ(doc.models[0].vertices.size(), j["vertices"].get<std::size_t>());
+  EXPECT_EQ(doc.models[0].edges.size(), j["edges"].get<std::size_t>());
+  EXPECT_EQ(doc.models[0].name, "seed000-figure1");
+  CliResult v = run_playtest("validate " + out);
+  EXPECT_EQ(v.code, 0) << v.out << v.err;
+}
+
+class GraphWalkerRedis : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    server_.emplace(dir_);
+    if (!server_->why_not().empty()) GTEST_SKIP() << server_->why_not();
+  }
+  CliResult run(const std::string& env) {
+    const std::string sut = "env REDIS_PORT=" + std::to_string(server_->port()) + env + " python3 " + kit + " " +
+                            example("examples/graphwalker/redis_queue_test.py");
+    return run_playtest("run " + example("examples/graphwalker/redis_queue.json") + " --sut '" + sut +
+                        "' --generator 'quick_random(edge_coverage(100))' --seed 1 --steps 2000 --timeout-ms 5000");
+  }
+  ScratchDir dir_{"gw_redis_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name())};
+  std::optional<RedisServer> server_;
+};
+
+TEST_F(GraphWalkerRedis, AnAltWalkerClassDrivesTheRealServerToAPass) {
+  CliResult r = run("");
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("verdict: PASS"), std::string::npos) << r.out;
+}
+
+TEST_F(GraphWalkerRedis, ALostPushIsAFailAtTheNextVerification) {
+  CliResult r = run(" DROP_PUSH=2");
+  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("Queue.v_Filled: LLEN is "), std::string::npos) << r.out;
+}
+
+}  // namespace
+}  // namespace playtest::testing
