@@ -9,7 +9,7 @@ packages=(
   libgtest-dev libgmock-dev googletest libbenchmark-dev
   liblemon-dev coinor-libclp-dev libeigen3-dev libexpat1-dev libgmp-dev
   clang libclang-rt-14-dev python3
-  redis-server
+  redis-server mosquitto python3-paho-mqtt
   graphviz libkainjow-mustache-dev chromium
   help2man dpkg-dev python3-pip python3-setuptools python3-wheel
 )
@@ -31,7 +31,7 @@ SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
-# Packages with a service (redis-server) try to start it from their postinst and fail the install
+# Packages with a service (redis-server, mosquitto) try to start it from their postinst and fail the install
 # when that fails, as in a container without an init system. playtest's tests start their own
 # server on a free loopback port, so forbid service starts during the install (policy-rc.d exit 101)
 # unless the machine already has a policy of its own.
