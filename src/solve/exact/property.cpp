@@ -11,6 +11,7 @@
 #include <limits>
 
 #include "playtest/error.hpp"
+#include "playtest/graph/graph_builder.hpp"
 #include "playtest/solve/exact_linear.hpp"
 #include "playtest/solve/exact_solve.hpp"
 #include "playtest/solve/expected_cost.hpp"
@@ -618,6 +619,93 @@ double rounding_bound(const TestGraph& g, std::uint64_t steps) {
   return static_cast<double>(steps) * worst * (1 + 1e-10) + 0x1p-60;
 }
 
+// Pmin above the exact check's limit, as the solver core's certified expected cost: once the
+// graph has fixed the vertices with probability 0 (prob0E) and 1 (prob1A), no scheduler can stay
+// among the others forever (it would avoid the targets: prob0E), so Pmin is the least expected
+// cost to reach a vertex of either class on a copy of the graph whose edges cost 1 into a
+// probability-1 vertex and 0 elsewhere: every strategy is proper, and solve_expected_cost's
+// certificate (proved per-vertex bounds with outward rounding on that copy's own numbers) bounds
+// Pmin itself.
+PropertyResult pmin_by_expected_cost(const TestGraph& g, const std::vector<std::uint8_t>& is_target,
+                                     const std::vector<std::uint8_t>& is_allowed, const PropertyOptions& o) {
+  const std::uint32_t n = g.num_vertices();
+  const std::vector<QualStatus> status = detail::graph_status(g, is_target, is_allowed);
+  const detail::GraphGame game(g, status);
+  std::vector<std::uint32_t> avoid;
+  const auto positive = detail::positive_region(game, true, &avoid);
+  const auto one = detail::prob1_every(game, positive);
+  PropertyResult r;
+  r.probability_class.assign(n, ProbabilityClass::between);
+  for (std::uint32_t v = 0; v < n; ++v) {
+    if (one[v]) {
+      r.probability_class[v] = ProbabilityClass::one;
+      ++r.num_one;
+    } else if (!positive[v]) {
+      r.probability_class[v] = ProbabilityClass::zero;
+      ++r.num_zero;
+    }
+  }
+  GraphBuilder b;
+  b.reserve(n, g.num_edges());
+  b.names_are_distinct();
+  for (std::uint32_t v = 0; v < n; ++v)
+    b.add_unique_vertex(fmt::format("v{}", v), g.is_passive(VertexId{v}) ? VertexKind::passive : VertexKind::active,
+                        r.probability_class[v] != ProbabilityClass::between);
+  b.set_initial(g.initial());
+  std::vector<EdgeId> edge_of;
+  for (EdgeId e : g.edges()) {
+    const VertexId from = g.source(e), to = g.target(e);
+    EdgeSpec spec{.from = from,
+                  .to = to,
+                  .label = "x",
+                  .cost = r.probability_class[to.index()] == ProbabilityClass::one ? 1.0 : 0.0};
+    if (g.is_passive(from)) spec.prob = g.probability(e);
+    b.add_edge(spec);
+  }
+  const TestGraph h = b.build({}, &edge_of);
+  std::vector<VertexId> goals;
+  for (std::uint32_t v = 0; v < n; ++v)
+    if (r.probability_class[v] != ProbabilityClass::between) goals.push_back(VertexId{v});
+  const ExpectedCostResult e = solve_expected_cost(h, goals, {.threads = o.threads});
+  std::vector<EdgeId> back(h.num_edges(), EdgeId::none());
+  for (std::uint32_t i = 0; i < edge_of.size(); ++i) back[edge_of[i].index()] = EdgeId{i};
+  r.value.assign(n, 0.0);
+  r.infinite.assign(n, 0);
+  r.strategy.assign(n, EdgeId::none());
+  for (std::uint32_t v = 0; v < n; ++v) {
+    switch (r.probability_class[v]) {
+      case ProbabilityClass::one:
+        r.value[v] = 1;
+        break;
+      case ProbabilityClass::zero:
+        r.value[v] = 0;
+        if (g.is_active(VertexId{v}) && avoid[v] != detail::no_choice) r.strategy[v] = EdgeId{avoid[v]};
+        break;
+      case ProbabilityClass::between:
+        r.value[v] = std::clamp(e.value[v], 0.0, 1.0);
+        if (!e.strategy[v].is_none()) r.strategy[v] = back[e.strategy[v].index()];
+        break;
+    }
+  }
+  r.evaluations = e.evaluations;
+  r.improvements = e.improvements;
+  r.certified = e.certified;
+  r.not_certified = e.not_certified;
+  if (e.certified && !e.lower_bound.empty() && !e.upper_bound.empty()) {
+    r.lower.assign(n, 0.0);
+    r.upper.assign(n, 0.0);
+    double bound = 0;
+    for (std::uint32_t v = 0; v < n; ++v) {
+      const bool between = r.probability_class[v] == ProbabilityClass::between;
+      r.lower[v] = between ? std::max(0.0, e.lower_bound[v]) : r.value[v];
+      r.upper[v] = between ? std::min(1.0, e.upper_bound[v]) : r.value[v];
+      bound = std::max({bound, r.upper[v] - r.value[v], r.value[v] - r.lower[v]});
+    }
+    r.error_bound = std::nextafter(bound, std::numeric_limits<double>::infinity());
+  }
+  return r;
+}
+
 }  // namespace
 
 PropertyResult solve_property(const TestGraph& g, const PropertyQuery& q, const PropertyOptions& o) {
@@ -729,6 +817,9 @@ PropertyResult solve_property(const TestGraph& g, const PropertyQuery& q, const 
     }
     return r;
   }
+  if (q.kind == PropertyKind::probability && q.direction == PropertyDirection::min && !q.step_bound &&
+      !q.reward_bound && n > o.exact_check_vertices)
+    return pmin_by_expected_cost(g, is_target, is_allowed, o);
   const Solved<double> s = solve_query(g, numbers_double(g), q, is_target, is_allowed, o, nullptr, nullptr);
   finish(s);
   if (q.step_bound) {

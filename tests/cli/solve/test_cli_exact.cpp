@@ -285,13 +285,19 @@ TEST(CliProperty, QualitativeVerdictsAreDecidedOnTheGraph) {
   EXPECT_EQ(s["value"], 1.0);
   EXPECT_EQ(s["value_exact"], "1/1");
   // A threshold inside (0, 1) with no proved bound is unknown (exit 5), never a guess ...
-  r = run("P>=0.5 [ F \"goal\" ]", "--check-vertices 0");
+  r = run("Pmax>=0.5 [ F \"goal\" ]", "--check-vertices 0");
   EXPECT_EQ(r.code, 5) << r.out;
   s = nlohmann::json::parse(r.out)["summary"];
   EXPECT_TRUE(s["holds"].is_null());
   EXPECT_EQ(s["open_state"], "2");
-  // ... and decided by the exact check when it runs.
-  r = run("P>=0.5 [ F \"goal\" ]", "");
+  // ... and decided by the exact check when it runs, or by Pmin's proved bounds (the solver core's
+  // certified expected cost) when it does not.
+  r = run("P>=0.5 [ F \"goal\" ]", "--check-vertices 0");
+  ASSERT_EQ(r.code, 0) << r.err;
+  s = nlohmann::json::parse(r.out)["summary"];
+  EXPECT_EQ(s["holds"], true);
+  EXPECT_EQ(s["decided_by"], "graph analysis and proved error bound");
+  r = run("Pmax>=0.5 [ F \"goal\" ]", "");
   ASSERT_EQ(r.code, 0) << r.err;
   s = nlohmann::json::parse(r.out)["summary"];
   EXPECT_EQ(s["holds"], true);
@@ -300,7 +306,7 @@ TEST(CliProperty, QualitativeVerdictsAreDecidedOnTheGraph) {
   r = run_playtest("solve " + d.file("q.tra") + " --property 'P>=1 [ F \"goal\" ]' --check-vertices 0 --limit 0");
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("value >= 1 at every state of 0, 2: false (graph analysis)"), std::string::npos) << r.out;
-  r = run_playtest("solve " + d.file("q.tra") + " --property 'P>=0.5 [ F \"goal\" ]' --check-vertices 0 --limit 0");
+  r = run_playtest("solve " + d.file("q.tra") + " --property 'Pmax>=0.5 [ F \"goal\" ]' --check-vertices 0 --limit 0");
   EXPECT_EQ(r.code, 5);
   EXPECT_NE(r.out.find(": unknown"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("NOT CERTIFIED: the value at 2 has no proved bound"), std::string::npos) << r.out;

@@ -192,7 +192,7 @@ void check(const PropertyResult& r, const std::vector<Rational>& want, bool deci
 
 TEST(QualitativeBruteForce, ZeroAndOneAreDecidedOnTheGraphAndNoVerdictIsWrong) {
   Rng rng(3232);
-  int cases = 0, near_one = 0, open = 0, by_graph = 0, ones = 0;
+  int cases = 0, near_one = 0, open = 0, by_graph = 0, ones = 0, pmin_certified = 0;
   for (int round = 0; round < 1000; ++round) {
     SCOPED_TRACE("round " + std::to_string(round));
     const Case c = random_case(rng);
@@ -219,8 +219,20 @@ TEST(QualitativeBruteForce, ZeroAndOneAreDecidedOnTheGraphAndNoVerdictIsWrong) {
                             .targets = c.targets,
                             .allowed = c.allowed};
       // The double answer without its exact check: no proved bound, only the graph decides.
-      const PropertyResult plain = solve_property(c.g, q, {.exact_check_vertices = 0});
-      EXPECT_FALSE(plain.certified);
+      // Pmin there is the solver core's certified expected cost (issue 32, item 3): its proved
+      // bounds must hold the exact value.
+      const PropertyResult plain = solve_property(c.g, q, {.exact_check_vertices = 0, .threads = 1});
+      if (max) {
+        EXPECT_FALSE(plain.certified);
+      }
+      if (plain.certified) {
+        ++pmin_certified;
+        ASSERT_EQ(plain.lower.size(), n);
+        for (std::uint32_t v = 0; v < n; ++v) {
+          EXPECT_LE(Rational(plain.lower[v]), want[v]) << v;
+          EXPECT_GE(Rational(plain.upper[v]), want[v]) << v;
+        }
+      }
       check(plain, want, false, open, by_graph);
       // With the exact check: every verdict decided.
       const PropertyResult checked = solve_property(c.g, q);
@@ -244,6 +256,7 @@ TEST(QualitativeBruteForce, ZeroAndOneAreDecidedOnTheGraphAndNoVerdictIsWrong) {
               ones, near_one, open, by_graph);
   EXPECT_GT(open, 100);
   EXPECT_GT(by_graph, 1000);
+  EXPECT_GT(pmin_certified, 900);
 }
 
 // The trap the issue found (consensus: "P>=1" answered false from 0.9999999999999998), and its
@@ -298,15 +311,16 @@ TEST(QualitativeBruteForce, ValuesWithinOneEMinusSixteenOfOne) {
   const PropertyReport r2 = solve_property_report(g, req);
   EXPECT_EQ(*r2.holds, PropertyTruth::yes);
   EXPECT_TRUE(r2.certified);
-  // A threshold strictly inside (0, 1) with no proved bound: unknown, not certified (exit 5).
+  // A threshold strictly inside (0, 1) with no proved bound (Pmax at a): unknown, not certified
+  // (exit 5).
   req.threshold = Rational(1, 2);
   req.threshold_text = "0.5";
-  req.query.direction = PropertyDirection::min;
+  req.states = {a};
   const PropertyReport r3 = solve_property_report(g, req);
   EXPECT_EQ(*r3.holds, PropertyTruth::unknown);
   EXPECT_FALSE(r3.certified);
   EXPECT_NE(r3.not_certified.find("no proved bound"), std::string::npos) << r3.not_certified;
-  // ... and with the exact check it is decided: Pmin at c is 1 / (1 + 1e-17) >= 1/2.
+  // ... and with the exact check it is decided: Pmax at a is 1 / (1 + 1e-17) >= 1/2.
   req.options.exact_check_vertices = 20000;
   const PropertyReport r4 = solve_property_report(g, req);
   EXPECT_EQ(*r4.holds, PropertyTruth::yes);
