@@ -342,10 +342,6 @@ AdapterEvent SubprocessAdapter::stimulate(std::string_view label) {
       continue;
     }
     if (line == "done") {  // (before its ack) kept in order after the early outputs
-      if (early.kind == AdapterEvent::Kind::output) {
-        pending_.push_front(std::move(early));
-        early = AdapterEvent::nothing();
-      }
       pending_.push_back(AdapterEvent::outputs_done());
       continue;
     }

@@ -17,11 +17,11 @@ namespace playtest {
 
 class RandomWalkPolicy final : public Policy {
  public:
-  // The steps without a new edge after which a restarting walk resets: the number of edges the
-  // graph has (on the fly: found so far), at least 100.
-  static constexpr std::uint64_t min_restart_steps = 100;
+  // The steps without a new edge after which a restarting walk resets: twice the number of edges
+  // the graph has (on the fly: found so far), at least 20.
+  static constexpr std::uint64_t min_restart_steps = 20;
   static std::uint64_t restart_after(const GameGraph& g) {
-    return std::max<std::uint64_t>(min_restart_steps, g.num_edges());
+    return std::max<std::uint64_t>(min_restart_steps, 2 * std::uint64_t{g.num_edges()});
   }
 
   // `restart`: reset after restart_after(g) steps without a new edge (false: the plain walk of

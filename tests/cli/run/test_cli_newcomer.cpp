@@ -121,7 +121,7 @@ final n == 0;
 
 // Item 7: the default strategy (random) must not get stuck in a closed loop where the model has a
 // reset: once every job is done the model only loops (Take -> ?None); the walk restarts after
-// max(100, edges) steps without a new edge, so the default run covers every edge. Without a reset
+// max(20, 2 x edges) steps without a new edge, so the default run covers every edge. Without a reset
 // the run says that it made no progress.
 TEST(CliNewcomer, TheDefaultRandomWalkRestartsOutOfAClosedLoop) {
   ScratchDir d("newcomer_loop");
@@ -136,18 +136,18 @@ controllable Take require not waiting and finished { waiting := true; }
 observable None require waiting { waiting := false; }
 timeout weight 0;
 )";
-  const std::string with_reset = d.write("loop.ptm", body + "reset;
-");
+  const std::string with_reset = d.write("loop.ptm", body + "reset;\n");
   const std::string no_reset = d.write("closed.ptm", body);
-  const std::string sut = "--sut 'sh " + shell_adapter(d, "[ "$arg" = Take ] && echo "output ?None"") + "'";
+  const std::string sut = "--sut 'sh " + shell_adapter(d, "[ \"$arg\" = Take ] && echo \"output ?None\"") + "'";
   for (const std::string seed : {"1", "2", "3"}) {
     SCOPED_TRACE(seed);
     CliResult r = run_playtest("run " + with_reset + " " + sut + " --seed " + seed + " --timeout-ms 10000");
     EXPECT_EQ(r.code, 0) << r.out << r.err;
     EXPECT_NE(r.out.find("covered the purpose's edges"), std::string::npos) << r.out;
   }
-  CliResult r = run_playtest("run " + no_reset + " " + sut + " --seed 1 --steps 1000 --timeout-ms 10000");
-  EXPECT_EQ(r.code, 4) << r.out << r.err;
+  CliResult r =
+      run_playtest("run " + no_reset + " " + sut + " --seed 1 --steps 1000 --purpose none --timeout-ms 10000");
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("step budget of 1000 spent; no new edge in the last 99"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("the model has no reset"), std::string::npos) << r.out;
 }
@@ -203,13 +203,15 @@ TEST(CliNewcomer, OutOfFileDescriptorsIsAnErrorRunInTheTraceAndJUnit) {
     const std::string trace = d.file("t" + std::to_string(limit) + ".jsonl");
     const std::string junit = d.file("j" + std::to_string(limit) + ".xml");
     const std::string out = d.file("out.txt"), err = d.file("err.txt");
-    const std::string cmd = "ulimit -n " + std::to_string(limit) + "; exec " + std::string(PLAYTEST_BINARY) +
+    const std::string cmd = "ulimit -n " + std::to_string(limit) + " 2>/dev/null || exit 99; exec " +
+                            std::string(PLAYTEST_BINARY) +
                             " run " + model + " --sut 'sh " + sut +
                             "' --strategy random --purpose none --steps 3 --timeout-ms 5000 --trace " + trace +
                             " --junit " + junit + " >" + out + " 2>" + err;
     const int status = std::system(("sh -c \"" + cmd + "\"").c_str());
     const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     const std::string text = read_file(out) + read_file(err);
+    if (code == 99) continue;           // the shell holds more than that already
     if (code == 0 || code == 1) break;  // enough file descriptors: the run played (the adapter is silent: FAIL)
     if (code == 6) {          // playtest's own outputs: the message names the file
       EXPECT_TRUE(text.find(trace) != std::string::npos || text.find(junit) != std::string::npos) << text;
