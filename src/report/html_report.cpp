@@ -350,6 +350,7 @@ std::string steps_html(const RunRecord& r, const TestGraph* g, const Resolved* r
     };
     row.set("from", number(s.vertex, res ? res->from[i] : VertexId::none()));
     row.set("from_title", by_number ? s.vertex : std::string());
+    row.set("has_from_title", by_number && !s.vertex.empty());
     std::string changes;
     if (by_number && !s.to.empty() && s.kind != StepKind::reset) changes = state_changes(s.vertex, s.to);
     if (by_number && i == first && !res->from[i].is_none()) {
@@ -361,6 +362,7 @@ std::string steps_html(const RunRecord& r, const TestGraph* g, const Resolved* r
     std::string head = " —", label = s.label, tail = "→";
     std::string to = s.to.empty() ? s.to : number(s.to, res ? res->to[i] : VertexId::none());
     row.set("to_title", by_number ? s.to : std::string());
+    row.set("has_to_title", by_number && !s.to.empty());
     switch (s.kind) {
       case StepKind::timeout:
         label = "(timeout)";

@@ -254,7 +254,7 @@ const std::string& steps_template() {
 <tbody>
 {{#has_omitted}}<tr><td colspan="5" class="muted">… {{omitted}} earlier steps are not shown (the trace has them all)</td></tr>{{/has_omitted}}
 {{#has_first_state}}<tr class="state0"><td colspan="5" class="muted">states by number, what each step changed below them (hover a number for its whole state); the first: <span class="mono">{{first_state}}</span></td></tr>{{/has_first_state}}
-{{#rows}}<tr class="{{row_class}}"{{#has_edge_ref}} data-edge="{{edge_ref}}"{{/has_edge_ref}}><td class="num">{{step}}</td><td class="num">{{time}}</td><td><span class="kind k-{{kind}}">{{kind}}</span></td><td class="what"><span class="v"{{#from_title}} title="{{from_title}}"{{/from_title}}>{{from}}</span> <span class="arrow">{{arrow_head}}</span><span class="lbl">{{step_label}}</span><span class="arrow">{{arrow_tail}}</span> <span class="v"{{#to_title}} title="{{to_title}}"{{/to_title}}>{{to}}</span>{{#has_changes}}<div class="changes">{{changes}}</div>{{/has_changes}}</td><td class="allowed">{{allowed}}</td></tr>
+{{#rows}}<tr class="{{row_class}}"{{#has_edge_ref}} data-edge="{{edge_ref}}"{{/has_edge_ref}}><td class="num">{{step}}</td><td class="num">{{time}}</td><td><span class="kind k-{{kind}}">{{kind}}</span></td><td class="what"><span class="v"{{#has_from_title}} title="{{from_title}}"{{/has_from_title}}>{{from}}</span> <span class="arrow">{{arrow_head}}</span><span class="lbl">{{step_label}}</span><span class="arrow">{{arrow_tail}}</span> <span class="v"{{#has_to_title}} title="{{to_title}}"{{/has_to_title}}>{{to}}</span>{{#has_changes}}<div class="changes">{{changes}}</div>{{/has_changes}}</td><td class="allowed">{{allowed}}</td></tr>
 {{/rows}}
 </tbody>
 </table>)STEPS";

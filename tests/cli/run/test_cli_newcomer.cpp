@@ -207,8 +207,9 @@ TEST(CliNewcomer, OutOfFileDescriptorsIsAnErrorRunInTheTraceAndJUnit) {
                             std::string(PLAYTEST_BINARY) +
                             " run " + model + " --sut 'sh " + sut +
                             "' --strategy random --purpose none --steps 3 --timeout-ms 5000 --trace " + trace +
-                            " --junit " + junit + " >" + out + " 2>" + err;
-    const int status = std::system(("sh -c \"" + cmd + "\"").c_str());
+                            " --junit " + junit;
+    // (standard output and error opened before the limit)
+    const int status = std::system(("sh -c \"" + cmd + "\" >" + out + " 2>" + err).c_str());
     const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     const std::string text = read_file(out) + read_file(err);
     if (code == 99) continue;           // the shell holds more than that already
