@@ -13,6 +13,7 @@ Steps count every element visited, vertices and edges, as GraphWalker's path doe
 import argparse
 import json
 import math
+import re
 import os
 import subprocess
 import sys
@@ -28,7 +29,10 @@ def percentile(values, p):
 
 def counts(path):
     with open(path, encoding="utf-8") as f:
-        doc = json.load(f)
+        text = f.read()
+    # GraphWalker's reader takes comments (a licence header); Python's does not.
+    text = re.sub(r"^\s*/\*.*?\*/", "", text, flags=re.S)
+    doc = json.loads(text)
     models = doc.get("models", []) if isinstance(doc, dict) else []
     return (len(models), sum(len(m.get("vertices", [])) for m in models), sum(len(m.get("edges", [])) for m in models))
 
@@ -58,7 +62,8 @@ def main():
                             "random(edge_coverage(100))", "--strategy", "random,planner,cover", "--runs",
                             str(a.runs), "--steps", str(a.steps), "--json"], capture_output=True, text=True)
         if r.returncode != 0:
-            refused.append((name, (r.stderr.strip().splitlines() or ["exit %d" % r.returncode])[0]))
+            errors = [l for l in r.stderr.splitlines() if "error:" in l] or ["exit %d" % r.returncode]
+            refused.append((name, errors[0].replace("playtest: ", "", 1)))
             continue
         rows = {row["strategy"]: row for row in json.loads(r.stdout)["strategies"]}
         # The distribution of the random walk's steps: one run per seed (simulate's JSON has the
