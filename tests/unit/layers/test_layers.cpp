@@ -45,6 +45,9 @@ const std::map<std::string, std::set<std::string>>& allowed() {
     t["campaign"] = t["diagnose"];
     t["campaign"].insert("diagnose");
     t["campaign"].insert("input");
+    // include/playtest/gtest.hpp, the GoogleTest integration: above everything it plays with.
+    t["gtest.hpp"] = t["campaign"];
+    t["gtest.hpp"].insert("campaign");
     return t;
   }();
   return table;
