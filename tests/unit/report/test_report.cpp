@@ -450,7 +450,10 @@ TEST(HtmlReport, TheFailingPathIsOnThePictureAndInTheStepTable) {
   EXPECT_NE(html.find("The runs took 3 of 16 edges"), std::string::npos);
   EXPECT_NE(html.find("<td class=\"mono\">shutdown</td><td class=\"mono\">idle1</td><td class=\"mono\">closing</td>"),
             std::string::npos);
-  EXPECT_EQ(count(html, "class=\"edge uncovered\""), 13u);
+  // 13 edges never taken: one of them an outcome of a vertex the run visited, which the system never
+  // chose there (model slack, drawn as such), the other 12 never reached.
+  EXPECT_EQ(count(html, "class=\"edge uncovered\""), 12u);
+  EXPECT_EQ(count(html, "class=\"edge slack\""), 1u);
 }
 
 TEST(HtmlReport, ATraceFromAnotherModelIsALocatedError) {
