@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <unordered_map>
 
 #include "playtest/graph/test_graph.hpp"
 
@@ -80,12 +81,15 @@ std::string describe_claim(const GameGraph& g, const OutcomeClaim& c) {
 std::vector<OutcomeClaim> model_slack(const GameGraph& g, const Evidence& evidence, const HistoryModel* history,
                                       const ClaimOptions& o, std::uint64_t min_history_visits) {
   std::vector<OutcomeClaim> out;
+  const auto contexts =
+      evidence.max_context() > 0 ? evidence.num_contexts_by_vertex(1) : std::unordered_map<std::uint32_t, std::uint32_t>{};
   for (VertexId v : evidence.vertices()) {
     if (v.index() >= g.num_vertices() || !g.is_passive(v)) continue;
     const std::uint64_t visits = evidence.visits(v);
     const LearnedChoice* learned = history ? history->at(v) : nullptr;
+    const auto c = contexts.find(v.value);
     const auto histories = static_cast<std::uint32_t>(
-        learned ? learned->states.size() : (evidence.max_context() > 0 ? evidence.num_contexts(v, 1) : 1));
+        learned ? learned->states.size() : (c != contexts.end() ? c->second : 1));
     for (EdgeId e : g.out_edges(v)) {
       const std::uint64_t seen = evidence.count(v, e);
       if (seen == 0) {

@@ -141,6 +141,16 @@ std::uint32_t Evidence::num_contexts(VertexId v, std::uint32_t length) const {
   return static_cast<std::uint32_t>(all.size());
 }
 
+std::unordered_map<std::uint32_t, std::uint32_t> Evidence::num_contexts_by_vertex(std::uint32_t length) const {
+  std::unordered_map<Key, bool, KeyHash> seen;
+  for (const Evidence* e = this; e != nullptr; e = e->base_)
+    for (const auto& [k, counts] : e->context_)
+      if (k.length == length) seen.emplace(k, true);
+  std::unordered_map<std::uint32_t, std::uint32_t> out;
+  for (const auto& [k, unused] : seen) ++out[k.vertex];
+  return out;
+}
+
 std::vector<VertexId> Evidence::vertices() const {
   std::vector<VertexId> out;
   for (const Evidence* e = this; e != nullptr; e = e->base_)

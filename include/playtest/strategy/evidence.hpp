@@ -78,6 +78,9 @@ class Evidence {
   std::vector<Context> contexts(VertexId v, std::uint32_t length) const;
   // How many distinct contexts of length `length` were seen at v.
   std::uint32_t num_contexts(VertexId v, std::uint32_t length) const;
+  // The same for every vertex at once (one pass over the contexts: num_contexts per vertex would
+  // read them all for each vertex), by vertex index.
+  std::unordered_map<std::uint32_t, std::uint32_t> num_contexts_by_vertex(std::uint32_t length) const;
   // The passive vertices with at least one visit, ascending.
   std::vector<VertexId> vertices() const;
   // Outcomes recorded in all (own and base).
