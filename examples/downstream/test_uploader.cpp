@@ -44,7 +44,8 @@ TEST(Uploader, EveryUploadCompletesWhicheverChunkFinishesFirst) {
   playtest::gtest::PlayOptions options{.strategy = "cover", .runs = 3, .model_name = "uploader.json"};
   options.run.max_steps = 40;  // no purpose: 40 steps of the coverage tour without a failure pass
   options.shrink_attempts = 3;
-  EXPECT_TRUE(playtest::gtest::passes(model, [] { return std::make_unique<UploaderAdapter>(); }, options));
+  EXPECT_TRUE(playtest::gtest::passes(
+      model, [] { return std::make_unique<UploaderAdapter>(); }, options));
 }
 
 }  // namespace

@@ -77,11 +77,11 @@ struct PlayOptions {
   std::uint32_t runs = 1;
   // The runs' purpose, step budget and timeouts (RunOptions::seed is replaced by the test's seed).
   RunOptions run;
-  PrepareOptions prepare;                  // the strategy's own options
-  std::uint64_t default_seed = 1;          // without PLAYTEST_SEED
-  std::string model_name;                  // the model as the traces name it ("" : "model")
-  bool shrink = true;                      // shrink a FAIL to its shortest failing stimuli
-  std::uint32_t shrink_attempts = 5;       // K: tries per candidate (the system is nondeterministic)
+  PrepareOptions prepare;                          // the strategy's own options
+  std::uint64_t default_seed = 1;                  // without PLAYTEST_SEED
+  std::string model_name;                          // the model as the traces name it ("" : "model")
+  bool shrink = true;                              // shrink a FAIL to its shortest failing stimuli
+  std::uint32_t shrink_attempts = 5;               // K: tries per candidate (the system is nondeterministic)
   std::chrono::milliseconds shrink_budget{10000};  // wall clock for the whole shrink
 };
 
@@ -201,12 +201,11 @@ inline ::testing::AssertionResult passes(const TestGraph& model, const AdapterFa
         s = shrink(model, replay_target(model, *bad), *adapter, so);
       }
       if (s.reproduced)
-        out << "  shrunk stimuli (" << count_stimuli(s.minimal) << " of " << count_stimuli(s.original)
-            << ", failing " << s.minimal_rate.successes << " of " << s.minimal_rate.trials
-            << " attempts): " << describe(s.minimal) << "\n";
+        out << "  shrunk stimuli (" << count_stimuli(s.minimal) << " of " << count_stimuli(s.original) << ", failing "
+            << s.minimal_rate.successes << " of " << s.minimal_rate.trials << " attempts): " << describe(s.minimal)
+            << "\n";
       else
-        out << "  shrunk stimuli: none (the failure did not come back in " << options.shrink_attempts
-            << " attempts)\n";
+        out << "  shrunk stimuli: none (the failure did not come back in " << options.shrink_attempts << " attempts)\n";
       if (!minimal.empty() && s.witness) out << "  shrunk trace: " << minimal << "\n";
     }
     if (!trace.empty())

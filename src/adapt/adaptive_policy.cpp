@@ -7,9 +7,9 @@
 #include "playtest/adapt/context_product.hpp"
 #include "playtest/solve/bounded_reachability.hpp"
 #include "playtest/solve/expected_cost.hpp"
+#include "playtest/strategy/claims.hpp"
 #include "playtest/strategy/evidence.hpp"
 #include "playtest/strategy/history_model.hpp"
-#include "playtest/strategy/claims.hpp"
 
 namespace playtest {
 
@@ -18,8 +18,8 @@ namespace {
 // A plan on the context product: what to do at each product vertex.
 struct Plan {
   ContextProduct product;
-  std::vector<EdgeId> strategy;                         // coverage, expected: per product vertex
-  std::shared_ptr<const BoundedReachResult> reach;      // reach
+  std::vector<EdgeId> strategy;                     // coverage, expected: per product vertex
+  std::shared_ptr<const BoundedReachResult> reach;  // reach
   std::uint32_t bound = 0;
 };
 
@@ -27,7 +27,11 @@ class AdaptivePolicy final : public Policy {
  public:
   AdaptivePolicy(Replanning mode, const TestGraph& g, std::vector<VertexId> goals, std::unique_ptr<Policy> inner,
                  std::shared_ptr<const AdaptOptions> o)
-      : mode_(mode), g_(g), goals_(std::move(goals)), inner_(std::move(inner)), keep_options_(std::move(o)),
+      : mode_(mode),
+        g_(g),
+        goals_(std::move(goals)),
+        inner_(std::move(inner)),
+        keep_options_(std::move(o)),
         o_(*keep_options_) {}
 
   std::string_view name() const override { return inner_->name(); }
@@ -37,7 +41,7 @@ class AdaptivePolicy final : public Policy {
     history_.clear();
     path_.clear();
     for (auto& m : memory_state_) m.clear();  // a fresh system: its memories start empty
-    if (view.step == 0) {  // a new run (not a reset within one): what is wanted starts again
+    if (view.step == 0) {                     // a new run (not a reset within one): what is wanted starts again
       wanted_.clear();
       plan_.reset();
       since_plan_ = 0;
@@ -125,8 +129,7 @@ class AdaptivePolicy final : public Policy {
 
   // A purpose edge not taken in this run (coverage), as RunView counts them.
   bool uncovered(EdgeId e, const RunView& view) const {
-    return view.edge_visits[e.index()] == 0 &&
-           (view.purpose_edges.empty() || view.purpose_edges[e.index()] != 0);
+    return view.edge_visits[e.index()] == 0 && (view.purpose_edges.empty() || view.purpose_edges[e.index()] != 0);
   }
   bool is_wanted(EdgeId e) const { return e.index() < wanted_.size() && wanted_[e.index()] != 0; }
   bool interesting(VertexId v) const { return v.index() < keep_.size() && keep_[v.index()] > 0; }
@@ -156,7 +159,8 @@ class AdaptivePolicy final : public Policy {
 
   EdgeId planned_edge(VertexId x) const {
     if (mode_ == Replanning::reach) {
-      const std::uint32_t k = plan_->bound > moves_in_plan_ ? plan_->bound - static_cast<std::uint32_t>(moves_in_plan_) : 1;
+      const std::uint32_t k =
+          plan_->bound > moves_in_plan_ ? plan_->bound - static_cast<std::uint32_t>(moves_in_plan_) : 1;
       return plan_->reach->choice(x, std::min(k, plan_->reach->bound()));
     }
     return x.index() < plan_->strategy.size() ? plan_->strategy[x.index()] : EdgeId::none();
@@ -188,8 +192,7 @@ class AdaptivePolicy final : public Policy {
     if (any && mode_ == Replanning::coverage)
       for (EdgeId e : g_.edges())
         if (uncovered(e, view) &&
-            !(g_.is_passive(g_.source(e)) &&
-              is_futile(g_, ev, g_.source(e), e, view.edge_visits, o_.claims)))
+            !(g_.is_passive(g_.source(e)) && is_futile(g_, ev, g_.source(e), e, view.edge_visits, o_.claims)))
           wanted_[e.index()] = 1;
     // Once the system departs from the model anywhere, every choice of it may depend on history:
     // the plan learns every passive vertex with a choice per history (a vertex whose choice does
@@ -223,7 +226,8 @@ class AdaptivePolicy final : public Policy {
                                                           std::span<double> probs) {
       const auto out = g_.out_edges(v);
       const LearnedChoice* c = with_memory ? history_model_.at(v) : nullptr;
-      const LearnedChoice::State* state = c != nullptr && c->memory < memory.size() ? c->find(memory[c->memory]) : nullptr;
+      const LearnedChoice::State* state =
+          c != nullptr && c->memory < memory.size() ? c->find(memory[c->memory]) : nullptr;
       double sum = 0;
       for (std::size_t i = 0; i < out.size(); ++i) {
         if (c != nullptr) {  // per memory state, the declared probabilities as the prior
@@ -304,12 +308,12 @@ class AdaptivePolicy final : public Policy {
   std::unique_ptr<Policy> inner_;
   std::shared_ptr<const AdaptOptions> keep_options_;
   const AdaptOptions& o_;
-  std::vector<EdgeId> history_;        // the last edges since the run began or the last reset
-  std::vector<EdgeId> path_;           // every edge since the run began or the last reset
-  HistoryModel history_model_;         // what the plan learned the choices to depend on
+  std::vector<EdgeId> history_;                     // the last edges since the run began or the last reset
+  std::vector<EdgeId> path_;                        // every edge since the run began or the last reset
+  HistoryModel history_model_;                      // what the plan learned the choices to depend on
   std::vector<std::vector<LabelId>> memory_state_;  // per memory of history_model_: its state now
-  std::vector<std::uint8_t> wanted_;   // per model edge: an outcome the plan aims at
-  std::vector<std::uint32_t> keep_;    // per model vertex: history its plan keeps
+  std::vector<std::uint8_t> wanted_;                // per model edge: an outcome the plan aims at
+  std::vector<std::uint32_t> keep_;                 // per model vertex: history its plan keeps
   std::optional<Plan> plan_;
   bool due_ = true;
   bool stale_ = false;  // coverage: a target of the plan was taken since it was made

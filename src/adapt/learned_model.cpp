@@ -1,7 +1,6 @@
 #include "playtest/adapt/learned_model.hpp"
 
 #include <cmath>
-
 #include <limits>
 
 #include "playtest/strategy/statistics.hpp"

@@ -19,12 +19,9 @@ namespace playtest {
 
 namespace {
 
-constexpr std::pair<const char*, InputFormat> format_names[] = {{"graph", InputFormat::graph},
-                                                                {"model", InputFormat::model},
-                                                                {"aut", InputFormat::aut},
-                                                                {"lts", InputFormat::lts},
-                                                                {"prism", InputFormat::prism},
-                                                                {"graphwalker", InputFormat::graphwalker}};
+constexpr std::pair<const char*, InputFormat> format_names[] = {
+    {"graph", InputFormat::graph}, {"model", InputFormat::model}, {"aut", InputFormat::aut},
+    {"lts", InputFormat::lts},     {"prism", InputFormat::prism}, {"graphwalker", InputFormat::graphwalker}};
 
 // The format of an input's text: JSON objects are graph/1 or lts/1, "des (" starts an .aut file, a
 // first line of two or three numbers a PRISM .tra, anything else is read as a model program.
@@ -113,7 +110,8 @@ void load_model_program(const LoadOptions& o, const std::string& text, LoadedInp
 // GraphWalker/AltWalker JSON (docs/graphwalker.md): compiled into a model program, then as one.
 void load_graphwalker_input(const LoadOptions& o, const std::string& text, LoadedInput& out) {
   if (!o.params.empty())
-    throw UsageError("param", "GraphWalker models have no parameters; their variables start as the model's actions say");
+    throw UsageError("param",
+                     "GraphWalker models have no parameters; their variables start as the model's actions say");
   GraphWalkerOptions go;
   go.goal_elements = o.goal_conditions;
   auto imported = std::make_shared<GraphWalkerImport>(load_graphwalker(text, o.path, go));

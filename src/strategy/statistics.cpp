@@ -1,6 +1,7 @@
 #include "playtest/strategy/statistics.hpp"
 
 #include <fmt/format.h>
+#include <math.h>
 
 #include <algorithm>
 #include <cmath>
@@ -16,6 +17,14 @@ namespace {
 constexpr double eps = 1e-15;
 constexpr double tiny = 1e-300;
 
+// ln Gamma(x) without a data race: std::lgamma stores the sign of Gamma(x) in the global signgam,
+// which campaign workers calling it at once write together (ThreadSanitizer reports it);
+// lgamma_r (glibc, POSIX.1-2024) hands the sign back instead. Every argument here is positive.
+double log_gamma(double x) {
+  int sign = 0;
+  return ::lgamma_r(x, &sign);
+}
+
 void check_gamma_args(double a, double x) {
   if (!(a > 0) || !std::isfinite(a))
     throw UsageError("a", fmt::format("the shape a must be positive and finite, got {}", a));
@@ -23,7 +32,7 @@ void check_gamma_args(double a, double x) {
 }
 
 // e^-x x^a / Gamma(a), the common factor of the series and the continued fraction.
-double gamma_front(double a, double x) { return std::exp(-x + a * std::log(x) - std::lgamma(a)); }
+double gamma_front(double a, double x) { return std::exp(-x + a * std::log(x) - log_gamma(a)); }
 
 // P(a, x) by its power series sum_n x^n / (a (a+1) ... (a+n)); converges fast for x < a + 1.
 double gamma_p_series(double a, double x) {
@@ -121,8 +130,7 @@ double regularized_beta(double x, double a, double b) {
   if (!(x >= 0 && x <= 1)) throw UsageError("x", fmt::format("x must lie in [0, 1], got {}", x));
   if (x == 0) return 0.0;
   if (x == 1) return 1.0;
-  const double log_front =
-      a * std::log(x) + b * std::log1p(-x) - (std::lgamma(a) + std::lgamma(b) - std::lgamma(a + b));
+  const double log_front = a * std::log(x) + b * std::log1p(-x) - (log_gamma(a) + log_gamma(b) - log_gamma(a + b));
   if (x < (a + 1.0) / (a + b + 2.0)) return std::clamp(std::exp(log_front) * beta_fraction(x, a, b) / a, 0.0, 1.0);
   return std::clamp(1.0 - std::exp(log_front) * beta_fraction(1.0 - x, b, a) / b, 0.0, 1.0);
 }
@@ -204,7 +212,7 @@ namespace {
 
 // The number of count vectors of k parts summing to n, C(n + k - 1, k - 1), as a double.
 double compositions(std::uint64_t n, std::size_t k) {
-  return std::exp(std::lgamma(double(n) + double(k)) - std::lgamma(double(n) + 1.0) - std::lgamma(double(k)));
+  return std::exp(log_gamma(double(n) + double(k)) - log_gamma(double(n) + 1.0) - log_gamma(double(k)));
 }
 
 // Sum of the multinomial probabilities of every count vector at most as likely as the observed one.
@@ -216,7 +224,7 @@ class ExactMultinomial {
   }
   double p_value() {
     sum_ = 0;
-    visit(0, n_, std::lgamma(double(n_) + 1.0));
+    visit(0, n_, log_gamma(double(n_) + 1.0));
     return std::min(1.0, sum_);
   }
 
@@ -224,12 +232,12 @@ class ExactMultinomial {
   // Parts i.. share `left` draws; `acc` = log n! - sum_{j<i} log n_j! + sum_{j<i} n_j log p_j.
   void visit(std::size_t i, std::uint64_t left, double acc) {
     if (i + 1 == log_p_.size()) {
-      const double lp = acc - std::lgamma(double(left) + 1.0) + double(left) * log_p_[i];
+      const double lp = acc - log_gamma(double(left) + 1.0) + double(left) * log_p_[i];
       if (lp <= threshold_) sum_ += std::exp(lp);
       return;
     }
     for (std::uint64_t c = 0; c <= left; ++c)
-      visit(i + 1, left - c, acc - std::lgamma(double(c) + 1.0) + double(c) * log_p_[i]);
+      visit(i + 1, left - c, acc - log_gamma(double(c) + 1.0) + double(c) * log_p_[i]);
   }
   std::vector<double> log_p_;
   std::uint64_t n_;
@@ -256,13 +264,13 @@ FitResult goodness_of_fit(std::span<const std::uint64_t> counts, std::span<const
   FitResult r;
   r.df = double(k) - 1.0;
   r.min_expected = std::numeric_limits<double>::infinity();
-  double x2 = 0, g = 0, log_observed = std::lgamma(double(n) + 1.0);
+  double x2 = 0, g = 0, log_observed = log_gamma(double(n) + 1.0);
   for (std::size_t i = 0; i < k; ++i) {
     const double e = double(n) * probs[i], o = double(counts[i]);
     r.min_expected = std::min(r.min_expected, e);
     if (e > 0) x2 += (o - e) * (o - e) / e;
     if (o > 0) g += 2.0 * o * std::log(o / e);
-    log_observed += o * std::log(probs[i]) - std::lgamma(o + 1.0);
+    log_observed += o * std::log(probs[i]) - log_gamma(o + 1.0);
   }
   if (method == FitMethod::automatic)
     method = compositions(n, k) <= exact_limit ? FitMethod::exact : FitMethod::chi_square;

@@ -72,8 +72,7 @@ class ContextProduct {
   // The product vertex of model vertex v reached with `history` (the last edges, most recent last,
   // as many as the caller keeps), or none when no run from the initial vertex gets there so.
   // With memories: their states now, in the order of options.memories.
-  VertexId locate(VertexId v, std::span<const EdgeId> history,
-                  std::span<const std::vector<LabelId>> memory = {}) const;
+  VertexId locate(VertexId v, std::span<const EdgeId> history, std::span<const std::vector<LabelId>> memory = {}) const;
   // How many edges of history the product keeps at model vertex v.
   std::uint32_t slack(VertexId v) const { return slack_[v.index()]; }
 
@@ -89,7 +88,7 @@ class ContextProduct {
   TestGraph graph_;
   std::vector<VertexId> vertex_of_;
   std::vector<EdgeId> edge_of_;
-  std::vector<std::uint32_t> slack_;  // per model vertex
+  std::vector<std::uint32_t> slack_;                       // per model vertex
   std::unordered_map<Key, std::uint32_t, KeyHash> index_;  // (v, window) -> product vertex
   VertexId target_;
 };

@@ -19,9 +19,9 @@
 #include "playtest/graph/test_graph.hpp"
 #include "playtest/run/adapter.hpp"
 #include "playtest/run/stop_signal.hpp"
+#include "playtest/strategy/claims.hpp"
 #include "playtest/strategy/evidence.hpp"
 #include "playtest/strategy/policy.hpp"
-#include "playtest/strategy/claims.hpp"
 #include "playtest/strategy/test_purpose.hpp"
 
 namespace playtest {

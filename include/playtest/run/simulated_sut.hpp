@@ -76,13 +76,12 @@ class SimulatedSut final : public Adapter {
   Rng rng_;
   SimulatedSutOptions options_;
   VertexId state_;
-  EdgeId last_;  // the edge that led to state_ (none at the start and after a reset)
+  EdgeId last_;               // the edge that led to state_ (none at the start and after a reset)
   std::vector<EdgeId> path_;  // Choice::history: every edge since the start or the last reset
   void moved(EdgeId e) {
     last_ = e;
     if (options_.choice == SimulatedSutOptions::Choice::history) path_.push_back(e);
   }
 };
-
 
 }  // namespace playtest

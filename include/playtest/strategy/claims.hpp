@@ -61,11 +61,11 @@ struct OutcomeClaim {
   Kind kind = Kind::never_at_vertex;
   VertexId vertex;
   EdgeId outcome;
-  std::uint64_t visits = 0;     // the visits the claim rests on (without the outcome)
-  std::uint32_t histories = 0;  // distinct histories among them
-  double rate = 1;              // a rate above this is ruled out ...
-  double confidence = 0.999;    // ... at this confidence
-  double declared_prob = 0;     // the model's probability of the outcome (for reference only)
+  std::uint64_t visits = 0;        // the visits the claim rests on (without the outcome)
+  std::uint32_t histories = 0;     // distinct histories among them
+  double rate = 1;                 // a rate above this is ruled out ...
+  double confidence = 0.999;       // ... at this confidence
+  double declared_prob = 0;        // the model's probability of the outcome (for reference only)
   std::uint32_t edges_behind = 0;  // a run's stop: wanted edges left untestable behind it
   // A run's stop (check_futility): the claim is about the evidence the run knew when it stopped
   // (the runs before it and its own), worded so ("had not been seen ... when the run stopped").
@@ -102,8 +102,7 @@ std::vector<SlackSummary> summarize_slack(const GameGraph& g, std::span<const Ou
 // by `edge_visits`) has been seen there at least `visits` times. On a graph explored on the fly:
 // only v's own visits count.
 bool every_history_offered(const GameGraph& g, const Evidence& evidence, VertexId v,
-                           std::span<const std::uint32_t> edge_visits, std::uint64_t visits,
-                           std::uint32_t length = 1);
+                           std::span<const std::uint32_t> edge_visits, std::uint64_t visits, std::uint32_t length = 1);
 
 // Whether waiting for outcome e of v is futile: never observed at v, and ruled out above
 // o.rare_rate at v and in every history every_history_offered asks for.

@@ -51,7 +51,7 @@ struct LearnedChoice {
   double gain = 0;           // the criterion's gain over the vertex alone (nats)
   std::uint64_t visits = 0;
   struct State {
-    std::vector<LabelId> history;  // the memory's state, most recent last
+    std::vector<LabelId> history;                            // the memory's state, most recent last
     std::vector<std::pair<EdgeId, std::uint64_t>> outcomes;  // seen there, by edge
     std::uint64_t visits = 0;
     std::uint64_t count(EdgeId e) const;
@@ -72,10 +72,10 @@ struct HistoryModel {
 };
 
 struct HistoryLearningOptions {
-  std::uint32_t max_length = 6;     // the longest memory tried
-  std::uint64_t min_visits = 8;     // vertices with fewer visits are not learned
-  std::uint32_t max_states = 128;   // a memory seen in more states at a vertex is not tried there
-  double min_gain = 3.0;            // nats the criterion must gain over the vertex alone
+  std::uint32_t max_length = 6;    // the longest memory tried
+  std::uint64_t min_visits = 8;    // vertices with fewer visits are not learned
+  std::uint32_t max_states = 128;  // a memory seen in more states at a vertex is not tried there
+  double min_gain = 3.0;           // nats the criterion must gain over the vertex alone
   // Per vertex: learn it (empty: every passive vertex with at least two out-edges).
   std::span<const std::uint8_t> vertices;
 };
