@@ -4,7 +4,12 @@
 // protocol, so that an adapter only says what a stimulus does and which outputs the system produces:
 //
 //  * `ready` after the start and after `reset`, `ack` once a stimulus is applied, `refused` when
-//    the handler throws Refused, `error` when it throws anything else;
+//    the handler throws Refused, `error` when it throws anything else (a std::exception, a string,
+//    anything) or calls exit(): every way out of a handler but a return or Refused ends with
+//    `error` and on_stop();
+//  * `done` when the outputs of a stimulus are complete: done() says so, done_after(ms) (or
+//    set_settle(ms) for every stimulus) says it after a settle time, for stimuli whose answer is a
+//    message or nothing;
 //  * outputs raised while a stimulus is being applied (by the handler or any other thread) are held
 //    back and written right after its `ack`, in the order they were raised; at any other time they
 //    are written at once; every line is written whole and flushed;
@@ -36,6 +41,10 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#if __has_include(<cxxabi.h>)
+#include <cxxabi.h>
+#endif
+
 #include <cctype>
 #include <cerrno>
 #include <chrono>
@@ -51,6 +60,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <typeinfo>
 #include <utility>
 #include <vector>
 
@@ -321,7 +331,7 @@ class Adapter {
   Adapter() = default;
   Adapter(const Adapter&) = delete;
   Adapter& operator=(const Adapter&) = delete;
-  virtual ~Adapter() = default;
+  virtual ~Adapter() { end_settle(); }
 
   // Bring the system to its initial state (connect, start it). Called before `ready`.
   virtual void on_start() {}
@@ -346,6 +356,28 @@ class Adapter {
   void quiet() { emit("quiet", true); }
   // A '#' line, ignored by playtest. Any thread.
   void comment(const std::string& text) { emit("# " + one_line(text), false); }
+  // The outputs of the last stimulus are complete: nothing more comes from it (`done`). Raised
+  // during the stimulus, it is written after the `ack` and the outputs held back. Any thread.
+  void done() {
+    std::lock_guard<std::mutex> lock(m_);
+    done_locked(stimuli_);
+  }
+  // `done` `settle` after the `ack` of the current (or last) stimulus, unless another stimulus
+  // began meanwhile: for a stimulus whose answer may be a message or nothing, the time within which
+  // the system sends it. Outputs raised meanwhile are written at once. Any thread.
+  void done_after(std::chrono::milliseconds settle) {
+    std::lock_guard<std::mutex> lock(m_);
+    if (applying_)
+      settle_for_ = settle;
+    else
+      start_settle(stimuli_, settle);
+  }
+  // Every stimulus whose handler does not call done() or done_after() gets `done` `settle` after
+  // its `ack` (a negative value: none, the default).
+  void set_settle(std::chrono::milliseconds settle) {
+    std::lock_guard<std::mutex> lock(m_);
+    settle_default_ = settle;
+  }
   // The adapter cannot go on: writes `error MESSAGE` and ends the process. Any thread.
   [[noreturn]] void fail(const std::string& message) {
     {
@@ -360,6 +392,11 @@ class Adapter {
   // Speaks the protocol on standard input and output until `end` or end of file, then calls
   // on_stop(); returns the exit status for main() (1 after an error).
   int run() {
+    running() = this;
+    static const bool hooked = std::atexit(exit_hook) == 0;  // exit() in a handler: `error`, on_stop()
+    (void)hooked;
+    bool failed = true;
+    std::string error;
     try {
       on_start();
       line("ready");
@@ -369,6 +406,10 @@ class Adapter {
         if (l.empty() || l[0] == '#') continue;
         if (l == "end") break;
         if (l == "reset") {
+          {
+            std::lock_guard<std::mutex> lock(m_);
+            ++stimuli_;  // a pending done_after belongs to the past
+          }
           on_reset();
           line("ready");
         } else if (l.compare(0, 9, "stimulus ") == 0) {
@@ -377,16 +418,23 @@ class Adapter {
           throw std::runtime_error("cannot handle the line '" + l + "'");
         }
       }
+      failed = false;
     } catch (const std::exception& e) {
-      {
-        std::lock_guard<std::mutex> lock(m_);
-        write("error " + one_line(e.what()));
-      }
-      stop_once();
-      return 1;
+      error = e.what();
+    } catch (const char* e) {
+      error = e ? e : "a null string was thrown";
+    } catch (const std::string& e) {
+      error = e;
+    } catch (...) {
+      error = "an exception that is not a std::exception was thrown" + thrown_type();
+    }
+    if (failed) {
+      std::lock_guard<std::mutex> lock(m_);
+      write("error " + one_line(error.empty() ? "an exception with an empty message was thrown" : error));
     }
     stop_once();
-    return 0;
+    running() = nullptr;
+    return failed ? 1 : 0;
   }
 
  private:
@@ -395,17 +443,52 @@ class Adapter {
     for (char c : s) out += (c == '\n' || c == '\r') ? ' ' : c;
     return out;
   }
+  // " (of type T)" for the exception being handled, when the C++ runtime can tell.
+  static std::string thrown_type() {
+#if __has_include(<cxxabi.h>) && defined(__GLIBCXX__)
+    if (const std::type_info* t = abi::__cxa_current_exception_type()) {
+      int st = 0;
+      char* name = abi::__cxa_demangle(t->name(), nullptr, nullptr, &st);
+      std::string out = " (of type " + std::string(st == 0 && name ? name : t->name()) + ")";
+      std::free(name);
+      return out;
+    }
+#endif
+    return "";
+  }
+  static Adapter*& running() {
+    static Adapter* a = nullptr;
+    return a;
+  }
+  static void exit_hook() {  // exit() while run() runs: a handler (or a thread) ended the process
+    Adapter* a = running();
+    if (!a) return;
+    running() = nullptr;
+    {
+      std::lock_guard<std::mutex> lock(a->m_);
+      if (a->stopped_) return;
+      write("error the adapter called exit() while it was running");
+    }
+    a->stop_once();
+  }
   void stimulus(const std::string& text) {
     const Label l = parse_label(text);
     {
       std::lock_guard<std::mutex> lock(m_);
       applying_ = true;
+      ++stimuli_;
+      settle_for_ = settle_default_;
     }
     try {
       on_stimulus(l);
     } catch (const Refused&) {
       std::lock_guard<std::mutex> lock(m_);
       write("refused");
+      std::vector<std::string> kept;
+      for (std::string& h : held_)
+        if (h != "done") kept.push_back(std::move(h));  // nothing to complete
+      held_ = std::move(kept);
+      settle_for_ = std::chrono::milliseconds(-1);
       release();
       return;
     } catch (...) {
@@ -417,6 +500,44 @@ class Adapter {
     std::lock_guard<std::mutex> lock(m_);
     write("ack");
     release();
+    if (settle_for_.count() >= 0 && done_for_ != stimuli_) start_settle(stimuli_, settle_for_);
+    settle_for_ = std::chrono::milliseconds(-1);
+  }
+  void done_locked(unsigned long long stimulus) {  // (lock held) `done` once per stimulus, after its outputs
+    if (stimulus != stimuli_ || done_for_ == stimulus || stopped_) return;
+    done_for_ = stimulus;
+    settle_for_ = std::chrono::milliseconds(-1);
+    if (applying_)
+      held_.push_back("done");
+    else
+      write("done");
+  }
+  void start_settle(unsigned long long stimulus, std::chrono::milliseconds settle) {  // (lock held)
+    settle_stimulus_ = stimulus;
+    settle_at_ = std::chrono::steady_clock::now() + settle;
+    if (!settle_thread_.joinable())
+      settle_thread_ = std::thread([this] {
+        std::unique_lock<std::mutex> lock(m_);
+        while (!stopped_ && !settle_end_) {
+          if (settle_stimulus_ == 0) {
+            settle_cv_.wait(lock);
+          } else if (std::chrono::steady_clock::now() >= settle_at_) {
+            done_locked(settle_stimulus_);
+            settle_stimulus_ = 0;
+          } else {
+            settle_cv_.wait_until(lock, settle_at_);
+          }
+        }
+      });
+    settle_cv_.notify_all();
+  }
+  void end_settle() {
+    {
+      std::lock_guard<std::mutex> lock(m_);
+      settle_end_ = true;
+    }
+    settle_cv_.notify_all();
+    if (settle_thread_.joinable() && settle_thread_.get_id() != std::this_thread::get_id()) settle_thread_.join();
   }
   void release() {  // (lock held) the outputs raised during the stimulus, after its answer
     for (const std::string& h : held_) write(h);
@@ -447,6 +568,7 @@ class Adapter {
       stopped_ = true;
     }
     if (!first) return;
+    end_settle();
     try {
       on_stop();
     } catch (...) {
@@ -456,6 +578,13 @@ class Adapter {
   std::mutex m_;
   bool applying_ = false, stopped_ = false;
   std::vector<std::string> held_;
+  unsigned long long stimuli_ = 0, done_for_ = 0;   // stimuli begun; the one whose `done` was written
+  std::chrono::milliseconds settle_default_{-1}, settle_for_{-1};
+  std::condition_variable settle_cv_;
+  std::thread settle_thread_;
+  unsigned long long settle_stimulus_ = 0;  // the stimulus a pending done_after is for (0: none)
+  std::chrono::steady_clock::time_point settle_at_;
+  bool settle_end_ = false;
 };
 
 // A line-based TCP connection to the system with a reader thread of its own. Each line the system

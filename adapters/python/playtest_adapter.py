@@ -5,7 +5,12 @@ test. This module implements the protocol, so that an adapter only says what a s
 which outputs the system produces:
 
 * ``ready`` after the start and after ``reset``, ``ack`` once a stimulus is applied, ``refused``
-  when the handler raises :class:`Refused`, ``error`` when it raises anything else;
+  when the handler raises :class:`Refused`, ``error`` (with the place in the adapter's code, and
+  the whole traceback on standard error) when it raises anything else or calls ``sys.exit``; every
+  way out of a handler but a return or :class:`Refused` ends with ``error`` and :meth:`Adapter.on_stop`;
+* ``done`` when the outputs of a stimulus are complete: :meth:`Adapter.done` says so, and
+  :meth:`Adapter.done_after` (or the class attribute ``settle``) says it after a settle time, for
+  stimuli whose answer is a message or nothing;
 * outputs raised while a stimulus is being applied (by the handler or by any other thread) are held
   back and written right after its ``ack``, in the order they were raised; outputs raised at any
   other time are written at once. Every line is written whole and flushed;
@@ -34,7 +39,9 @@ A complete adapter::
 import os
 import socket
 import sys
+import sysconfig
 import threading
+import traceback
 
 __all__ = [
     "Adapter", "LineConnection", "Name", "Set", "Refused", "AdapterFailure",
@@ -232,24 +239,69 @@ def parse_label(text):
 def param(name, default=None, convert=None):
     """The model parameter ``name`` (``PLAYTEST_PARAM_<name>`` in the environment), or ``default``.
 
-    ``convert`` (e.g. ``int``) is applied to the text; ``true``/``false`` become booleans when
-    ``convert`` is ``bool``.
+    ``convert`` (e.g. ``int``) is applied to the text, and to a default given as text too
+    (``param("JOBS", "2", int) == 2`` whether or not the variable is set); ``true``/``false``
+    become booleans when ``convert`` is ``bool``. A value ``convert`` refuses raises
+    :class:`AdapterFailure` naming the variable.
     """
     text = os.environ.get("PLAYTEST_PARAM_" + name)
+    where = "PLAYTEST_PARAM_%s=%s" % (name, text)
     if text is None:
-        return default
+        if default is None or convert is None:
+            return default
+        if not isinstance(default, str):
+            return default if convert is bool else convert(default)
+        text, where = default, "the default %r of the parameter %s" % (default, name)
     if convert is bool:
         if text not in ("true", "false"):
-            raise AdapterFailure("PLAYTEST_PARAM_%s=%s is not true or false" % (name, text))
+            raise AdapterFailure("%s is not true or false" % where)
         return text == "true"
-    return convert(text) if convert else text
+    if not convert:
+        return text
+    try:
+        return convert(text)
+    except ValueError as e:
+        raise AdapterFailure("%s: %s" % (where, e)) from e
+
+
+_KIT_FILE = os.path.abspath(__file__)
+_STDLIB = os.path.abspath(sysconfig.get_paths()["stdlib"])
+
+
+def _where(exc):
+    """Where ``exc`` was raised in the adapter's own code: ``"at jobq_adapter.py:35 in on_start"``
+    (the innermost frame outside this kit and the standard library; else outside this kit), or
+    ``""`` when every frame is the kit's."""
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if os.path.abspath(f.filename) != _KIT_FILE]
+    own = [f for f in frames if not os.path.abspath(f.filename).startswith(_STDLIB + os.sep)]
+    f = (own or frames or [None])[-1]
+    if f is None:
+        return ""
+    return "at %s:%d in %s" % (os.path.basename(f.filename), f.lineno, f.name)
+
+
+def _describe(exc):
+    """The ``error`` line's message for an exception that ended the adapter."""
+    if isinstance(exc, SystemExit):
+        text = "the adapter called sys.exit(%s)" % ("" if exc.code is None else repr(exc.code))
+    elif isinstance(exc, KeyboardInterrupt):
+        text = "KeyboardInterrupt"
+    else:
+        text = "%s: %s" % (type(exc).__name__, exc)
+    where = _where(exc)
+    return " ".join(text.split()) + (" (%s)" % where if where else "")
 
 
 # --------------------------------------------------------------------------- the protocol
 
 class Adapter:
     """Subclass it; override :meth:`on_stimulus` and, as needed, :meth:`on_start`,
-    :meth:`on_reset` and :meth:`on_stop`; then call :meth:`run`."""
+    :meth:`on_reset` and :meth:`on_stop`; then call :meth:`run`.
+
+    ``settle`` (seconds, default None): when set, every stimulus whose handler does not call
+    :meth:`done` or :meth:`done_after` itself gets ``done`` that long after its ``ack``."""
+
+    settle = None
 
     def __init__(self):
         self._lock = threading.Lock()
@@ -257,6 +309,9 @@ class Adapter:
         self._held = []
         self._out = None
         self._stopping = False
+        self._stimuli = 0            # stimuli begun: a pending done_after belongs to one of them
+        self._done_for = 0           # the stimulus whose `done` was written (or held)
+        self._settle_for = None      # (during a stimulus) the settle time asked for it
 
     # -- what an adapter overrides
     def on_start(self):
@@ -288,6 +343,22 @@ class Adapter:
         """The system is quiescent: playtest takes the timeout now instead of waiting."""
         self._emit("quiet")
 
+    def done(self):
+        """The outputs of the last stimulus are complete: nothing more comes from it (``done``).
+        Raised during the stimulus, it is written after the ``ack`` and the outputs held back."""
+        with self._lock:
+            self._done_locked(self._stimuli)
+
+    def done_after(self, seconds):
+        """``done`` ``seconds`` after the ``ack`` of the current (or last) stimulus, unless another
+        stimulus began meanwhile: for a stimulus whose answer may be a message or nothing, the
+        time within which the system sends it. Outputs raised meanwhile are written at once."""
+        with self._lock:
+            if self._applying:
+                self._settle_for = seconds
+            else:
+                self._start_settle(self._stimuli, seconds)
+
     def comment(self, text):
         """A ``#`` line: playtest ignores it (for people reading the adapter's output)."""
         self._emit("# " + text.replace("\n", " "), hold=False)
@@ -314,15 +385,19 @@ class Adapter:
                 if line == "end":
                     break
                 if line == "reset":
+                    with self._lock:
+                        self._stimuli += 1  # a pending done_after belongs to the past
                     self.on_reset()
                     self._line("ready")
                 elif line.startswith("stimulus "):
                     self._stimulus(line[len("stimulus "):])
                 else:
                     raise AdapterFailure("cannot handle the line %r" % line)
-        except Exception as e:  # noqa: BLE001 - every failure becomes the verdict ERROR
+        except BaseException as e:  # noqa: BLE001 - every way out (sys.exit too) becomes the verdict ERROR
+            if not isinstance(e, (AdapterFailure, Refused)):
+                traceback.print_exception(type(e), e, e.__traceback__, file=sys.stderr)
             with self._lock:
-                self._write("error " + " ".join(("%s: %s" % (type(e).__name__, e)).split()))
+                self._write("error " + _describe(e))
             self._stop_quietly()
             return 1
         self._stop_quietly()
@@ -332,11 +407,15 @@ class Adapter:
         name, args = parse_label(label)
         with self._lock:
             self._applying = True
+            self._stimuli += 1
+            self._settle_for = self.settle
         try:
             self.on_stimulus(name, args)
         except Refused:
             with self._lock:
                 self._write("refused")
+                self._held = [h for h in self._held if h != "done"]  # nothing to complete
+                self._settle_for = None
                 self._release()
             return
         except BaseException:
@@ -347,11 +426,32 @@ class Adapter:
         with self._lock:
             self._write("ack")
             self._release()
+            if self._settle_for is not None and self._done_for != self._stimuli:
+                self._start_settle(self._stimuli, self._settle_for)
+            self._settle_for = None
 
     def _release(self):  # (lock held) outputs raised during the stimulus, after its answer
         held, self._held, self._applying = self._held, [], False
         for line in held:
             self._write(line)
+
+    def _done_locked(self, stimulus):  # (lock held) `done` once per stimulus, after its outputs
+        if stimulus != self._stimuli or self._done_for == stimulus or self._stopping:
+            return
+        self._done_for = stimulus
+        self._settle_for = None
+        if self._applying:
+            self._held.append("done")
+        else:
+            self._write("done")
+
+    def _start_settle(self, stimulus, seconds):  # (lock held)
+        def fire():
+            with self._lock:
+                self._done_locked(stimulus)
+        t = threading.Timer(max(0.0, seconds), fire)
+        t.daemon = True
+        t.start()
 
     def _emit(self, line, hold=True):
         with self._lock:

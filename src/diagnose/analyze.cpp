@@ -305,6 +305,12 @@ std::vector<std::string> model_warnings(const TestGraph& g, bool final_declared)
     return out;
   }
   const VertexId init = g.initial();
+  if (g.is_goal(init))
+    out.push_back(fmt::format(
+        "the initial vertex '{}' is a goal (the model's goal condition, 'final' in a model program, holds in its "
+        "initial state): a purpose 'reach' and the strategies reach, win and expected have nothing to do, and "
+        "playtest run refuses them",
+        g.name(init)));
   const std::vector<std::uint8_t> reached = reachable_from(g, std::span<const VertexId>(&init, 1));
   std::vector<std::string> unreachable;
   for (VertexId v : goals)

@@ -169,6 +169,11 @@ class Drawer {
                         reason)};
   }
 
+  // A picture drawn and then replaced by another (a failure picture too wide to read): not counted.
+  void discard() {
+    if (summary_.pictures > 0) --summary_.pictures;
+  }
+
  private:
   void note(const std::string& m) {
     if (std::find(summary_.messages.begin(), summary_.messages.end(), m) == summary_.messages.end())
@@ -215,6 +220,24 @@ bool drawable(const TestGraph& g, const ReportOptions& o) {
   return g.num_vertices() <= o.max_drawn_vertices && g.num_edges() <= o.max_drawn_edges;
 }
 
+// A failure picture wider than this (pt, Graphviz's unit) would be scaled below readable at a page
+// 1280 px wide (its column is about 730 px: 10 pt labels would shrink below 8 px): it is drawn again
+// on a smaller neighbourhood (radius 1 and 12 vertices, then 6), down to the failing vertex and its
+// last steps (issue 36).
+constexpr double max_failure_picture_pt = 900;
+
+// The width of an SVG picture in pt (its root's width="...pt"), 0 when it does not say.
+double svg_width_pt(const std::string& svg) {
+  const std::size_t root = svg.find("<svg");
+  if (root == std::string::npos) return 0;
+  const std::size_t w = svg.find(" width=\"", root);
+  if (w == std::string::npos || w > svg.find('>', root)) return 0;
+  double value = 0;
+  for (std::size_t i = w + 8; i < svg.size() && std::isdigit(static_cast<unsigned char>(svg[i])); ++i)
+    value = value * 10 + (svg[i] - '0');
+  return value;
+}
+
 // Vertices within `radius` undirected steps of the seeds, breadth first, at most `limit`.
 std::vector<std::uint8_t> neighbourhood(const TestGraph& g, const std::vector<VertexId>& seeds, std::uint32_t radius,
                                         std::uint32_t limit) {
@@ -244,12 +267,70 @@ std::vector<std::uint8_t> neighbourhood(const TestGraph& g, const std::vector<Ve
   return in;
 }
 
+// A model program's state as its vertex name writes it, "(x=1, q=[1, 2], busy=true)" with "'"
+// (a twin) or "!" (a companion) after it: the variables in order. Empty when `name` is not such a
+// state (a graph/1 id), so that the step table shows names as they are.
+std::vector<std::pair<std::string_view, std::string_view>> state_fields(std::string_view name) {
+  std::vector<std::pair<std::string_view, std::string_view>> out;
+  while (!name.empty() && (name.back() == '\'' || name.back() == '!')) name.remove_suffix(1);
+  if (name.size() < 2 || name.front() != '(' || name.back() != ')') return {};
+  name = name.substr(1, name.size() - 2);
+  int depth = 0;
+  bool in_string = false;
+  std::size_t start = 0;
+  auto field = [&](std::string_view f) {
+    const std::size_t eq = f.find('=');
+    if (eq == std::string_view::npos || eq == 0) return false;
+    out.emplace_back(f.substr(0, eq), f.substr(eq + 1));
+    return true;
+  };
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    const char c = name[i];
+    if (in_string) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '(' || c == '[' || c == '{') {
+      ++depth;
+    } else if (c == ')' || c == ']' || c == '}') {
+      --depth;
+    } else if (depth == 0 && c == ',' && i + 1 < name.size() && name[i + 1] == ' ') {
+      if (!field(name.substr(start, i - start))) return {};
+      start = i + 2;
+    }
+  }
+  if (!field(name.substr(start))) return {};
+  return out;
+}
+
+// What a step changed, "x: 1 → 2, busy: false → true" (TLA+'s trace explorer highlights the same),
+// "no variable changed", or empty when the names are not states of the same variables.
+std::string state_changes(std::string_view from, std::string_view to) {
+  const auto a = state_fields(from), b = state_fields(to);
+  if (a.empty() || a.size() != b.size()) return {};
+  std::string out;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (a[i].first != b[i].first) return {};
+    if (a[i].second != b[i].second)
+      out += fmt::format("{}{}: {} → {}", out.empty() ? "" : ", ", a[i].first, a[i].second, b[i].second);
+  }
+  return out.empty() ? std::string("no variable changed") : out;
+}
+
 // The steps table of a run (the last max_table_steps steps).
 std::string steps_html(const RunRecord& r, const TestGraph* g, const Resolved* res, const std::string& picture_prefix,
                        std::size_t path_begin, const ReportOptions& o) {
   Data d;
   const std::size_t n = r.trace.size();
   const std::size_t first = n > o.max_table_steps ? n - o.max_table_steps : 0;
+  d.set("first_state", std::string());
+  d.set("has_first_state", false);
+  // Vertices by number (v12) where the pictures draw them so (short_names: long names, a model
+  // program's states).
+  const bool numbered = g && res && short_names(*g, o);
   d.set("has_omitted", first > 0);
   d.set("omitted", fmt::format("{}", first));
   d.set("allowed_head", g ? "the model allowed here" : "allowed");
@@ -264,8 +345,27 @@ std::string steps_html(const RunRecord& r, const TestGraph* g, const Resolved* r
     row.set("step", fmt::format("{}", s.step));
     row.set("time", fmt::format("{:.1f}", s.time_ms));
     row.set("kind", std::string(to_string(s.kind)));
-    row.set("from", s.vertex);
-    std::string head = " —", label = s.label, tail = "→", to = s.to;
+    // Long state names (a model program's): the step shows the vertices by number and what it
+    // changed (old → new); the full states are on hover and once above the table.
+    const bool by_number = numbered;
+    auto number = [&](const std::string& name, VertexId v) {
+      return by_number && !v.is_none() ? fmt::format("v{}", v.value) : name;
+    };
+    row.set("from", number(s.vertex, res ? res->from[i] : VertexId::none()));
+    row.set("from_title", by_number ? s.vertex : std::string());
+    row.set("has_from_title", by_number && !s.vertex.empty());
+    std::string changes;
+    if (by_number && !s.to.empty() && s.kind != StepKind::reset) changes = state_changes(s.vertex, s.to);
+    if (by_number && i == first && !res->from[i].is_none()) {
+      d.set("first_state", fmt::format("v{} = {}", res->from[i].value, s.vertex));
+      d.set("has_first_state", true);
+    }
+    row.set("has_changes", !changes.empty());
+    row.set("changes", changes);
+    std::string head = " —", label = s.label, tail = "→";
+    std::string to = s.to.empty() ? s.to : number(s.to, res ? res->to[i] : VertexId::none());
+    row.set("to_title", by_number ? s.to : std::string());
+    row.set("has_to_title", by_number && !s.to.empty());
     switch (s.kind) {
       case StepKind::timeout:
         label = "(timeout)";
@@ -647,18 +747,36 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
       DotOptions d;
       d.id_prefix = prefix;
       name_vertices(d, *g, o);
-      if (!whole || g->num_vertices() > o.max_failure_whole_vertices) {
-        // Large model: the failure's neighbourhood and the last steps of the path.
+      // What to draw, from the most to the least: the whole model (when small), the neighbourhood
+      // of the failure and of the path's last vertices, then smaller ones, until the picture is
+      // narrow enough to read at a page 1280 px wide (max_failure_picture_pt).
+      struct Level {
+        std::uint32_t radius, max_vertices, seeds;
+      };
+      std::vector<Level> levels;
+      if (whole && g->num_vertices() <= o.max_failure_whole_vertices) levels.push_back({0, 0, 0});  // whole
+      levels.push_back({o.neighbourhood_radius, o.max_neighbourhood, 24});
+      if (o.max_neighbourhood > 12) levels.push_back({1, 12, 6});
+      if (o.max_neighbourhood > 6) levels.push_back({1, 6, 3});
+      auto show_level = [&](const Level& l) {
+        if (l.max_vertices == 0) {
+          d.show_vertex = nullptr;
+          caption.clear();
+          return;
+        }
         std::vector<VertexId> seeds{at};
-        for (std::size_t k = path_vertices.size(); k-- > 0 && seeds.size() < 24;) seeds.push_back(path_vertices[k]);
-        shown = neighbourhood(*g, seeds, o.neighbourhood_radius, o.max_neighbourhood);
+        for (std::size_t k = path_vertices.size(); k-- > 0 && seeds.size() < l.seeds;) seeds.push_back(path_vertices[k]);
+        shown = neighbourhood(*g, seeds, l.radius, l.max_vertices);
         d.show_vertex = [&](VertexId v) { return shown[v.index()] != 0; };
-        caption = fmt::format(
-            "The model has {} vertices, too many to draw here; this is the neighbourhood of '{}' ({} "
-            "vertices within {} steps, and the last vertices of the path). ",
-            g->num_vertices(), g->name(at), std::count(shown.begin(), shown.end(), std::uint8_t{1}),
-            o.neighbourhood_radius);
-      }
+        const auto drawn = std::count(shown.begin(), shown.end(), std::uint8_t{1});
+        caption = g->num_vertices() > static_cast<std::uint32_t>(drawn)
+                      ? fmt::format("The model has {} vertices, too many to draw readably here; this is the "
+                                    "neighbourhood of '{}' ({} vertices within {} step{}, and the last vertices of "
+                                    "the path). ",
+                                    g->num_vertices(), d.vertex_name ? d.vertex_name(at) : std::string(g->name(at)),
+                                    drawn, l.radius, l.radius == 1 ? "" : "s")
+                      : std::string();
+      };
       d.edge_style = [&](EdgeId e) {
         DotStyle s;
         auto it = on_path.find(e.value);
@@ -702,7 +820,12 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
             fail_red, dot_quote(what), prefix, at.value,
             dot_quote(r.trace.empty() ? std::string("") : fmt::format("#{}", r.trace.back().step)));
       }
-      pic = drawer.draw(*g, d, r.verdict == Verdict::fail ? &box : nullptr);
+      for (std::size_t li = 0; li < levels.size(); ++li) {
+        if (li > 0) drawer.discard();
+        show_level(levels[li]);
+        pic = drawer.draw(*g, d, r.verdict == Verdict::fail ? &box : nullptr);
+        if (pic.svg.empty() || svg_width_pt(pic.svg) <= max_failure_picture_pt) break;
+      }
       if (!pic.fallback.empty()) caption = pic.fallback + " " + caption;
       if (!pic.svg.empty()) {
         ++pictures_of_failures;

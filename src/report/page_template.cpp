@@ -50,8 +50,8 @@ code.cmd { background:var(--soft); border:1px solid var(--line); border-radius:4
 .explain { font-size:15px; }
 .explain .got { color:var(--fail); font-weight:600; }
 .split { display:flex; gap:18px; align-items:flex-start; flex-wrap:wrap; }
-.split > figure { flex:1 1 520px; min-width:320px; }
-.split > .steps { flex:1 1 520px; max-height:78vh; overflow:auto; border:1px solid var(--line); border-radius:6px; }
+.split > figure { flex:3 1 640px; min-width:320px; }
+.split > .steps { flex:2 1 440px; max-height:78vh; overflow:auto; border:1px solid var(--line); border-radius:6px; }
 figure { margin:8px 0; }
 figure.picture { border:1px solid var(--line); border-radius:6px; padding:8px; overflow:auto; max-height:80vh; background:#fff; }
 figure.picture svg { max-width:100%; height:auto; display:block; margin:0 auto; cursor:zoom-in; }
@@ -63,6 +63,8 @@ figcaption { color:var(--muted); font-size:12.5px; margin-top:6px; }
 .legend i.dashed { border-top-style:dashed; }
 table.steps td { padding:2px 8px; }
 table.steps tr.failing td { background:#ffebe9; }
+table.steps td.what .changes { color:#0550ae; font-size:11.5px; }
+table.steps td.what span.v[title] { text-decoration:underline dotted; cursor:help; }
 table.steps tr.on-path td:first-child { box-shadow:inset 3px 0 0 var(--fail); }
 table.steps tr[data-edge]:hover td { background:#fff8c5; cursor:default; }
 .kind { display:inline-block; min-width:86px; font-size:12px; }
@@ -276,7 +278,8 @@ const std::string& steps_template() {
 <thead><tr><th class="num">#</th><th class="num">ms</th><th>kind</th><th>step</th><th>{{allowed_head}}</th></tr></thead>
 <tbody>
 {{#has_omitted}}<tr><td colspan="5" class="muted">… {{omitted}} earlier steps are not shown (the trace has them all)</td></tr>{{/has_omitted}}
-{{#rows}}<tr class="{{row_class}}"{{#has_edge_ref}} data-edge="{{edge_ref}}"{{/has_edge_ref}}><td class="num">{{step}}</td><td class="num">{{time}}</td><td><span class="kind k-{{kind}}">{{kind}}</span></td><td class="what">{{from}} <span class="arrow">{{arrow_head}}</span><span class="lbl">{{step_label}}</span><span class="arrow">{{arrow_tail}}</span> {{to}}</td><td class="allowed">{{allowed}}</td></tr>
+{{#has_first_state}}<tr class="state0"><td colspan="5" class="muted">states by number, what each step changed below them (hover a number for its whole state); the first: <span class="mono">{{first_state}}</span></td></tr>{{/has_first_state}}
+{{#rows}}<tr class="{{row_class}}"{{#has_edge_ref}} data-edge="{{edge_ref}}"{{/has_edge_ref}}><td class="num">{{step}}</td><td class="num">{{time}}</td><td><span class="kind k-{{kind}}">{{kind}}</span></td><td class="what"><span class="v"{{#has_from_title}} title="{{from_title}}"{{/has_from_title}}>{{from}}</span> <span class="arrow">{{arrow_head}}</span><span class="lbl">{{step_label}}</span><span class="arrow">{{arrow_tail}}</span> <span class="v"{{#has_to_title}} title="{{to_title}}"{{/has_to_title}}>{{to}}</span>{{#has_changes}}<div class="changes">{{changes}}</div>{{/has_changes}}</td><td class="allowed">{{allowed}}</td></tr>
 {{/rows}}
 </tbody>
 </table>)STEPS";

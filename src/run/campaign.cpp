@@ -140,7 +140,7 @@ class Campaign {
   void watch_global_stop() {
     if (global_stop_ == nullptr) return;
     pollfd p[2] = {{global_stop_->fd(), POLLIN, 0}, {all_done_.fd(), POLLIN, 0}};
-    while (!all_done_.requested() && !global_stop_->requested()) ::poll(p, 2, -1);
+    while (!all_done_.requested() && !global_stop_->requested()) ::poll(p, 2, p[0].fd < 0 || p[1].fd < 0 ? 50 : -1);
     if (!global_stop_->requested()) return;
     const std::lock_guard lock(m_);
     for (auto& w : workers_) w->stop.request(global_stop_->signal());

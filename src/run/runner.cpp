@@ -379,14 +379,24 @@ class RunSession {
     }
     if (futility_check_due_ && only_futile_left()) return true;
     if (o_.max_steps != 0 && r_.steps >= o_.max_steps) {
-      end_without_failure(fmt::format("step budget of {} spent", o_.max_steps));
+      end_without_failure(fmt::format("step budget of {} spent{}", o_.max_steps, no_progress_note()));
       return true;
     }
     if (has_budget() && Clock::now() >= budget_end_) {
-      end_without_failure(fmt::format("time budget of {} ms spent", o_.time_budget.count()));
+      end_without_failure(fmt::format("time budget of {} ms spent{}", o_.time_budget.count(), no_progress_note()));
       return true;
     }
     return false;
+  }
+  // A run whose budget ran out long after its last new edge says so (issue 36: a walk held in a
+  // closed loop of the model said only "step budget of 1000 spent").
+  std::string no_progress_note() const {
+    constexpr std::uint64_t worth_saying = 100;
+    const std::uint64_t since = r_.steps - last_new_edge_step_;
+    if (since < worth_saying) return {};
+    return fmt::format("; no new edge in the last {} steps{}", since,
+                       g_.is_resettable() ? std::string()
+                                          : " (the model has no reset: a walk that enters a closed part stays there)");
   }
   // Without a purpose a run that ends without a failure passes, but only when it tested something:
   // a run that took no step (its time budget spent while the adapter started, its first stimulus
@@ -433,9 +443,14 @@ class RunSession {
   void follow(EdgeId e, StepKind kind, std::string_view label, std::string_view concrete = {}) {
     ++r_.steps;
     const VertexId from = v_;
+    if (kind == StepKind::stimulus) {
+      last_stimulus_ = concrete.empty() ? label : concrete;
+      last_stimulus_step_ = r_.steps;
+    }
     if (kind == StepKind::observation || kind == StepKind::timeout) learn(from, e);
     remember(e);
     v_ = g_.target(e);
+    if (r_.edge_visits[e.index()] == 0) last_new_edge_step_ = r_.steps;
     if (on_the_fly_) {
       if (r_.edge_visits[e.index()]++ == 0) ++covered_;
       record(kind, from, e, v_, label, concrete);  // before expanding the target: the step happened even if that fails
@@ -494,8 +509,11 @@ class RunSession {
       msg += fmt::format(": {}; the model allows {}", broken, allowed_list(allowed));
     else if (const auto note = foreign_note(label))
       msg += fmt::format("; {}; the model allows {} here", *note, allowed_list(allowed));
+    else if (const auto where = where_enabled(label))
+      msg += fmt::format("; the model allows {} here; {}", allowed_list(allowed), *where);
     else
       msg += fmt::format("; the model allows {}", allowed_list(allowed));
+    msg += late_note();
     return fail(std::move(label), std::move(allowed), std::move(msg), StepKind::unexpected);
   }
   // (label_check.hpp) Whether `label` is no label of the model at all.
@@ -515,6 +533,31 @@ class RunSession {
     }
     return foreign_label_note(label, known, !on_the_fly_, mv, outputs);
   }
+  // For a label of the model (not foreign_note's) that is not allowed here: where the model allows
+  // it, or that no reachable state does (a model program's action instance that exploration never
+  // enabled). Not when labels hold values (the graph's labels are then patterns) or on the fly.
+  std::optional<std::string> where_enabled(std::string_view label) const {
+    if (values_ || on_the_fly_) return std::nullopt;
+    std::vector<VertexId> at;
+    for (EdgeId e : g_.edges())
+      if (!g_.is_timeout(e) && !g_.is_observe(e) && g_.label(e) == label &&
+          (at.empty() || at.back() != g_.source(e)))
+        at.push_back(g_.source(e));
+    std::sort(at.begin(), at.end(), [](VertexId a, VertexId b) { return a.value < b.value; });
+    at.erase(std::unique(at.begin(), at.end()), at.end());
+    if (at.empty()) {
+      const ModelValues* mv = o_.values && o_.values->model ? o_.values->model->values() : nullptr;
+      if (!mv) return std::nullopt;  // a graph: foreign_note has said it is no label of it
+      return fmt::format("'{}' is a label of the model, but no reachable state enables it (the model never allows it)",
+                         label);
+    }
+    constexpr std::size_t shown = 3;
+    std::string list;
+    for (std::size_t i = 0; i < at.size() && i < shown; ++i)
+      list += (i == 0 ? "'" : ", '") + std::string(g_.vertex_name(at[i])) + "'";
+    if (at.size() > shown) list += fmt::format(" and {} more", at.size() - shown);
+    return fmt::format("the model allows '{}' only at {} {}", label, at.size() == 1 ? "vertex" : "vertices", list);
+  }
   // The model state of vertex v (for values).
   std::span<const std::byte> state_of(VertexId v) const {
     if (on_the_fly_) return static_cast<const ModelGraph&>(g_).state(v);
@@ -532,7 +575,11 @@ class RunSession {
           "'{}'{}",
           g_.vertex_name(v_), label,
           before.empty() ? std::string() : fmt::format(" before it accepted the stimulus '{}'", before));
-      if (const auto note = foreign_note(label)) msg += "; " + *note;
+      if (const auto note = foreign_note(label))
+        msg += "; " + *note;
+      else if (const auto where = where_enabled(label))
+        msg += "; " + *where;
+      msg += late_note();
       return fail(std::move(label), {}, std::move(msg), StepKind::unexpected);
     }
     follow(obs, StepKind::wait, g_.label(obs));
@@ -559,7 +606,7 @@ class RunSession {
       throw AdapterError(Diagnostic{{}, "the adapter sent 'refused' while no stimulus was pending", {}});
     if (ev.kind == AdapterEvent::Kind::none && cut_by_budget)
       return end_without_failure(fmt::format("time budget of {} ms spent", o_.time_budget.count()));
-    return silence(ev.kind == AdapterEvent::Kind::quiet, t);
+    return silence(ev.kind, t);
   }
   // The wait for an output at passive vertex v (seed 001 §1: the timeout is state-dependent):
   // --vertex-timeout, else the graph's own (graph/1 "timeout_ms", a model's `timeout after`), else
@@ -572,26 +619,75 @@ class RunSession {
     return o_.timeout;
   }
   // Silence: the timeout edge is an observation (seed 001 §1); without one, a FAIL.
-  Next silence(bool declared_quiet, std::chrono::milliseconds waited) {
+  // `how`: none (the wait ran out), quiet (the adapter declared quiescence) or done (it said the
+  // outputs of the last stimulus are complete).
+  Next silence(AdapterEvent::Kind how, std::chrono::milliseconds waited) {
+    const std::string why = how == AdapterEvent::Kind::quiet  ? std::string("(the adapter declared quiescence)")
+                            : how == AdapterEvent::Kind::done ? outputs_done_text()
+                                                              : fmt::format("within {} ms", waited.count());
     const EdgeId te = g_.timeout_edge(v_);
     if (te.is_none()) {
       auto allowed = outputs_of(v_);
       std::string msg = fmt::format(
           "at passive vertex '{}' the system produced nothing {}; the model expects one of {} and has no timeout "
           "edge there",
-          g_.vertex_name(v_),
-          declared_quiet ? "(the adapter declared quiescence)" : fmt::format("within {} ms", waited.count()),
-          allowed_list(allowed));
+          g_.vertex_name(v_), why, allowed_list(allowed));
       return fail("", std::move(allowed), std::move(msg), StepKind::silence);
     }
     follow(te, StepKind::timeout, g_.label(te));
+    outputs_complete(how == AdapterEvent::Kind::done ? why : fmt::format("silence {} at step {}", why, r_.steps));
     return Next::go_on;
+  }
+  std::string outputs_done_text() const {
+    return last_stimulus_.empty() ? std::string("(the adapter said 'done')")
+                                  : fmt::format("(the adapter said 'done': the outputs of '{}' were complete)",
+                                                last_stimulus_);
+  }
+
+  // --- late outputs: naming the stimulus that caused them ---------------------------------------
+  // The outputs of the last stimulus were judged complete (`how`: a silence, or the adapter's `done`).
+  void outputs_complete(std::string how) {
+    if (last_stimulus_.empty() || (!completed_.empty() && completed_.back().step == last_stimulus_step_)) return;
+    std::string short_how = how.starts_with("(the adapter said 'done'") ? std::string("'done'")
+                            : how.starts_with("silence (the adapter declared") ? std::string("'quiet'")
+                                                                               : "silence at step " + std::to_string(r_.steps);
+    completed_.push_back({last_stimulus_, last_stimulus_step_, std::move(how), std::move(short_how), r_.steps});
+    if (completed_.size() > 3) completed_.erase(completed_.begin());
+  }
+  // For the FAIL of an output that came after that: the stimuli it may answer late (those whose
+  // outputs were judged complete in the last 20 steps, most recent first).
+  std::string late_note() const {
+    constexpr std::uint64_t recent = 20;
+    std::vector<const CompletedStimulus*> c;
+    for (auto it = completed_.rbegin(); it != completed_.rend(); ++it)
+      if (r_.steps - it->judged_at <= recent) c.push_back(&*it);
+    if (c.empty()) return {};
+    const char* advice =
+        "(a longer timeout there, or an adapter that says 'done' only after its outputs, docs/adapter-protocol.md)";
+    if (c.size() == 1)
+      return fmt::format(
+          "; it came after the outputs of the stimulus '{}' (step {}) were judged complete ({}): a late answer to "
+          "'{}'? {}",
+          c[0]->stimulus, c[0]->step, c[0]->how, c[0]->stimulus, advice);
+    std::string list;
+    for (std::size_t i = 0; i < c.size(); ++i)
+      list += fmt::format("{}'{}' (step {}: {})", i == 0 ? "" : i + 1 == c.size() ? " and " : ", ", c[i]->stimulus,
+                          c[i]->step, c[i]->short_how);
+    return fmt::format("; it came after the outputs of the stimuli {} were judged complete: a late answer to one of "
+                       "them? {}",
+                       list, advice);
   }
 
   // --- the tester's move: an active vertex ------------------------------------------------------
   Next play_active() {
-    // An output that is already there is judged before anything is sent.
+    // An output that is already there is judged before anything is sent (a `done` is read past:
+    // what follows it is judged too; `quiet` ends the poll, and a simulated system says it at every
+    // active vertex).
     AdapterEvent pending = adapter_.next_event(poll_only);
+    for (int n = 0; pending.kind == AdapterEvent::Kind::done && n < 64; ++n) {  // (an adapter that floods them)
+      outputs_complete(outputs_done_text());
+      pending = adapter_.next_event(poll_only);
+    }
     if (pending.kind == AdapterEvent::Kind::output) return output_at_active(std::move(pending.label), {});
     if (g_.out_degree(v_) == 0) {
       if (!(o_.reset_on_dead_end && g_.is_resettable()))
@@ -692,6 +788,8 @@ class RunSession {
     if (values_) values_->clear();
     ++r_.steps;
     ++r_.resets;
+    last_stimulus_.clear();
+    completed_.clear();
     const VertexId from = v_;
     v_ = g_.initial();
     window_.clear();  // a fresh system: its history starts again
@@ -783,6 +881,17 @@ class RunSession {
   std::vector<EdgeId> window_;         // the last edges (RunOptions::evidence_context of them)
   std::vector<std::uint8_t> futile_;  // per edge: a futile outcome (is_futile)
   bool any_futile_ = false, futility_check_due_ = false;
+  std::string last_stimulus_;  // the last stimulus sent since the start or a reset (as sent)
+  std::uint64_t last_stimulus_step_ = 0;
+  struct CompletedStimulus {
+    std::string stimulus;     // as sent
+    std::uint64_t step = 0;   // its step
+    std::string how;          // how its outputs were judged complete
+    std::string short_how;    // the same in a word or three, for a list
+    std::uint64_t judged_at;  // the step when
+  };
+  std::vector<CompletedStimulus> completed_;  // the last 3, most recent last
+  std::uint64_t last_new_edge_step_ = 0;  // the step that took an edge for the first time in the run
 };
 
 }  // namespace

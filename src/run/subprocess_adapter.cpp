@@ -312,7 +312,8 @@ void SubprocessAdapter::wait_for(std::string_view word, std::chrono::millisecond
     if (line.empty() || line[0] == '#') continue;
     if (line.rfind("error ", 0) == 0 || line == "error")
       die(fmt::format("reported an error: {}", printable(line.substr(std::min<std::size_t>(6, line.size())))));
-    if (word == "ready" && (line.rfind("output ", 0) == 0 || line == "quiet")) continue;  // from before a reset
+    if (word == "ready" && (line.rfind("output ", 0) == 0 || line == "quiet" || line == "done"))
+      continue;  // from before a reset
     die(fmt::format("answered '{}' where '{}' was expected {}", printable(line), word, after));
   }
 }
@@ -340,6 +341,10 @@ AdapterEvent SubprocessAdapter::stimulate(std::string_view label) {
         pending_.push_back(AdapterEvent::output(line.substr(7)));
       continue;
     }
+    if (line == "done") {  // (before its ack) kept in order after the early outputs
+      pending_.push_back(AdapterEvent::outputs_done());
+      continue;
+    }
     if (line == "quiet" || line.empty() || line[0] == '#') continue;
     if (line.rfind("error ", 0) == 0 || line == "error")
       die(fmt::format("reported an error: {}", printable(line.substr(std::min<std::size_t>(6, line.size())))));
@@ -359,10 +364,11 @@ AdapterEvent SubprocessAdapter::next_event(Clock::time_point deadline) {
     if (read_line(deadline, line) == ReadStatus::timeout) return AdapterEvent::nothing();
     if (line.rfind("output ", 0) == 0) return AdapterEvent::output(line.substr(7));
     if (line == "quiet") return AdapterEvent::quiescence();
+    if (line == "done") return AdapterEvent::outputs_done();
     if (line.empty() || line[0] == '#') continue;
     if (line.rfind("error ", 0) == 0 || line == "error")
       die(fmt::format("reported an error: {}", printable(line.substr(std::min<std::size_t>(6, line.size())))));
-    die(fmt::format("spoke garbage: '{}' (expected 'output LABEL', 'quiet', 'error MESSAGE' or '# comment')",
+    die(fmt::format("spoke garbage: '{}' (expected 'output LABEL', 'quiet', 'done', 'error MESSAGE' or '# comment')",
                     printable(line)));
   }
 }

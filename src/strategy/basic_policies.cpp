@@ -47,11 +47,12 @@ Decision BoundedPolicy::choose(const RunView& view, Rng&) {
 const StrategyRow& random_strategy() {
   static const StrategyRow row{
       .name = "random",
-      .summary = "uniform random walk: an out-edge chosen uniformly at random",
-      .source = "seed 002 §5.1 (the random baseline)",
+      .summary = "uniform random walk: an out-edge chosen uniformly at random; resets after max(20, 2 x edges) "
+                 "steps without a new edge",
+      .source = "seed 002 §5.1 (the random baseline), with random restarts",
       .on_the_fly = true,
       .prepare = [](const StrategyContext&) {
-        return PreparedStrategy::play([](const GameGraph&) { return std::make_unique<RandomWalkPolicy>(); });
+        return PreparedStrategy::play([](const GameGraph&) { return std::make_unique<RandomWalkPolicy>(true); });
       }};
   return row;
 }

@@ -111,7 +111,7 @@ TestPurpose StrategySpec::resolve(const TestGraph& g, std::span<const std::strin
   return p;
 }
 
-void require_something_to_test(const TestGraph& g, const TestPurpose& purpose) {
+void require_something_to_test(const TestGraph& g, const TestPurpose& purpose, std::string_view goal_strategy) {
   if (g.num_vertices() == 0) throw InputError("nothing to test: the model has no vertices");
   const VertexId init = g.initial();
   if (g.num_edges() == 0) {
@@ -123,13 +123,28 @@ void require_something_to_test(const TestGraph& g, const TestPurpose& purpose) {
   }
   if (g.is_active(init) && g.out_degree(init) == 0)
     throw InputError(fmt::format("nothing to test: the initial vertex '{}' has no out-edges", g.name(init)));
-  if (purpose.kind == TestPurpose::Kind::reach) {
+  if (purpose.kind == TestPurpose::Kind::reach || !goal_strategy.empty()) {
     bool initial_is_goal = purpose.goals.empty() ? g.is_goal(init)
                                                  : std::find(purpose.goals.begin(), purpose.goals.end(), init) !=
                                                        purpose.goals.end();
-    if (initial_is_goal)
-      throw InputError(fmt::format("nothing to test: the purpose is to reach a goal, and the initial vertex '{}' is one",
-                                   g.name(init)));
+    if (initial_is_goal) {
+      // One message for every strategy and purpose that aims at a goal (issue 36: the strategy
+      // 'expected' with purpose cover said "no strategy reaches a goal from there").
+      Diagnostic d;
+      d.message = purpose.kind == TestPurpose::Kind::reach
+                      ? fmt::format("nothing to test: the purpose is to reach a goal, and the initial vertex '{}' is one",
+                                    g.name(init))
+                      : fmt::format("nothing to test: strategy '{}' steers to a goal, and the initial vertex '{}' is one",
+                                    goal_strategy, g.name(init));
+      d.notes.push_back(purpose.goals.empty()
+                            ? "the model's goal condition ('final' in a model program) holds in its initial state; "
+                              "playtest validate and info warn about it"
+                            : "--goal names the initial vertex");
+      d.notes.push_back(
+          "to cover the model, play a strategy that does not aim at goals (random, cover, anti-ant, planner), or "
+          "give goals that are not the initial vertex (--goal)");
+      throw InputError(std::move(d));
+    }
   }
 }
 

@@ -88,6 +88,15 @@ class Params(unittest.TestCase):
             self.assertEqual(pa.param("NW", convert=int), 3)
             self.assertIs(pa.param("FLAG", convert=bool), True)
             self.assertEqual(pa.param("MISSING", 7), 7)
+            # The conversion applies to a default given as text too (issue 36: "2" came back).
+            self.assertEqual(pa.param("JOBS", "2", int), 2)
+            self.assertIs(pa.param("VERBOSE", "false", bool), False)
+            self.assertEqual(pa.param("JOBS", 3, int), 3)
+            os.environ["PLAYTEST_PARAM_NW"] = "three"
+            with self.assertRaisesRegex(pa.AdapterFailure, "PLAYTEST_PARAM_NW=three"):
+                pa.param("NW", "2", int)
+            with self.assertRaisesRegex(pa.AdapterFailure, "the default 'x' of the parameter JOBS"):
+                pa.param("JOBS", "x", int)
         finally:
             del os.environ["PLAYTEST_PARAM_NW"], os.environ["PLAYTEST_PARAM_FLAG"]
 
@@ -200,8 +209,106 @@ class Protocol(unittest.TestCase):
         stdin.feed("stimulus boom")
         t.join(5)
         self.assertEqual(result.get("status"), 1)
-        self.assertEqual(out.lines()[-1], "error RuntimeError: the system fell over")
+        # The error names where the adapter's code raised it (the whole traceback goes to stderr).
+        self.assertRegex(out.lines()[-1],
+                         r"^error RuntimeError: the system fell over \(at test_playtest_adapter\.py:\d+ in on_stimulus\)$")
         self.assertEqual(events[-1], "stop")
+
+    def test_every_way_out_of_a_handler_gives_error_and_on_stop(self):
+        """sys.exit, KeyboardInterrupt and a TypeError in on_stimulus, on_start or on_reset: an
+        `error` line (never a silent end) and on_stop, exit status 1."""
+        cases = [
+            ("stimulus", lambda: sys.exit(), r"^error the adapter called sys\.exit\(\) \(at test_playtest_adapter\.py:\d+ in <lambda>\)$"),
+            ("stimulus", lambda: sys.exit(3), r"^error the adapter called sys\.exit\(3\)"),
+            ("stimulus", lambda: (_ for _ in ()).throw(KeyboardInterrupt()), r"^error KeyboardInterrupt"),
+            ("stimulus", lambda: "x" + 1, r"^error TypeError: .*str.* \(at test_playtest_adapter\.py:\d+ in <lambda>\)$"),
+            ("start", lambda: sys.exit(0), r"^error the adapter called sys\.exit\(0\)"),
+            ("reset", lambda: sys.exit(), r"^error the adapter called sys\.exit\(\)"),
+        ]
+        for where, action, want in cases:
+            with self.subTest(where=where, want=want):
+                stops = []
+
+                class A(pa.Adapter):
+                    def on_start(self):
+                        if where == "start":
+                            action()
+
+                    def on_stimulus(self, name, args):
+                        action()
+
+                    def on_reset(self):
+                        action()
+
+                    def on_stop(self):
+                        stops.append(True)
+
+                stdin, out, t, result = start(A())
+                if where != "start":
+                    out.wait_for("ready")
+                    stdin.feed("stimulus go" if where == "stimulus" else "reset")
+                t.join(5)
+                self.assertFalse(t.is_alive())
+                self.assertEqual(result.get("status"), 1)
+                self.assertRegex(out.lines()[-1], want)
+                self.assertEqual(stops, [True])
+
+    def test_done_says_a_stimulus_s_outputs_are_complete(self):
+        class A(pa.Adapter):
+            def on_stimulus(self, name, args):
+                if name == "answer":
+                    self.output("Got", 1)
+                    self.done()  # held: after the ack and the output
+                elif name == "maybe":
+                    self.done_after(0.1)  # an answer or nothing: 0.1 s after the ack, `done`
+                elif name == "no":
+                    self.done()
+                    raise pa.Refused()
+
+        a = A()
+        stdin, out, t, result = start(a)
+        out.wait_for("ready")
+        stdin.feed("stimulus answer")
+        out.wait_for("done")
+        self.assertEqual(out.lines(), ["ready", "ack", "output ?Got(1)", "done"])
+        stdin.feed("stimulus maybe")
+        with out.cond:
+            out.cond.wait_for(lambda: out.lines().count("ack") == 2, 5)
+        began = time.time()
+        a.output("Late", 2)  # within the settle time: before the `done`
+        with out.cond:
+            out.cond.wait_for(lambda: out.lines().count("done") == 2, 5)
+        self.assertGreaterEqual(time.time() - began, 0.05)
+        self.assertEqual(out.lines()[-3:], ["ack", "output ?Late(2)", "done"])
+        # A new stimulus before the settle time is over: the old `done` is never written.
+        stdin.feed("stimulus maybe")
+        stdin.feed("stimulus no")
+        out.wait_for("refused")
+        time.sleep(0.25)
+        self.assertEqual(out.lines()[-2:], ["ack", "refused"])
+        stdin.feed("end")
+        t.join(5)
+        self.assertEqual(result.get("status"), 0)
+
+    def test_settle_gives_every_stimulus_its_done(self):
+        class A(pa.Adapter):
+            settle = 0.02
+
+            def on_stimulus(self, name, args):
+                if name == "now":
+                    self.done()
+
+        stdin, out, t, result = start(A())
+        out.wait_for("ready")
+        stdin.feed("stimulus x")
+        out.wait_for("done")
+        stdin.feed("stimulus now")
+        with out.cond:
+            out.cond.wait_for(lambda: out.lines().count("done") == 2, 5)
+        time.sleep(0.1)
+        self.assertEqual(out.lines(), ["ready", "ack", "done", "ack", "done"])
+        stdin.feed("end")
+        t.join(5)
 
     def test_end_stops(self):
         stopped = []
@@ -339,7 +446,9 @@ class Docs(unittest.TestCase):
         with open(os.path.join(SOURCE, "docs", "adapter-protocol.md")) as f:
             doc = f.read()
         with open(os.path.join(SOURCE, "examples", "sut", "jobq_adapter.py")) as f:
-            py = f.read().split("import playtest_adapter as pa  # noqa: E402\n", 1)[1].strip("\n")
+            # Everything after the docstring: the import lines every adapter needs too (issue 36).
+            py = f.read().split('"""', 2)[2].strip("\n")
+        self.assertIn("import playtest_adapter as pa", py)
         with open(os.path.join(SOURCE, "examples", "sut", "jobq_adapter.cpp")) as f:
             cpp = f.read().split('#include "playtest_adapter.hpp"\n', 1)[1].strip("\n")
         self.assertIn("```python\n" + py + "\n```", doc)

@@ -11,9 +11,11 @@
    PLAYTEST_UPDATE_DOCS_SCREENSHOT=1 the top one is copied to docs/report.png (the README's picture).
 4. A report of a model of 20000 vertices with a failure deep inside must load (summary and the
    failure's neighbourhood, not a frozen browser) and pass the same console and network checks.
-5. A FAIL on a model program of 249 states: the failure picture fits the page and names vertices
-   by short names; the time to write the report is printed (issue 24: under 5 s). The same report
-   with a `dot` that hangs shows pictures drawn without Graphviz, captioned so, fitting the page.
+5. A FAIL on a model program of 249 states: the failure picture fits the page, names vertices
+   by short names and is readable at 1280 px (its labels drawn at least 8 px high, issue 36); the
+   step rows name states by number and show what each step changed (old -> new), the whole state
+   on hover; the time to write the report is printed (issue 24: under 5 s). The same report with a
+   `dot` that hangs shows pictures drawn without Graphviz, captioned so, fitting the page.
 
 Exit 77 (ctest: skipped) when Chromium is not installed; scripts/setup.sh installs it.
 --selftest instead checks that the checks catch a console error, a network request and a missing
@@ -101,6 +103,47 @@ def check_report(browser, html, problems):
     if hovered != "ok":
         problems.append("hover: " + hovered)
     return seconds
+
+
+# The first failure's picture and step table at the page's width (1280 px): how large its labels
+# are drawn (font size times the SVG's scale), and what the step rows show.
+READABILITY = """
+  const s = document.querySelector('section.failure svg');
+  if (!s) return null;
+  const box = s.getBoundingClientRect();
+  const vb = s.viewBox && s.viewBox.baseVal && s.viewBox.baseVal.width ? s.viewBox.baseVal.width : box.width;
+  const scale = box.width / vb;
+  const sizes = Array.from(s.querySelectorAll('text')).map(t => parseFloat(t.getAttribute('font-size') || '14') * scale);
+  const rows = Array.from(document.querySelectorAll('section.failure table.steps tbody tr'));
+  const what = rows.map(r => r.querySelector('td.what')).filter(Boolean);
+  return {width: s.width.baseVal.value, shown: box.width, page: window.innerWidth,
+          labels: Array.from(s.querySelectorAll('g.node text')).map(t => t.textContent),
+          min_font_px: sizes.length ? Math.min.apply(null, sizes) : 0,
+          rows: what.length,
+          changes: what.filter(w => w.querySelector('.changes')).length,
+          change_sample: (document.querySelector('section.failure td.what .changes') || {}).textContent || '',
+          titled: document.querySelectorAll('section.failure td.what span.v[title]').length,
+          longest_row: Math.max.apply(null, what.map(w => w.textContent.length).concat([0])),
+          first_state: (document.querySelector('section.failure tr.state0') || {}).textContent || ''};"""
+
+
+def readable(pic):
+    """What keeps a failure picture and its steps from being read at 1280 px (issue 36)."""
+    out = []
+    if pic["min_font_px"] < 8:
+        out.append(f"the failure picture's labels are drawn {pic['min_font_px']:.1f} px high at 1280 px (under 8): "
+                   f"{pic['width']:.0f} pt shown in {pic['shown']:.0f} px")
+    if pic["rows"] and pic["changes"] < pic["rows"] // 2:
+        out.append(f"only {pic['changes']} of {pic['rows']} step rows say what the step changed")
+    if "→" not in pic["change_sample"]:
+        out.append(f"a step's changes are not old → new: {pic['change_sample']!r}")
+    if pic["titled"] < pic["rows"]:
+        out.append(f"{pic['titled']} states on hover for {pic['rows']} rows")
+    if pic["longest_row"] > 160:
+        out.append(f"a step row is {pic['longest_row']} characters long: it repeats whole states")
+    if "v" not in pic["first_state"] or "=" not in pic["first_state"]:
+        out.append("the first state is not written above the steps: " + pic["first_state"][:100])
+    return out
 
 
 def write_big_trace(model, trace, steps=60, seed=5):
@@ -241,10 +284,7 @@ def main():
             problems.append("large model: the summary does not say why the model is not drawn")
         counters_problems = []
         check_page(browser, counters_html.resolve().as_uri(), counters_problems, load_timeout=30)
-        pic = dom(browser, """const s = document.querySelector('section.failure svg');
-                               return s ? {width: s.width.baseVal.value, page: window.innerWidth,
-                                           labels: Array.from(s.querySelectorAll('g.node text')).map(t => t.textContent)}
-                                        : null;""")
+        pic = dom(browser, READABILITY)
         print("model program:", json.dumps(pic)[:300])
         browser.screenshot(str(out / "counters-report.png"), height=1500)
         problems += ["model program: " + p for p in counters_problems]
@@ -254,8 +294,13 @@ def main():
             problems.append(f"model program: the failure picture is {pic['width']:.0f} px wide, the page {pic['page']}")
         elif not all(len(t) <= 6 for t in pic["labels"] if t.startswith("v")) or not any(t.startswith("v") for t in pic["labels"]):
             problems.append(f"model program: vertices are not drawn by short names: {pic['labels'][:5]}")
+        if pic:
+            problems += ["model program: " + p for p in readable(pic)]
         fallback_problems = []
         check_page(browser, fallback_html.resolve().as_uri(), fallback_problems, load_timeout=30)
+        fb_pic = dom(browser, READABILITY)
+        if fb_pic:
+            problems += ["fallback: " + p for p in readable(fb_pic)]
         fb = dom(browser, """const s = document.querySelector('section.failure svg.fallback');
                               const c = document.querySelector('section.failure figcaption');
                               return s ? {width: s.getBoundingClientRect().width, page: window.innerWidth,

@@ -13,6 +13,7 @@
 #include "playtest/lang/graphwalker_model.hpp"
 #include "playtest/lang/model_program.hpp"
 #include "playtest/source_text.hpp"
+#include "param_effects.hpp"
 #include "progress.hpp"
 
 namespace playtest::cli {
@@ -54,12 +55,19 @@ int run(const Options& o) {
     out.close();
   }
   const ExploreReportInfo info{model->name(), static_cast<std::uint32_t>(model->state_size())};
+  // Which parameters multiply the state space (a neighbouring value explored, bounded).
+  const std::vector<ParamEffect> effects =
+      r.status == ExploreStatus::complete && (o.json || (o.out != "-" && o.dot != "-"))
+          ? param_effects(o.path, params, model->parameters(), g.num_vertices())
+          : std::vector<ParamEffect>{};
   if (o.json) {
     nlohmann::json j = explore_json(r, info);
     j["file"] = o.path;
+    j["parameter_effects"] = to_json(effects);
     std::cout << j.dump(2) << '\n';
   } else if (o.out != "-" && o.dot != "-") {
     write_explore_text(std::cout, r, info);
+    for (const ParamEffect& e : effects) std::cout << "state space: " << describe(e) << '\n';
   }
   if (r.status != ExploreStatus::complete) fmt::print(stderr, "playtest: warning: {}\n", r.message);
   return exit_ok;

@@ -2,7 +2,10 @@
 // that cannot reach a goal, dead ends, strongly connected components).
 #include "command.hpp"
 #include "common.hpp"
+#include "playtest/diagnose/analyze.hpp"
+#include "param_effects.hpp"
 #include "playtest/graph/graph_summary.hpp"
+#include "playtest/lang/model_program.hpp"
 
 namespace playtest::cli {
 namespace {
@@ -16,13 +19,25 @@ struct Options {
 int run(const Options& o) {
   const TestGraph g = load_test_graph(o.input);
   const GraphSummary s = summarize(g);
+  // What validate warns about (a goal at the start, goals out of reach): said here too.
+  const std::vector<std::string> warnings = model_warnings(g, false);
+  // A model program: which parameters multiply the state space.
+  std::vector<ParamEffect> effects;
+  if (o.input.path != "-" && is_model_program(o.input.path)) {
+    const std::vector<ModelParam> given = model_params(o.input);
+    effects = param_effects(o.input.path, given, load_model(o.input.path, given)->parameters(), g.num_vertices());
+  }
   if (o.json) {
     nlohmann::json j = summary_json(g, s, o.limit);
     j["file"] = o.input.path;
+    j["warnings"] = warnings;
+    if (is_model_program(o.input.path)) j["parameter_effects"] = to_json(effects);
     print_json(j);
   } else {
     std::cout << "file:        " << o.input.path << '\n';
     write_summary_text(std::cout, g, s, o.limit);
+    for (const ParamEffect& e : effects) std::cout << "state space: " << describe(e) << '\n';
+    for (const std::string& w : warnings) std::cout << "warning:     " << w << '\n';
   }
   return exit_ok;
 }

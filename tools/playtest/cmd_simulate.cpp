@@ -56,7 +56,8 @@ int compare(const SimulateCliOptions& o, const GameGraph& g, const ModelGraph* o
     } else {
       const TestGraph& whole = *g.explored();
       so.run.purpose = spec.resolve(whole, declared_traps(whole));
-      require_something_to_test(whole, so.run.purpose);
+      require_something_to_test(whole, so.run.purpose,
+                                spec.strategy && spec.strategy->needs_goals ? spec.strategy->name : "");
       refuse_unreachable(o.strategy, whole, so.run.purpose);
       if (impl) {
         so.implementation = &*impl;

@@ -4,6 +4,7 @@
 
 #include "graphwalker_options.hpp"
 #include "option_checks.hpp"
+#include "playtest/run/run_values.hpp"
 #include "playtest/run/simulation.hpp"
 #include "playtest/run/subprocess_adapter.hpp"
 #include "playtest/strategy/traps.hpp"
@@ -127,6 +128,13 @@ PreparedRun prepare_run(const RunCliOptions& o, const GameGraph& g, const ModelG
                      .claims = claim_options(o.strategy),
                      .stop = &stop,
                      .values = loaded.values};
+  if (!p.run.values && loaded.model && loaded.model->values()) {
+    // A model program whose labels hold no values: the runner still asks it whether an output it
+    // does not find on the explored graph is a label of the model at all (label_check.hpp).
+    auto ctx = std::make_shared<ValueContext>();
+    ctx->model = loaded.model;
+    p.run.values = std::move(ctx);
+  }
   if (on_the_fly) {
     p.run.purpose = on_the_fly_purpose(p.spec);
     p.run.timeout = std::chrono::milliseconds(o.sut.timeout_ms);  // (no --vertex-timeout on the fly)
@@ -134,7 +142,8 @@ PreparedRun prepare_run(const RunCliOptions& o, const GameGraph& g, const ModelG
   } else {
     p.run.purpose = p.spec.resolve(*g.explored(), declared_traps(*g.explored()));
     apply_timeouts(*g.explored(), o.sut, p.run);
-    require_something_to_test(*g.explored(), p.run.purpose);
+    require_something_to_test(*g.explored(), p.run.purpose,
+                              p.spec.strategy && p.spec.strategy->needs_goals ? p.spec.strategy->name : "");
   }
   return p;
 }

@@ -20,6 +20,8 @@ struct AdapterEvent {
     quiet,    // the adapter itself declares quiescence: treat it as the timeout, now
     refused,  // (from stimulate only) the SUT does not accept this stimulus now: it is not
               // input-enabled here (ioco, docs/ioco.md); nothing can be judged after it
+    done,     // the adapter says the outputs of the last stimulus are complete (`done`): silence
+              // now at a passive vertex, and an output after it is a late one (runner names the stimulus)
   };
   Kind kind = Kind::none;
   std::string label;
@@ -28,6 +30,7 @@ struct AdapterEvent {
   static AdapterEvent output(std::string l) { return {Kind::output, std::move(l)}; }
   static AdapterEvent quiescence() { return {Kind::quiet, {}}; }
   static AdapterEvent refusal() { return {Kind::refused, {}}; }
+  static AdapterEvent outputs_done() { return {Kind::done, {}}; }
 };
 
 // The deadline that asks next_event only for what has already arrived (the epoch: always past).

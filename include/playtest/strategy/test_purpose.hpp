@@ -77,7 +77,9 @@ struct StrategySpec {
 
 // Throws InputError "nothing to test: ..." when a run with `purpose` on `g` could not test anything:
 // the graph has no edges, the initial vertex is active without out-edges, or the purpose is to reach
-// a goal and the initial vertex already is one. (A PASS there would claim a test that never ran.)
-void require_something_to_test(const TestGraph& g, const TestPurpose& purpose);
+// a goal and the initial vertex already is one, or the strategy `goal_strategy` (named when it
+// steers to goals: reach, win, expected) would start at a goal, whatever the purpose. (A PASS there
+// would claim a test that never ran.)
+void require_something_to_test(const TestGraph& g, const TestPurpose& purpose, std::string_view goal_strategy = {});
 
 }  // namespace playtest

@@ -107,7 +107,10 @@ TEST(CliOutputsUnderSignals, OutOfFileDescriptorsIsNamed) {
   GTEST_SKIP() << "a sanitizer runtime needs file descriptors of its own";
 #endif
   PingSystem s("faults_fds");
-  for (const auto& [limit, code] : {std::pair{"16", 6}, std::pair{"30", 3}}) {
+  // Issue 36: one exit code for running out of file descriptors as the runs start: their adapters
+  // cannot start, and the runs are ERROR (3), in the trace and JUnit (at 16 this was exit 6 with an
+  // empty trace).
+  for (const auto& [limit, code] : {std::pair{"16", 3}, std::pair{"30", 3}}) {
     ScratchDir d(std::string("faults_fds_") + limit);
     const std::string cmd = "ulimit -n " + std::string(limit) + "; " + std::string(PLAYTEST_BINARY) + " " +
                             s.run("--runs 16 --jobs 8 --trace " + d.file("t.jsonl")) + " >" + d.file("out.txt") +

@@ -182,6 +182,104 @@ TEST(AdapterKitProtocol, OrderOfReadyAckOutputsRefusedError) {
   EXPECT_EQ(c.wait(), 1);
 }
 
+// Every way out of a handler but a return or Refused: `error MESSAGE`, then on_stop (issue 36: a
+// handler that threw something other than a std::exception aborted the adapter with SIGABRT).
+struct Throwing final : pa::Adapter {
+  void on_stimulus(const pa::Label& s) override {
+    if (s.name == "int") throw 42;
+    if (s.name == "cstr") throw "the system fell over";
+    if (s.name == "string") throw std::string("a string");
+    if (s.name == "empty") throw std::runtime_error("");
+    if (s.name == "exit") std::exit(0);
+  }
+  void on_stop() override { comment("stopped"); }
+};
+
+TEST(AdapterKitProtocol, EveryWayOutOfAHandlerGivesErrorAndOnStop) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"int", "error an exception that is not a std::exception was thrown (of type int)"},
+      {"cstr", "error the system fell over"},
+      {"string", "error a string"},
+      {"empty", "error an exception with an empty message was thrown"},
+      {"exit", "error the adapter called exit() while it was running"},
+  };
+  for (const auto& [stimulus, want] : cases) {
+    SCOPED_TRACE(stimulus);
+    Child c([] { return Throwing().run(); });
+    EXPECT_EQ(c.line(), "ready");
+    c.send("stimulus " + stimulus);
+    EXPECT_EQ(c.line(), want);
+    EXPECT_EQ(c.line(), "# stopped");
+    EXPECT_EQ(c.line(), "<eof>");
+    const int status = c.wait();
+    if (stimulus != "exit") {
+      EXPECT_EQ(status, 1);
+    }
+  }
+}
+
+// `done`: the outputs of a stimulus are complete (docs/adapter-protocol.md, "Outputs that may or
+// may not come").
+struct Settling final : pa::Adapter {
+  void on_stimulus(const pa::Label& s) override {
+    if (s.name == "answer") {
+      output("Got", {1});
+      done();  // held: after the ack and the output
+    } else if (s.name == "maybe") {
+      done_after(std::chrono::milliseconds(100));
+      std::thread([this] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        output("Late", {2});  // within the settle time: before the `done`
+      }).detach();
+    } else if (s.name == "settle") {
+      done_after(std::chrono::milliseconds(100));
+    } else if (s.name == "no") {
+      done();
+      throw pa::Refused();
+    }
+  }
+};
+
+TEST(AdapterKitProtocol, DoneAfterTheOutputsOfAStimulus) {
+  Child c([] { return Settling().run(); });
+  EXPECT_EQ(c.line(), "ready");
+  c.send("stimulus answer");
+  EXPECT_EQ(c.line(), "ack");
+  EXPECT_EQ(c.line(), "output ?Got(1)");
+  EXPECT_EQ(c.line(), "done");
+  const auto began = std::chrono::steady_clock::now();
+  c.send("stimulus maybe");
+  EXPECT_EQ(c.line(), "ack");
+  EXPECT_EQ(c.line(), "output ?Late(2)");
+  EXPECT_EQ(c.line(), "done");
+  EXPECT_GE(std::chrono::steady_clock::now() - began, std::chrono::milliseconds(90));
+  // A stimulus that comes before the settle time is over: the old `done` is never written.
+  c.send("stimulus settle");
+  EXPECT_EQ(c.line(), "ack");
+  c.send("stimulus no");
+  EXPECT_EQ(c.line(), "refused");
+  EXPECT_EQ(c.line(300), "<timeout>");
+  c.send("end");
+  EXPECT_EQ(c.wait(), 0);
+}
+
+struct SettleAll final : pa::Adapter {
+  SettleAll() { set_settle(std::chrono::milliseconds(10)); }
+  void on_stimulus(const pa::Label&) override {}
+};
+
+TEST(AdapterKitProtocol, SetSettleGivesEveryStimulusItsDone) {
+  Child c([] { return SettleAll().run(); });
+  EXPECT_EQ(c.line(), "ready");
+  for (int i = 0; i < 3; ++i) {
+    c.send("stimulus x");
+    EXPECT_EQ(c.line(), "ack");
+    EXPECT_EQ(c.line(), "done");
+  }
+  c.send("end");
+  EXPECT_EQ(c.wait(), 0);
+}
+
 TEST(AdapterKitProtocol, EndAndEndOfFileStop) {
   {
     Child c([] { return Scripted().run(); });

@@ -410,6 +410,34 @@ TEST(HtmlReport, ShortNamesHaveATableOfFullStates) {
             std::string::npos);
 }
 
+// Issue 36: a step row printed the whole state twice; it names the states by number and shows what
+// the step changed (old → new), the whole states on hover and the first above the table.
+TEST(HtmlReport, StepRowsShowWhatChanged) {
+  const TestGraph g = parse_graph(R"json({"playtest": "graph/1", "initial": "(x=0, q=[1, 2], busy=false, name=\"a, b\")",
+    "vertices": [{"id": "(x=0, q=[1, 2], busy=false, name=\"a, b\")", "kind": "active"},
+                 {"id": "(x=1, q=[2], busy=true, name=\"a, b\")", "kind": "passive"}],
+    "edges": [{"from": "(x=0, q=[1, 2], busy=false, name=\"a, b\")", "to": "(x=1, q=[2], busy=true, name=\"a, b\")",
+               "label": "Up"},
+              {"from": "(x=1, q=[2], busy=true, name=\"a, b\")", "to": "(x=0, q=[1, 2], busy=false, name=\"a, b\")",
+               "label": "?Ack", "prob": 1}]})json");
+  const auto runs = played(g, g, 1, 4);
+  ReportOptions o;
+  o.graphviz.program = "playtest-no-such-dot";
+  const std::string html = html_of({.title = "t", .model = &g, .model_name = "m.json", .runs = runs}, o);
+  EXPECT_NE(html.find("<div class=\"changes\">x: 0 → 1, q: [1, 2] → [2], busy: false → true</div>"), std::string::npos)
+      << html.substr(html.find("<table class=\"steps\">"), 3000);
+  EXPECT_NE(html.find("<div class=\"changes\">x: 1 → 0, q: [2] → [1, 2], busy: true → false</div>"), std::string::npos);
+  EXPECT_NE(html.find("<span class=\"v\" title=\"(x=0, q=[1, 2], busy=false, name=&quot;a, b&quot;)\">v0</span>"),
+            std::string::npos);
+  EXPECT_NE(html.find("the first: <span class=\"mono\">v0 = (x=0, q=[1, 2], busy=false, name=&quot;a, b&quot;)</span>"),
+            std::string::npos);
+  // Short names (a graph/1 model's ids) stay as they are, without changes.
+  const TestGraph w = load_graph(testing::example("examples/sut/workers.json"));
+  const std::string plain = html_of({.title = "t", .model = &w, .runs = played(w, w, 1, 10)}, o);
+  EXPECT_EQ(plain.find("class=\"changes\""), std::string::npos);
+  EXPECT_NE(plain.find("<span class=\"v\">idle0</span>"), std::string::npos);
+}
+
 TEST(HtmlReport, TheFailingPathIsOnThePictureAndInTheStepTable) {
   if (!have_dot()) GTEST_SKIP() << "Graphviz's dot is not installed (scripts/setup.sh installs it)";
   const TestGraph g = load_graph(testing::example("examples/sut/workers.json"));

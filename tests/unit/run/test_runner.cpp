@@ -91,6 +91,63 @@ TEST(Runner, FollowsObservedOutputsToTheGoal) {
   EXPECT_EQ(r.coverage.edges_total, 5u);
 }
 
+// ping at 'idle', back at 'slow'.
+std::vector<EdgeId> by_vertex(const TestGraph& g) {
+  std::vector<EdgeId> t(g.num_vertices(), EdgeId::none());
+  t[g.find_vertex("idle")->index()] = *g.find_edge("ping");
+  t[g.find_vertex("slow")->index()] = *g.find_edge("back");
+  return t;
+}
+
+// `done` (docs/adapter-protocol.md, "Outputs that may or may not come"): silence now at a passive
+// vertex; an output after it is judged late, and the FAIL names the stimulus it answers.
+TEST(Runner, DoneIsSilenceAndALateOutputNamesItsStimulus) {
+  TestGraph g = parse_graph(ping_graph);
+  RunOptions o;
+  o.timeout = std::chrono::milliseconds(60000);  // `done` must end the wait, not the timeout
+  o.max_steps = 10;
+  {
+    ScriptedAdapter a;
+    a.events = {AdapterEvent::outputs_done(), AdapterEvent::output("pong")};
+    a.deliver_on_poll = true;
+    TablePolicy p("table", by_vertex(g));
+    const auto t0 = Clock::now();
+    RunResult r = Runner(g, o).run(p, a);
+    EXPECT_LT(Clock::now() - t0, std::chrono::seconds(10));
+    EXPECT_EQ(r.verdict, Verdict::fail) << r.message;
+    ASSERT_GE(r.trace.size(), 2u);
+    EXPECT_EQ(r.trace[1].kind, StepKind::timeout);  // `done` at 'wait': the timeout edge
+    EXPECT_EQ(r.fail_vertex, *g.find_vertex("slow"));
+    EXPECT_NE(r.message.find("at active vertex 'slow'"), std::string::npos) << r.message;
+    EXPECT_NE(r.message.find("it came after the outputs of the stimulus 'ping' (step 1) were judged complete (the "
+                             "adapter said 'done': the outputs of 'ping' were complete): a late answer to 'ping'?"),
+              std::string::npos)
+        << r.message;
+  }
+  {
+    // After a timeout, too: the silence and its step are named.
+    ScriptedAdapter a;
+    a.events = {AdapterEvent::nothing(), AdapterEvent::output("pong")};
+    a.deliver_on_poll = true;
+    o.timeout = std::chrono::milliseconds(1);
+    TablePolicy p("table", by_vertex(g));
+    RunResult r = Runner(g, o).run(p, a);
+    EXPECT_EQ(r.verdict, Verdict::fail) << r.message;
+    EXPECT_NE(r.message.find("the stimulus 'ping' (step 1) were judged complete (silence within 1 ms at step 2)"),
+              std::string::npos)
+        << r.message;
+  }
+  {
+    // An output that is not late: no such note.
+    ScriptedAdapter a;
+    a.events = {AdapterEvent::output("boom")};
+    TablePolicy p("table", by_vertex(g));
+    RunResult r = Runner(g, o).run(p, a);
+    EXPECT_EQ(r.verdict, Verdict::fail);
+    EXPECT_EQ(r.message.find("late answer"), std::string::npos) << r.message;
+  }
+}
+
 TEST(Runner, UnexpectedOutputAtPassiveVertexFails) {
   TestGraph g = parse_graph(ping_graph);
   ScriptedAdapter a;

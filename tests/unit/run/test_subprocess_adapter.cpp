@@ -83,6 +83,21 @@ TEST(SubprocessAdapter, DeclaredQuiescenceFollowsTheTimeoutEdge) {
   EXPECT_EQ(r.trace[1].kind, StepKind::timeout);
 }
 
+TEST(SubprocessAdapter, DoneEndsTheWaitAndALateOutputNamesItsStimulus) {
+  // First stimulus: `done` (its outputs are complete: the timeout edge at once, although the
+  // runner would wait 10 s), then pong late; the FAIL names the stimulus the late pong answers.
+  const auto t0 = Clock::now();
+  RunResult r = run_against(options(
+      "echo ready; n=0; while read cmd arg; do case \"$cmd\" in stimulus) echo ack; n=$((n+1)); "
+      "if [ $n = 1 ]; then echo done; sleep 0.2; echo 'output pong'; else echo 'output pong'; fi;; "
+      "end) exit 0;; esac; done"));
+  EXPECT_LT(Clock::now() - t0, std::chrono::seconds(8));
+  EXPECT_EQ(r.verdict, Verdict::fail) << r.message;
+  ASSERT_GE(r.trace.size(), 2u);
+  EXPECT_EQ(r.trace[1].kind, StepKind::timeout);
+  EXPECT_NE(r.message.find("a late answer to 'ping'?"), std::string::npos) << r.message;
+}
+
 TEST(SubprocessAdapter, SilenceUntilTheTimeoutFollowsTheTimeoutEdge) {
   // Silent on the first stimulus, pong on the second; the runner's own 50 ms timeout decides.
   RunResult r = run_against(
