@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""The gain table of docs/graphwalker.md: for every GraphWalker model file in the folders given,
+"""The gain table of docs/graphwalker.md: for every GraphWalker model file (JSON, or GraphML drawn in
+yEd) in the folders given,
 its vertices and edges, and the steps to cover every edge with GraphWalker's default
 random(edge_coverage(100)) (playtest's random strategy plays the same walk: mean and 95th percentile
 over the runs), with quick_random (playtest plays it as the planner) and with playtest's cover (the
@@ -27,7 +28,37 @@ def percentile(values, p):
     return s[k]
 
 
+def graphml_counts(path):
+    # GraphWalker's GraphML (yEd): one model, as playtest and GraphWalker read it: its vertices are
+    # the nodes that hold no subgraph, but the one labelled Start; its edges all edges, the one from
+    # Start included (the start edge); BLOCKED elements and the edges of BLOCKED vertices left out.
+    import xml.etree.ElementTree as ET
+    g = "{http://graphml.graphdrawing.org/xmlns}"
+    y = "{http://www.yworks.com/xml/graphml}"
+    root = ET.parse(path).getroot()
+    start, blocked = set(), set()
+    vertices = 0
+    for n in root.iter(g + "node"):
+        if n.find(g + "graph") is not None:
+            continue
+        label = "".join(l.text or "" for l in n.iter(y + "NodeLabel")).strip()
+        if label.lower() == "start":
+            start.add(n.get("id"))
+        elif re.search(r"\bBLOCKED\b", label):
+            blocked.add(n.get("id"))
+        else:
+            vertices += 1
+    edges = 0
+    for e in root.iter(g + "edge"):
+        label = "".join(l.text or "" for l in e.iter(y + "EdgeLabel"))
+        if not (re.search(r"\bBLOCKED\b", label) or e.get("source") in blocked or e.get("target") in blocked):
+            edges += 1
+    return (1, vertices, edges)
+
+
 def counts(path):
+    if path.endswith(".graphml"):
+        return graphml_counts(path)
     with open(path, encoding="utf-8") as f:
         text = f.read()
     # GraphWalker's reader takes comments (a licence header); Python's does not.
@@ -47,7 +78,7 @@ def main():
     files = []
     for d in a.dirs:
         for root, _, names in os.walk(d):
-            files += [os.path.join(root, n) for n in sorted(names) if n.endswith(".json")]
+            files += [os.path.join(root, n) for n in sorted(names) if n.endswith((".json", ".graphml"))]
     print("| model | models | vertices | edges | random: mean | random: p95 | quick_random (planner): mean | cover |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     refused = []
@@ -58,6 +89,8 @@ def main():
         except (ValueError, UnicodeDecodeError) as ex:
             refused.append((name, "not JSON: %s" % ex))
             continue
+        except SyntaxError:  # not XML (ElementTree's ParseError): playtest says where
+            m = v = e = 0
         r = subprocess.run([a.playtest, "simulate", path, "--generator",
                             "random(edge_coverage(100))", "--strategy", "random,planner,cover", "--runs",
                             str(a.runs), "--steps", str(a.steps), "--json"], capture_output=True, text=True)

@@ -23,14 +23,16 @@ constexpr std::pair<const char*, InputFormat> format_names[] = {
     {"graph", InputFormat::graph}, {"model", InputFormat::model}, {"aut", InputFormat::aut},
     {"lts", InputFormat::lts},     {"prism", InputFormat::prism}, {"graphwalker", InputFormat::graphwalker}};
 
-// The format of an input's text: JSON objects are graph/1 or lts/1, "des (" starts an .aut file, a
-// first line of two or three numbers a PRISM .tra, anything else is read as a model program.
+// The format of an input's text: JSON objects are graph/1, lts/1 or GraphWalker, a <graphml> document
+// GraphWalker's GraphML, "des (" starts an .aut file, a first line of two or three numbers a PRISM
+// .tra, anything else is read as a model program.
 InputFormat format_of_text(std::string_view text) {
   std::size_t i = 0;
   if (text.substr(0, 3) == "\xEF\xBB\xBF") i = 3;
   while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
   const std::string_view rest = text.substr(i);
   if (rest.starts_with("{") && looks_like_graphwalker_json(rest.substr(0, 4096))) return InputFormat::graphwalker;
+  if (rest.starts_with("<") && looks_like_graphml(rest.substr(0, 4096))) return InputFormat::graphwalker;
   if (rest.starts_with("{"))
     return ioco::looks_like_lts_json(rest.substr(0, 4096)) ? InputFormat::lts : InputFormat::graph;
   if (rest.starts_with("des")) {
@@ -114,6 +116,7 @@ void load_graphwalker_input(const LoadOptions& o, const std::string& text, Loade
                      "GraphWalker models have no parameters; their variables start as the model's actions say");
   GraphWalkerOptions go;
   go.goal_elements = o.goal_conditions;
+  go.predefined_path = o.graphwalker_predefined_path;
   auto imported = std::make_shared<GraphWalkerImport>(load_graphwalker(text, o.path, go));
   out.graphwalker = imported;
   load_compiled(o, imported->model, out);
@@ -168,7 +171,8 @@ bool is_graphwalker_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   char head[4096];
   in.read(head, sizeof head);
-  return in.gcount() > 0 && looks_like_graphwalker_json(std::string_view(head, static_cast<std::size_t>(in.gcount())));
+  const std::string_view h(head, static_cast<std::size_t>(in.gcount()));
+  return !h.empty() && (looks_like_graphwalker_json(h) || path.ends_with(".graphml") || looks_like_graphml(h));
 }
 
 std::vector<ModelParam> model_params(const LoadOptions& o) {
@@ -186,6 +190,7 @@ InputFormat input_format(const LoadOptions& o, std::optional<std::string>& text)
     if (is_model_program(p)) return InputFormat::model;
     if (p.ends_with(".aut")) return InputFormat::aut;
     if (p.ends_with(".tra")) return InputFormat::prism;
+    if (p.ends_with(".graphml")) return InputFormat::graphwalker;  // GraphWalker's GraphML (yEd)
     if (p.ends_with(".json")) {
       std::ifstream in(p, std::ios::binary);
       char head[4096];

@@ -505,6 +505,11 @@ class Reader {
 }  // namespace
 
 GwDocument parse_graphwalker(std::string_view text, const std::string& file) {
+  // XML (GraphML) starts with '<' where JSON starts with '{'.
+  std::size_t first = text.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
+  while (first < text.size() && (text[first] == ' ' || text[first] == '\t' || text[first] == '\n' || text[first] == '\r'))
+    ++first;
+  if (first < text.size() && text[first] == '<') return parse_graphwalker_graphml(text, file);
   require_utf8(text, file);
   return Reader(text, file).read();
 }

@@ -278,8 +278,19 @@ GeneratorPlan plan_generator(const GwGenerator& g, const GraphWalkerImport* impo
     case A::random:
     case A::weighted_random:
       p.strategy = "random";
-      if (g.algorithm == A::weighted_random)
-        p.notes.push_back("weighted_random is played as random: playtest's random strategy does not read edge weights");
+      if (g.algorithm == A::weighted_random) {
+        // The random walk with GraphWalker's edge weights (RandomWalkPolicy's label weights).
+        p.weighted = true;
+        if (imported && !imported->weight_overflows.empty())
+          throw UsageError("generator",
+                           fmt::format("'{}': the weights of the edges out of {} sum to more than 1 (GraphWalker's "
+                                       "weighted_random stops there with an error)",
+                                       g.text, imported->weight_overflows.front()));
+        for (const GraphWalkerElement& e : imported ? imported->elements : std::vector<GraphWalkerElement>{})
+          if (e.is_edge && e.weight) p.label_weights.emplace_back(e.label, *e.weight);
+        if (imported && p.label_weights.empty())
+          p.notes.push_back("no edge of the model has a weight: weighted_random is the uniform random walk");
+      }
       break;
     case A::quick_random:
       // GraphWalker's quick_random walks the shortest path to an element not yet visited; playtest's
@@ -291,8 +302,17 @@ GeneratorPlan plan_generator(const GwGenerator& g, const GraphWalkerImport* impo
       p.strategy = p.purpose == "reach" ? "reach" : p.purpose == "none" ? "random" : "cover";
       break;
     case A::predefined_path:
-      throw UsageError("generator",
-                       fmt::format("'{}': a predefined path is played by the path itself, not by a strategy", g.text));
+      // The path is the walk (the model compiled with only its next step enabled, its end the goal:
+      // GraphWalkerOptions::predefined_path); reach plays it to the end.
+      if (purpose)
+        throw UsageError("generator", fmt::format("'{}': predefined_path walks the model's path to its end; {} has no "
+                                                  "meaning with it (GraphWalker takes only predefined_path)",
+                                                  g.text, stop_name(purpose->kind)));
+      p.strategy = "reach";
+      p.purpose = "reach";
+      p.predefined_path = true;
+      p.notes.clear();
+      break;
   }
   if (p.strategy == "random" && p.purpose.starts_with("labels"))
     p.better =

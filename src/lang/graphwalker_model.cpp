@@ -136,7 +136,7 @@ class Compiler {
     return p;
   }
 
-  Loc loc_in(const GwScript& s, std::size_t offset) const { return {s.where.line, s.column_of(offset)}; }
+  Loc loc_in(const GwScript& s, std::size_t offset) const { return {s.line_of(offset), s.column_of(offset)}; }
 
   // A copy of `e` with every variable's key and every node's location filled in.
   js::ExprP resolve(const js::ExprP& e, const Piece& p) {
@@ -635,6 +635,29 @@ class Compiler {
     p_.has_reset = true;
     p_.reset_cost = int_expr(reset_cost, top);
 
+    // The predefined path's steps (predefinedPathEdgeIds, each edge then its target vertex).
+    if (!sm.predefined_path.empty()) {
+      std::size_t k = 0;
+      out.predefined_path.push_back(elements_[start_element].label);
+      if (sm.start_kind == GwModel::StartKind::edge) {
+        out.predefined_path.push_back(elements_[vertex_element(doc_.start_model, sm.edges[sm.start].target)].label);
+        if (sm.predefined_path[0] == sm.start) k = 1;
+      }
+      for (; k < sm.predefined_path.size(); ++k) {
+        const std::uint32_t e = sm.predefined_path[k];
+        out.predefined_path.push_back(elements_[edge_element(doc_.start_model, e)].label);
+        out.predefined_path.push_back(elements_[vertex_element(doc_.start_model, sm.edges[e].target)].label);
+      }
+    }
+    if (o_.predefined_path && out.predefined_path.empty())
+      throw ModelError(make_diagnostic(doc_.file, sm.where.line, sm.where.column, sm.where.pointer,
+                                       fmt::format("the generator predefined_path needs the path: model '{}' has no "
+                                                   "predefinedPathEdgeIds",
+                                                   sm.name),
+                                       {"list the path's edge ids in the model's \"predefinedPathEdgeIds\""}));
+    const bool on_path = o_.predefined_path;
+    const auto path_steps = static_cast<std::int64_t>(out.predefined_path.size());
+
     // The element enum and the position.
     lang::NamedDecl en;
     en.kind = lang::NamedDecl::Kind::enumeration;
@@ -661,6 +684,19 @@ class Compiler {
     at.type->loc = top;
     at.init = name_expr("start", top);
     p_.vars.push_back(std::move(at));
+    if (on_path) {
+      // The predefined path: the step of it the walk is at (0 before the first).
+      lang::VarDecl step;
+      step.name = "path_step";
+      step.loc = top;
+      step.type = std::make_unique<lang::TypeExpr>();
+      step.type->kind = lang::TypeExpr::Kind::range;
+      step.type->loc = top;
+      step.type->lo = int_expr(0, top);
+      step.type->hi = int_expr(path_steps, top);
+      step.init = int_expr(0, top);
+      p_.vars.push_back(std::move(step));
+    }
 
     std::vector<std::uint32_t> order(var_keys_.size());
     for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
@@ -738,6 +774,16 @@ class Compiler {
       a.name = el.label;
       a.loc = loc;
       if (before[i].empty()) continue;  // never enabled: no action (the element stays out of the graph)
+      // On the predefined path: enabled only as the path's next step.
+      lang::ExprP on_step;
+      if (on_path) {
+        for (std::int64_t k = 0; k < path_steps; ++k) {
+          if (out.predefined_path[static_cast<std::size_t>(k)] != el.label) continue;
+          auto one = binary(Op::eq, name_expr("path_step", loc), int_expr(k, loc), loc);
+          on_step = on_step ? binary(Op::or_, std::move(on_step), std::move(one), loc) : std::move(one);
+        }
+        if (!on_step) continue;  // not on the path: never taken
+      }
       // Enabled: after an element that leads here (and, for an edge, its guard holds there).
       std::vector<std::string> after = before[i];
       const bool starts = i == start_element;
@@ -769,6 +815,17 @@ class Compiler {
         effect(own, env, last);
         a.body = body(env, nullptr, last, a, el.label, loc);
       }
+      if (on_step) {
+        a.requires_.push_back(std::move(on_step));
+        a.require_texts.push_back("the predefined path's next step");
+        a.require_locs.push_back(loc);
+        auto next = std::make_unique<lang::Stmt>();
+        next->k = lang::SK::assign;
+        next->loc = loc;
+        next->name = "path_step";
+        next->e = binary(Op::add, name_expr("path_step", loc), int_expr(1, loc), loc);
+        a.body.push_back(std::move(next));
+      }
       p_.actions.push_back(std::move(a));
     }
 
@@ -786,6 +843,11 @@ class Compiler {
       }
       p_.goal_origin = o_.goal_origin;
       p_.goal_conditions.push_back(at_any(labels, top));
+    }
+
+    if (on_path) {  // the goal: the path walked to its end
+      if (p_.goal_origin.empty()) p_.goal_origin = "predefined_path";
+      p_.goal_conditions.push_back(binary(Op::eq, name_expr("path_step", top), int_expr(path_steps, top), top));
     }
 
     for (const Element& el : elements_) {
@@ -806,21 +868,19 @@ class Compiler {
       }
       out.elements.push_back(std::move(ge));
     }
+    // Weights out of a vertex that sum to more than 1 (weighted_random refuses them).
+    for (std::uint32_t mi = 0; mi < doc_.models.size(); ++mi) {
+      const GwModel& gm = doc_.models[mi];
+      std::vector<double> sum(gm.vertices.size(), 0.0);
+      for (const GwEdge& e : gm.edges)
+        if (e.source && e.weight) sum[*e.source] += *e.weight;
+      for (std::uint32_t v = 0; v < sum.size(); ++v)
+        if (sum[v] > 1 + 1e-9)
+          out.weight_overflows.push_back(
+              fmt::format("{} ({:.6g})", elements_[vertex_element(mi, v)].label, sum[v]));
+    }
     out.start_model = sm.name;
     out.generator = sm.generator;
-    if (!sm.predefined_path.empty()) {
-      std::size_t k = 0;
-      out.predefined_path.push_back(elements_[start_element].label);
-      if (sm.start_kind == GwModel::StartKind::edge) {
-        out.predefined_path.push_back(elements_[vertex_element(doc_.start_model, sm.edges[sm.start].target)].label);
-        if (sm.predefined_path[0] == sm.start) k = 1;
-      }
-      for (; k < sm.predefined_path.size(); ++k) {
-        const std::uint32_t e = sm.predefined_path[k];
-        out.predefined_path.push_back(elements_[edge_element(doc_.start_model, e)].label);
-        out.predefined_path.push_back(elements_[vertex_element(doc_.start_model, sm.edges[e].target)].label);
-      }
-    }
     out.model = lang::program_model(std::move(p_));
   }
 

@@ -230,11 +230,11 @@ class Parser {
   }
 
   [[noreturn]] void fail(std::size_t offset, std::string message, std::vector<std::string> notes = {}) const {
-    throw ParseError(make_diagnostic(file_, s_.where.line, s_.column_of(offset), s_.where.pointer, std::move(message),
+    throw ParseError(make_diagnostic(file_, s_.line_of(offset), s_.column_of(offset), s_.where.pointer, std::move(message),
                                      std::move(notes)));
   }
   [[noreturn]] void refuse(std::size_t offset, std::string message, std::vector<std::string> notes = {}) const {
-    throw ModelError(make_diagnostic(file_, s_.where.line, s_.column_of(offset), s_.where.pointer, std::move(message),
+    throw ModelError(make_diagnostic(file_, s_.line_of(offset), s_.column_of(offset), s_.where.pointer, std::move(message),
                                      std::move(notes)));
   }
 

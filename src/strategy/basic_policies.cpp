@@ -1,11 +1,33 @@
 #include <fmt/format.h>
 
+#include <cstdlib>
+
 #include "playtest/strategy/anti_ant_policy.hpp"
 #include "playtest/strategy/basic_strategies.hpp"
 #include "playtest/strategy/random_walk_policy.hpp"
 #include "playtest/strategy/table_policy.hpp"
 
 namespace playtest {
+
+std::shared_ptr<const LabelWeights> parse_label_weights(std::string_view text) {
+  if (text.empty()) return nullptr;
+  auto out = std::make_shared<LabelWeights>();
+  while (!text.empty()) {
+    const std::size_t nl = text.find('\n');
+    const std::string_view line = text.substr(0, nl);
+    text = nl == std::string_view::npos ? std::string_view{} : text.substr(nl + 1);
+    const std::size_t tab = line.rfind('\t');
+    if (tab == std::string_view::npos) continue;
+    out->emplace(std::string(line.substr(0, tab)), std::strtod(std::string(line.substr(tab + 1)).c_str(), nullptr));
+  }
+  return out;
+}
+
+std::string label_weights_text(const LabelWeights& w) {
+  std::string out;
+  for (const auto& [label, weight] : w) out += fmt::format("{}\t{}\n", label, weight);
+  return out;
+}
 
 TablePolicy::TablePolicy(std::string name, std::vector<EdgeId> strategy, std::string no_move)
     : name_(std::move(name)), strategy_(std::move(strategy)), no_move_(std::move(no_move)) {}
@@ -51,8 +73,11 @@ const StrategyRow& random_strategy() {
                  "steps without a new edge",
       .source = "seed 002 §5.1 (the random baseline), with random restarts",
       .on_the_fly = true,
-      .prepare = [](const StrategyContext&) {
-        return PreparedStrategy::play([](const GameGraph&) { return std::make_unique<RandomWalkPolicy>(true); });
+      .prepare = [](const StrategyContext& c) {
+        // GraphWalker's weighted_random sets label weights (docs/graphwalker.md "Generators").
+        auto weights = parse_label_weights(c.args.get(label_weights_arg).value_or(""));
+        return PreparedStrategy::play(
+            [weights](const GameGraph&) { return std::make_unique<RandomWalkPolicy>(true, weights); });
       }};
   return row;
 }

@@ -8,6 +8,7 @@
 
 #include "playtest/error.hpp"
 #include "playtest/io/graphwalker.hpp"
+#include "playtest/strategy/random_walk_policy.hpp"
 #include "playtest/source_text.hpp"
 
 namespace playtest::cli {
@@ -19,7 +20,7 @@ void add_generator_option(CLI::App* sub, std::string& generator) {
                   "default: the model's own generator when no --strategy is given)");
 }
 
-GeneratorChoice generator_before_load(const std::string& text, StrategyOptions& strategy, const InputOptions& input,
+GeneratorChoice generator_before_load(const std::string& text, StrategyOptions& strategy, InputOptions& input,
                                       std::uint64_t& steps, double* time_s, bool strategy_given, bool keep_strategies) {
   GeneratorChoice c;
   const bool graphwalker = input.format == InputFormat::graphwalker || is_graphwalker_file(input.path);
@@ -40,11 +41,15 @@ GeneratorChoice generator_before_load(const std::string& text, StrategyOptions& 
   if (!plan.goals.empty()) strategy.goals = plan.goals;
   if (plan.steps != 0) steps = plan.steps;
   if (plan.time_s != 0 && time_s) *time_s = plan.time_s;
+  input.graphwalker_predefined_path = plan.predefined_path;
   fmt::print(stderr, "playtest: note: {} '{}' is played as{} --purpose {}{}{}\n",
              text.empty() ? "the model's generator" : "the generator", c.generator->text,
              keep_strategies ? "" : " --strategy " + strategy.strategies.front(), strategy.purpose,
              plan.steps ? fmt::format(" --steps {}", plan.steps) : "",
              plan.time_s != 0 ? fmt::format(" --time {}", plan.time_s) : "");
+  if (plan.predefined_path)
+    fmt::print(stderr, "playtest: note: the model's predefinedPathEdgeIds is the walk: only its next step is taken, "
+                       "and a run that cannot follow it to its end is INCONCLUSIVE\n");
   for (const std::string& n : plan.notes) fmt::print(stderr, "playtest: note: {}\n", n);
   if (!plan.better.empty() && !keep_strategies) fmt::print(stderr, "playtest: note: {}\n", plan.better);
   return c;
@@ -54,6 +59,13 @@ void generator_after_load(const GeneratorChoice& choice, const LoadedInput& in, 
   if (!choice.generator) return;
   if (!in.graphwalker) throw UsageError("generator", "applies to GraphWalker models (docs/graphwalker.md)");
   const GeneratorPlan plan = plan_generator(*choice.generator, in.graphwalker.get());
+  if (plan.weighted && !plan.label_weights.empty()) {
+    LabelWeights w;
+    for (const auto& [label, weight] : plan.label_weights) w.emplace(label, weight);
+    strategy.args.set(std::string(label_weights_arg), label_weights_text(w));
+  }
+  for (const std::string& n : plan.notes)
+    if (n.starts_with("no edge of the model has a weight")) fmt::print(stderr, "playtest: note: {}\n", n);
   if (plan.trap_labels.empty()) return;
   if (!in.graph)
     throw UsageError("generator", fmt::format("'{}' counts the model's elements: it needs the whole graph, and the "

@@ -24,8 +24,9 @@ struct GeneratorChoice {
 
 // `text` is --generator ("" when not given: the GraphWalker model's own generator, unless
 // `strategy_given`). `keep_strategies` (simulate): only the purpose and budgets are taken. Prints
-// on standard error, once, how the generator is played and where playtest has better.
-GeneratorChoice generator_before_load(const std::string& text, StrategyOptions& strategy, const InputOptions& input,
+// on standard error, once, how the generator is played and where playtest has better. predefined_path
+// sets input.graphwalker_predefined_path.
+GeneratorChoice generator_before_load(const std::string& text, StrategyOptions& strategy, InputOptions& input,
                                       std::uint64_t& steps, double* time_s, bool strategy_given, bool keep_strategies);
 
 // The coverage's labels as the traps (those the explored graph has; the others are named in a note).

@@ -60,6 +60,9 @@ struct LoadOptions {
   // on-the-fly play is asked for, LoadedInput has no graph and says why.
   std::optional<ExploreFirstOptions> explore_first;
 
+  // GraphWalker: play the start model's predefined path (GraphWalkerOptions::predefined_path).
+  bool graphwalker_predefined_path = false;
+
   // The same options for another input (simulate's implementation); the PRISM options stay only for
   // a .tra file.
   LoadOptions with_path(const std::string& other) const;

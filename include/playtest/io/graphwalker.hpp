@@ -23,15 +23,22 @@ struct GwWhere {
 };
 
 // A JavaScript snippet (a guard, an action, a generator): its text and where each of its bytes
-// stands in the file (strings in JSON have no raw line breaks, so one line; escapes shift columns).
+// stands in the file (strings in JSON have no raw line breaks, so one line; escapes shift columns;
+// a GraphML label may span lines).
 struct GwScript {
   std::string text;
   GwWhere where;
   std::vector<std::uint32_t> columns;  // columns[i]: column of text byte i; one more for the end
+  std::vector<std::uint32_t> lines;    // lines[i]: line of text byte i, one more; empty: all on where.line
   // The column of byte `offset` of the text (the end for an offset past it).
   std::uint32_t column_of(std::size_t offset) const {
     if (columns.empty()) return where.column;
     return columns[offset < columns.size() ? offset : columns.size() - 1];
+  }
+  // The line of byte `offset` of the text.
+  std::uint32_t line_of(std::size_t offset) const {
+    if (lines.empty()) return where.line;
+    return lines[offset < lines.size() ? offset : lines.size() - 1];
   }
 };
 
@@ -77,10 +84,22 @@ struct GwDocument {
   std::uint32_t start_model = 0;  // the first model with a start element (GraphWalker starts there)
 };
 
-// Reads a GraphWalker/AltWalker JSON document. Throws ParseError (JSON syntax, a malformed element,
+// Reads a GraphWalker/AltWalker JSON document, or a GraphWalker GraphML (yEd) file when the text
+// starts with '<' (parse_graphwalker_graphml). Throws ParseError (JSON syntax, a malformed element,
 // with file:line:column and JSON pointer) or GraphError (a dangling vertex id, a duplicate id, a
 // start element that does not exist, no start element at all).
 GwDocument parse_graphwalker(std::string_view text, const std::string& file);
+
+// Reads GraphWalker's GraphML (yEd) file: one model named after the file (its base name), a vertex
+// per node (group nodes' members, not the groups), an edge per edge, the vertex labelled "Start"
+// and its edge the start element, labels in GraphWalker's grammar (name, [guard], / actions;,
+// SHARED:, INIT:, REQTAG:, BLOCKED, weight=, dependency=); BLOCKED elements are left out as
+// GraphWalker's default does (docs/graphwalker.md). Throws ParseError (XML, a malformed label, with
+// file:line:column) or GraphError (a dangling node id, a duplicate id, no Start vertex).
+GwDocument parse_graphwalker_graphml(std::string_view text, const std::string& file);
+
+// Whether the start of a text looks like a GraphML document (an XML element <graphml>).
+bool looks_like_graphml(std::string_view head);
 
 // Whether the start of a JSON text looks like a GraphWalker document: an object whose first key
 // is "models" (or "name" followed by "models", as GraphWalker Studio writes it).

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "playtest/lang/graphwalker_model.hpp"
@@ -59,11 +60,18 @@ struct GeneratorPlan {
   std::vector<std::string> trap_labels;  // coverage: the labels to cover (of `imported`'s elements)
   std::uint64_t steps = 0;               // length(N): the step budget (GraphWalker counts every element)
   double time_s = 0;                     // time_duration(S)
+  // predefined_path: the model is loaded with GraphWalkerOptions::predefined_path (only the path's
+  // next step enabled, its end the goal) and played by reach.
+  bool predefined_path = false;
+  // weighted_random: the edges' weights by label (the random strategy's label weights).
+  bool weighted = false;
+  std::vector<std::pair<std::string, double>> label_weights;
   std::vector<std::string> notes;        // what is played differently from GraphWalker, once each
   std::string better;                    // where playtest has better, in one sentence ("" when not)
 };
 
-// Throws UsageError("generator") for a combination that has no playtest equivalent, naming it.
+// Throws UsageError("generator") for a combination that has no playtest equivalent (predefined_path
+// with a coverage or reached_* condition), naming it.
 // Without `imported` (before the model is loaded) the trap labels are left empty.
 GeneratorPlan plan_generator(const GwGenerator& g, const GraphWalkerImport* imported);
 

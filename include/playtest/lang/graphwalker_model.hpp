@@ -27,6 +27,10 @@ struct GraphWalkerOptions {
   // A number variable ranges over [lowest - slack, highest + slack] of the number literals it is
   // given or compared with (and 0); a step that would take it outside is not enabled there.
   std::int64_t number_slack = 8;
+  // The generator predefined_path: the start model's predefinedPathEdgeIds is the walk. Only the
+  // path's next step is enabled (a variable `path_step` counts them) and the goal is its end; a
+  // model without a path is a ModelError.
+  bool predefined_path = false;
 };
 
 // One vertex or edge of the imported models.
@@ -51,6 +55,8 @@ struct GraphWalkerImport {
   std::vector<std::string> predefined_path;
   // Where the number variables are cut (docs/graphwalker.md "Numbers"): "Login.count in -8..13".
   std::vector<std::string> number_ranges;
+  // The vertices whose out-edges' weights sum to more than 1, with the sum: "M.v_A (1.3)".
+  std::vector<std::string> weight_overflows;
 };
 
 // Compiles the document. Throws ParseError (a guard or action that is not JavaScript), ModelError

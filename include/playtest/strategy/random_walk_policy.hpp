@@ -6,14 +6,30 @@
 // resettable graph the walk resets once it has gone restart_after(g) steps without taking an edge
 // it had not taken before in the run, as random-restart walks do, so that a closed loop of the
 // model (every job done, `Take -> ?None` for ever) does not hold it to the end of its budget.
+//
+// With label weights (GraphWalker's weighted_random, docs/graphwalker.md "Generators"): at an
+// active vertex an out-edge whose label has a weight w > 0 is taken with probability w, and the
+// out-edges without one share what the weights leave (1 - their sum) equally, as GraphWalker's
+// WeightedRandomPath does; weights that sum to more than 1 at a vertex end the run, saying where.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
 
 #include "playtest/strategy/policy.hpp"
 
 namespace playtest {
+
+// Label -> weight in [0, 1]; the strategy argument label_weights_arg carries it as "LABEL\tW" lines
+// (set by the GraphWalker generator mapping, not a command-line option).
+using LabelWeights = std::map<std::string, double, std::less<>>;
+inline constexpr std::string_view label_weights_arg = "label-weights";
+std::shared_ptr<const LabelWeights> parse_label_weights(std::string_view text);  // "" -> nullptr
+std::string label_weights_text(const LabelWeights& w);
 
 class RandomWalkPolicy final : public Policy {
  public:
@@ -26,7 +42,9 @@ class RandomWalkPolicy final : public Policy {
 
   // `restart`: reset after restart_after(g) steps without a new edge (false: the plain walk of
   // the paper, which resets only at dead ends).
-  explicit RandomWalkPolicy(bool restart = false) : restart_(restart) {}
+  // `weights`: the label weights of a weighted walk (nullptr: uniform).
+  explicit RandomWalkPolicy(bool restart = false, std::shared_ptr<const LabelWeights> weights = nullptr)
+      : restart_(restart), weights_(std::move(weights)) {}
 
   std::string_view name() const override { return "random"; }
   void begin_run(const RunView& view, Rng&) override { last_new_ = view.step; }
@@ -39,11 +57,49 @@ class RandomWalkPolicy final : public Policy {
     if (restart_ && view.graph.is_resettable() && view.current != view.graph.initial() &&
         view.step - last_new_ >= restart_after(view.graph))
       return Decision::reset();
+    if (weights_) return weighted(view, out, rng);
     return Decision::take(out[rng.below(out.size())]);
   }
+  std::string stop_reason() const override { return stop_reason_; }
 
  private:
+  template <class Out>
+  Decision weighted(const RunView& view, const Out& out, Rng& rng) {
+    std::vector<double> w;
+    double fixed = 0;
+    std::size_t rest_count = 0;
+    for (EdgeId e : out) {
+      auto it = weights_->find(view.graph.label(e));
+      const double x = it != weights_->end() && it->second > 0 ? it->second : -1;
+      w.push_back(x);
+      if (x > 0)
+        fixed += x;
+      else
+        ++rest_count;
+    }
+    if (fixed > 1 + 1e-9) {
+      stop_reason_ = "the weights of the edges out of '" + std::string(view.graph.vertex_name(view.current)) +
+                     "' sum to more than 1 (GraphWalker's weighted_random stops there too)";
+      return Decision::stop();
+    }
+    const double rest = rest_count == 0 ? 0 : std::max(0.0, 1 - fixed) / static_cast<double>(rest_count);
+    double total = 0;
+    for (double& x : w) total += (x = x > 0 ? x : rest);
+    // Every weight 0 (or weights below 1 on every edge): scaled to their sum, uniform when none.
+    if (total <= 0) return Decision::take(out[rng.below(out.size())]);
+    const double u = rng.uniform01() * total;
+    double cumulative = 0;
+    std::size_t i = 0;
+    for (EdgeId e : out) {
+      cumulative += w[i++];
+      if (u < cumulative) return Decision::take(e);
+    }
+    return Decision::take(out[out.size() - 1]);
+  }
+
   bool restart_;
+  std::shared_ptr<const LabelWeights> weights_;
+  std::string stop_reason_;
   std::uint64_t last_new_ = 0;  // the step at which the walk last took a new edge (or began)
 };
 

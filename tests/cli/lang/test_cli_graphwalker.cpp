@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <sstream>
 
 #include "cli_runner.hpp"
 #include "playtest/io/graphwalker.hpp"
@@ -113,6 +114,97 @@ TEST(GraphWalkerCli, ConvertWritesAGraphWalkerModelThatReadsBack) {
   EXPECT_EQ(doc.models[0].name, "seed000-figure1");
   CliResult v = run_playtest("validate " + out);
   EXPECT_EQ(v.code, 0) << v.out << v.err;
+}
+
+TEST(GraphWalkerCli, APredefinedPathIsPlayedStepByStepAndAClosedPathIsNoPass) {
+  // door.json's predefinedPathEdgeIds: e_open e_close e_lock e_unlock e_open after the start edge.
+  const std::string sut = "python3 " + kit + " " + example("examples/graphwalker/door_test.py");
+  ScratchDir dir("gw_path");
+  const std::string trace = dir.file("t.jsonl");
+  CliResult r = run_playtest("run " + door + " --sut '" + sut +
+                             "' --generator 'predefined_path(predefined_path)' --seed 1 --json --trace " + trace);
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["verdict"], "PASS") << r.out;
+  EXPECT_NE(r.err.find("predefinedPathEdgeIds is the walk"), std::string::npos) << r.err;
+  // The walk, each edge then its target vertex (GraphWalker's order).
+  std::vector<std::string> labels;
+  std::istringstream lines(read_file(trace));
+  for (std::string line; std::getline(lines, line);) {
+    if (line.empty()) continue;
+    const auto j = nlohmann::json::parse(line);
+    if (j.contains("label")) labels.push_back(j["label"]);
+  }
+  EXPECT_EQ(labels, (std::vector<std::string>{"Door.e_Init", "Door.v_Closed", "Door.e_Open", "Door.v_Open",
+                                              "Door.e_Close", "Door.v_Closed", "Door.e_Lock", "Door.v_Locked",
+                                              "Door.e_Unlock", "Door.v_Closed", "Door.e_Open", "Door.v_Open"}))
+      << read_file(trace);
+  // A path a guard closes (e_Lock first: opened >= 1 is false): refused, and played anyway it is
+  // INCONCLUSIVE, never a PASS.
+  std::string text = read_file(door);
+  text.replace(text.find("\"e_open\", \"e_close\""), 8, "\"e_lock\"");
+  const std::string closed = dir.write("closed.json", text);
+  CliResult c = run_playtest("run " + closed + " --sut '" + sut + "' --generator 'predefined_path'");
+  EXPECT_EQ(c.code, 2) << c.out << c.err;
+  EXPECT_NE(c.err.find("the test purpose cannot be met"), std::string::npos) << c.err;
+  CliResult i = run_playtest("run " + closed + " --sut '" + sut +
+                             "' --generator 'predefined_path' --allow-unreachable --json");
+  EXPECT_NE(i.code, 0) << i.out << i.err;
+  EXPECT_EQ(nlohmann::json::parse(i.out)["verdict"], "INCONCLUSIVE") << i.out;
+  // simulate plays it too: 12 steps every run.
+  CliResult s = run_playtest("simulate " + door + " --generator 'predefined_path(predefined_path)' --runs 3 --json");
+  ASSERT_EQ(s.code, 0) << s.out << s.err;
+  EXPECT_EQ(nlohmann::json::parse(s.out)["strategies"][0]["mean_steps"], 12.0) << s.out;
+}
+
+// GraphWalker's GraphML (yEd): Door.graphml is door.json drawn in yEd.
+const std::string door_graphml = example("examples/graphwalker/Door.graphml");
+
+TEST(GraphWalkerCli, AGraphmlModelValidatesExploresAndRunsAsItsJson) {
+  CliResult v = run_playtest("validate " + door_graphml);
+  EXPECT_EQ(v.code, 0) << v.out << v.err;
+  CliResult a = run_playtest("explore " + door_graphml + " --json");
+  CliResult b = run_playtest("explore " + door + " --json");
+  ASSERT_EQ(a.code, 0) << a.out << a.err;
+  const auto ja = nlohmann::json::parse(a.out), jb = nlohmann::json::parse(b.out);
+  EXPECT_EQ(ja["vertices"], jb["vertices"]);
+  EXPECT_EQ(ja["edges"], jb["edges"]);
+  // Read from standard input by its content.
+  CliResult s = run_playtest("info -", read_file(door_graphml));
+  EXPECT_EQ(s.code, 0) << s.out << s.err;
+  // The same optimal tour as door.json's (9 steps), through --generator.
+  CliResult c = run_playtest("simulate " + door_graphml +
+                             " --generator 'a_star(edge_coverage(100))' --runs 3 --json");
+  ASSERT_EQ(c.code, 0) << c.out << c.err;
+  EXPECT_EQ(nlohmann::json::parse(c.out)["strategies"][0]["mean_steps"], 9.0) << c.out;
+  const std::string sut = "python3 " + kit + " " + example("examples/graphwalker/door_test.py");
+  CliResult r = run_playtest("run " + door_graphml + " --sut '" + sut +
+                             "' --generator 'random(edge_coverage(100))' --seed 2 --steps 5000 --json");
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["verdict"], "PASS") << r.out;
+}
+
+TEST(GraphWalkerCli, AMalformedGraphmlLabelIsLocated) {
+  ScratchDir dir("gw_graphml");
+  const std::string bad = dir.write("bad.graphml",
+                                    "<graphml xmlns:y=\"http://www.yworks.com/xml/graphml\"><graph id=\"G\">\n"
+                                    "<node id=\"s\"><y:NodeLabel>Start</y:NodeLabel></node>\n"
+                                    "<node id=\"a\"><y:NodeLabel>v_A</y:NodeLabel></node>\n"
+                                    "<edge id=\"e\" source=\"s\" target=\"a\"><y:EdgeLabel>e_Init\n"
+                                    "weight = 2</y:EdgeLabel></edge>\n"
+                                    "</graph></graphml>\n");
+  CliResult r = run_playtest("validate " + bad);
+  EXPECT_EQ(r.code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("bad.graphml:5:10: error: '2' is no weight"), std::string::npos) << r.err;
+  const std::string dangling = dir.write("dangling.graphml",
+                                         "<graphml><graph id=\"G\">\n"
+                                         "<node id=\"s\"/>\n"
+                                         "  <edge id=\"e\" source=\"s\" target=\"b\"/>\n"
+                                         "</graph></graphml>\n");
+  CliResult d = run_playtest("validate " + dangling);
+  EXPECT_EQ(d.code, 2) << d.out << d.err;
+  EXPECT_NE(d.err.find("dangling.graphml:3:3: error: the edge's target 'b' is no node of the file"),
+            std::string::npos)
+      << d.err;
 }
 
 class GraphWalkerRedis : public ::testing::Test {

@@ -184,6 +184,57 @@ TEST(GraphWalkerModel, PredefinedPathsListTheirStepsFromTheStart) {
   EXPECT_EQ(imp.generator->text, "predefined_path(predefined_path)");
 }
 
+// GraphWalker's own walk of its PredefinedPathTest: A ab B ba A ab_2 B ba A ab_3 B, then nothing.
+TEST(GraphWalkerModel, APredefinedPathIsTheOnlyWalkAndItsEndTheGoal) {
+  const std::string text = R"gw({"models": [{"name": "P", "startElementId": "a",
+    "vertices": [{"id": "a", "name": "A"}, {"id": "b", "name": "B"}],
+    "edges": [{"id": "ab", "name": "ab", "sourceVertexId": "a", "targetVertexId": "b"},
+              {"id": "ab_2", "name": "ab_2", "sourceVertexId": "a", "targetVertexId": "b"},
+              {"id": "ab_3", "name": "ab_3", "sourceVertexId": "a", "targetVertexId": "b"},
+              {"id": "ba", "name": "ba", "sourceVertexId": "b", "targetVertexId": "a"}],
+    "predefinedPathEdgeIds": ["ab", "ba", "ab_2", "ba", "ab_3"]}]})gw";
+  GraphWalkerOptions o;
+  o.predefined_path = true;
+  const GraphWalkerImport imp = load_graphwalker(text, "p.json", o);
+  Walker w(*imp.model);
+  const std::vector<std::string> walk{"P.A", "P.ab", "P.B", "P.ba", "P.A", "P.ab_2", "P.B", "P.ba", "P.A", "P.ab_3",
+                                      "P.B"};
+  for (const std::string& step : walk) {
+    EXPECT_EQ(w.enabled(), std::set<std::string>{step}) << w.state();  // the path's next step alone
+    w.take(step);
+  }
+  EXPECT_EQ(w.enabled(), std::set<std::string>{});  // the end of the path
+  // Explored: a line of 11 steps whose last vertex is the goal; without the option, the free walk.
+  const ExploreResult r = explore(*imp.model, {.max_states = 100});
+  ASSERT_EQ(r.status, ExploreStatus::complete);
+  EXPECT_EQ(r.graph.num_edges(), 11u);
+  std::size_t goals = 0;
+  for (VertexId v : r.graph.vertices()) goals += r.graph.is_goal(v);
+  EXPECT_EQ(goals, 1u);
+  const ExploreResult free = explore(*load_graphwalker(text, "p.json").model, {.max_states = 100});
+  EXPECT_GT(free.graph.num_edges(), 11u);
+  // A guard that closes the path: the goal cannot be reached (the run would be INCONCLUSIVE).
+  std::string blocked = text;
+  const std::string ab_2 = R"("name": "ab_2",)";
+  blocked.replace(blocked.find(ab_2), ab_2.size(), R"("name": "ab_2", "guard": "false",)");
+  const ExploreResult rb = explore(*load_graphwalker(blocked, "p.json", o).model, {.max_states = 100});
+  std::size_t blocked_goals = 0;
+  for (VertexId v : rb.graph.vertices()) blocked_goals += rb.graph.is_goal(v);
+  EXPECT_EQ(blocked_goals, 0u);
+  EXPECT_EQ(rb.graph.num_edges(), 5u);  // A ab B ba A, then ab_2's guard is false
+  // No path in the model: refused, located at the model.
+  std::string none = text.substr(0, text.find(R"(,
+    "predefinedPathEdgeIds")")) + "}]}";
+  try {
+    load_graphwalker(none, "p.json", o);
+    ADD_FAILURE() << "a model without predefinedPathEdgeIds was accepted";
+  } catch (const ModelError& e) {
+    EXPECT_NE(std::string(e.what()).find("p.json:1:13: error: the generator predefined_path needs the path"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 // The message of what `f` throws (of type E), or "" when it throws nothing.
 template <class E, class F>
 std::string message_of(F f) {
@@ -339,8 +390,37 @@ TEST(GraphWalkerGenerator, EachGeneratorMapsOntoAStrategyPurposeAndBudget) {
   const GeneratorPlan rq = plan_generator(parse_generator("shortest_all_paths(requirement_coverage(100))"), &imp);
   EXPECT_EQ(rq.strategy, "cover");
   EXPECT_EQ(rq.trap_labels.size(), 3u);  // the three vertices with a requirement
-  EXPECT_THROW(plan_generator(parse_generator("predefined_path(predefined_path)"), &imp), UsageError);
+  // predefined_path: reach plays the path (the model loaded with GraphWalkerOptions::predefined_path).
+  const GeneratorPlan pp = plan_generator(parse_generator("predefined_path(predefined_path)"), &imp);
+  EXPECT_TRUE(pp.predefined_path);
+  EXPECT_EQ(pp.strategy, "reach");
+  EXPECT_EQ(pp.purpose, "reach");
+  EXPECT_THROW(plan_generator(parse_generator("predefined_path(edge_coverage(100))"), &imp), UsageError);
+  // weighted_random: the random walk with door.json's one weight (e_Unlock 0.5).
+  const GeneratorPlan w = plan_generator(parse_generator("weighted_random(edge_coverage(100))"), &imp);
+  EXPECT_EQ(w.strategy, "random");
+  EXPECT_TRUE(w.weighted);
+  EXPECT_EQ(w.label_weights, (std::vector<std::pair<std::string, double>>{{"Door.e_Unlock", 0.5}}));
   EXPECT_THROW(plan_generator(parse_generator("random(reached_vertex(a) and edge_coverage(100))"), &imp), UsageError);
+}
+
+TEST(GraphWalkerGenerator, WeightsSummingAboveOneAtAVertexAreRefusedByWeightedRandom) {
+  const std::string text = R"gw({"models": [{"name": "M", "startElementId": "a",
+    "vertices": [{"id": "a", "name": "v_A"}, {"id": "b", "name": "v_B"}],
+    "edges": [{"id": "x", "name": "e_X", "sourceVertexId": "a", "targetVertexId": "b", "weight": 0.7},
+              {"id": "y", "name": "e_Y", "sourceVertexId": "a", "targetVertexId": "b", "weight": 0.6},
+              {"id": "z", "name": "e_Z", "sourceVertexId": "b", "targetVertexId": "a", "weight": 1}]}]})gw";
+  const GraphWalkerImport imp = load_graphwalker(text, "w.json");
+  EXPECT_EQ(imp.weight_overflows, std::vector<std::string>{"M.v_A (1.3)"});
+  try {
+    plan_generator(parse_generator("weighted_random(never)"), &imp);
+    ADD_FAILURE() << "weights summing to 1.3 were accepted";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("the weights of the edges out of M.v_A (1.3) sum to more than 1"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_NO_THROW(plan_generator(parse_generator("random(never)"), &imp));  // only weighted_random reads them
 }
 
 }  // namespace
