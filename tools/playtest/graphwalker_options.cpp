@@ -59,6 +59,21 @@ void generator_after_load(const GeneratorChoice& choice, const LoadedInput& in, 
   if (!choice.generator) return;
   if (!in.graphwalker) throw UsageError("generator", "applies to GraphWalker models (docs/graphwalker.md)");
   const GeneratorPlan plan = plan_generator(*choice.generator, in.graphwalker.get());
+  if (plan.predefined_path && in.graph) {
+    // The path compiled into the model is a line from the start; without its goal, a guard closed
+    // it: the steps it has are those walked, the next one is where it stops.
+    bool goal = false;
+    for (VertexId v : in.graph->vertices()) goal = goal || in.graph->is_goal(v);
+    const std::vector<std::string>& path = in.graphwalker->predefined_path;
+    const std::size_t walked = in.graph->num_vertices() - 1;
+    if (!goal && walked < path.size())
+      throw GraphError(make_diagnostic(
+          "", 0, 0, "",
+          fmt::format("the predefined path cannot be walked to its end: its step {} of {} ('{}') is not enabled "
+                      "after '{}' (a guard does not hold there)",
+                      walked + 1, path.size(), path[walked], walked == 0 ? std::string("the start") : path[walked - 1]),
+          {"GraphWalker's predefined_path stops there with NoPathFoundException; every run would end INCONCLUSIVE"}));
+  }
   if (plan.weighted && !plan.label_weights.empty()) {
     LabelWeights w;
     for (const auto& [label, weight] : plan.label_weights) w.emplace(label, weight);
