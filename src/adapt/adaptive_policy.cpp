@@ -125,7 +125,11 @@ class AdaptivePolicy final : public Policy {
   // as this many sweeps (measured on examples/models/redis_queue.ptm: docs/testing.md).
   static constexpr std::uint64_t build_units = 64;
 
-  bool may_plan() const { return since_plan_ * o_.work_per_step >= last_work_; }
+  // A stale plan (its target taken) would hand the run to the wrapped strategy: re-made at once
+  // when it is cheap (AdaptOptions::free_plan_work; at most once per purpose edge taken).
+  bool may_plan() const {
+    return since_plan_ * o_.work_per_step >= last_work_ || (stale_ && last_work_ <= o_.free_plan_work);
+  }
 
   // A purpose edge not taken in this run (coverage), as RunView counts them.
   bool uncovered(EdgeId e, const RunView& view) const {

@@ -218,6 +218,38 @@ TEST(AdapterKitProtocol, EveryWayOutOfAHandlerGivesErrorAndOnStop) {
   }
 }
 
+// A connection's reader thread that fails (its server died) while on_stop() joins that thread (the
+// connection's destructor stops its reader): `error`, on_stop() and exit 1, never an abort from
+// within join() (the Redis queue adapter did so when Redis was shut down under it).
+struct ReaderFails final : pa::Adapter {
+  struct Connection {
+    std::thread reader;
+    ~Connection() {
+      if (reader.joinable()) reader.join();
+    }
+  };
+  std::unique_ptr<Connection> conn;
+  void on_stimulus(const pa::Label&) override {
+    conn = std::make_unique<Connection>();
+    conn->reader = std::thread([this] { fail("worker 0: redis closed the connection"); });
+  }
+  void on_stop() override {
+    comment("stopping");
+    conn.reset();  // joins the reader
+  }
+};
+
+TEST(AdapterKitProtocol, AFailureInAReaderThreadThatOnStopJoinsEndsCleanly) {
+  Child c([] { return ReaderFails().run(); });
+  EXPECT_EQ(c.line(), "ready");
+  c.send("stimulus go");
+  std::vector<std::string> lines;
+  for (std::string l = c.line(); l != "<eof>" && l != "<timeout>"; l = c.line()) lines.push_back(l);
+  EXPECT_NE(std::find(lines.begin(), lines.end(), "error worker 0: redis closed the connection"), lines.end());
+  EXPECT_NE(std::find(lines.begin(), lines.end(), "# stopping"), lines.end());
+  EXPECT_EQ(c.wait(), 1);  // an abort is -1 here (not an exit)
+}
+
 // `done`: the outputs of a stimulus are complete (docs/adapter-protocol.md, "Outputs that may or
 // may not come").
 struct Settling final : pa::Adapter {
