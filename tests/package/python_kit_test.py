@@ -7,9 +7,9 @@
   2. the same into a virtualenv (`python3 -m venv --system-site-packages --without-pip`, then
      `VENV/bin/python -m pip`, Debian's pip: README, "Install"): the venv's python imports the kit
      from the venv;
-  3. an example adapter (examples/sut/retained_adapter.py) and its model, copied out of the
-     checkout so that no path into it can be found, pass `playtest run` with only DIR on
-     PYTHONPATH, and with the venv's python;
+  3. an example adapter (examples/sut/jobq_adapter.py, with the work-queue server this build made)
+     and its model, copied out of the checkout so that no path into it can be found, pass
+     `playtest run` with only DIR on PYTHONPATH, and with the venv's python;
   4. the same adapter without the kit (python3 -S: no site-packages, no PYTHONPATH) is an ERROR
      whose message says the kit is not installed, not a Python traceback and not a FAIL.
 
@@ -50,6 +50,7 @@ def main():
     ap.add_argument("--work", required=True)
     ap.add_argument("--version", required=True, help="playtest's version (CMake's PROJECT_VERSION)")
     ap.add_argument("--playtest", required=True, help="the playtest binary that runs the example")
+    ap.add_argument("--jobq-server", required=True, help="examples/sut/jobq_server, the example adapter's system")
     a = ap.parse_args()
     a.playtest = os.path.abspath(a.playtest)  # the example runs in a folder of its own
     # Debian's interpreter: its pip, setuptools and wheel are the Debian packages' (the offline backend).
@@ -123,13 +124,16 @@ def main():
 def run_example(a, site, venv_python, example):
     """3. An example adapter and its model, copied out of the checkout, with the installed kit only;
     4. the same without the kit."""
-    shutil.copy(os.path.join(a.source_dir, "examples/sut/retained_adapter.py"), example)
-    shutil.copy(os.path.join(a.source_dir, "examples/models/retained.ptm"), example)
+    shutil.copy(os.path.join(a.source_dir, "examples/sut/jobq_adapter.py"), example)
+    shutil.copy(os.path.join(a.source_dir, "examples/models/jobq.ptm"), example)
+    server = shlex.quote(os.path.abspath(a.jobq_server))
 
-    def play(sut, env, want):
-        # 40 steps, no purpose: a PASS is 40 stimuli and observations judged (about 1 s: the adapter
-        # waits 0.1 s after each stimulus for a retained message); covering the model takes 8 s.
-        cmd = [a.playtest, "run", "retained.ptm", "--sut", sut, "--seed", "1", "--steps", "40", "--purpose", "none"]
+    def play(python, env, want):
+        # The run of tests/cli/lang/test_cli_jobq.cpp (about 1 s): the purpose met, a job not deleted
+        # comes back after its time-to-run; generous timeouts for a loaded machine.
+        sut = f"{python} jobq_adapter.py {server}"
+        cmd = [a.playtest, "run", "jobq.ptm", "--sut", sut, "--strategy", "expected", "--seed", "1",
+               "--timeout-ms", "5000"]
         print("$ " + " ".join(shlex.quote(c) for c in cmd) + f"   (PYTHONPATH={env.get('PYTHONPATH', '')})",
               flush=True)
         started = time.monotonic()
@@ -144,15 +148,15 @@ def run_example(a, site, venv_python, example):
                        capture_output=True, text=True, env=installed, cwd=example)
     check(r.returncode == 0 and r.stdout.strip().startswith(site + os.sep),
           f"python3 (PATH's) imports the kit from the pip --target folder: {r.stdout.strip() or r.stderr[-300:]}")
-    r = play("python3 retained_adapter.py", installed, 0)
+    r = play("python3", installed, 0)
     check("verdict: PASS" in r.stdout, "the example adapter out of the checkout, the kit on PYTHONPATH: PASS")
     if os.path.exists(venv_python):
-        r = play(f"{shlex.quote(venv_python)} retained_adapter.py", clean_env(), 0)
+        r = play(shlex.quote(venv_python), clean_env(), 0)
         check("verdict: PASS" in r.stdout, "the example adapter run by the venv's python: PASS")
 
     # 4. Without the kit: -S leaves out every site-packages folder (a kit installed on this machine
     # too), and PYTHONPATH is unset.
-    r = play("python3 -S retained_adapter.py", clean_env(), 3)
+    r = play("python3 -S", clean_env(), 3)
     out = r.stdout + r.stderr
     check("verdict: ERROR" in r.stdout, "without the kit the verdict is ERROR (not FAIL)")
     check(re.search(r"reported an error: No module named 'playtest_adapter' for /\S+python\S*: install the Python "
