@@ -67,7 +67,7 @@ struct AdaptOptions {
   // a 760000-unit plan waited 110 steps so). A few milliseconds of planning.
   std::uint64_t free_plan_work = 1u << 20;
   // Past this many product vertices a plan keeps shorter histories (then none).
-  std::uint32_t max_product_vertices = 1u << 19;
+  std::uint32_t max_product_vertices = 1u << 16;
   // reach: the bound of the re-solved game (0: 2 * vertices + 2 of the model).
   std::uint32_t reach_bound = 0;
   // Where to add up what the wrappers did; may be null.
