@@ -20,7 +20,10 @@ namespace playtest::testing {
 namespace {
 
 const std::string model = example("examples/models/mqtt_shared.ptm");
-const std::string adapter = "python3 " + example("examples/sut/mqtt_shared_adapter.py");
+// The adapter imports the installed Python adapter kit (docs/adapter-protocol.md, "Installing the
+// kits"): here the checkout's, on PYTHONPATH.
+const std::string adapter =
+    "env PYTHONPATH=" + example("adapters/python") + " python3 " + example("examples/sut/mqtt_shared_adapter.py");
 constexpr int tour = 208;  // `playtest cover` on the model: the optimal tour if the broker tossed the coins
 
 std::string why_not() {

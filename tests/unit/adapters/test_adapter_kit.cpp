@@ -1,4 +1,4 @@
-// The C++ adapter kit (adapters/cpp/playtest_adapter.hpp): labels exactly as the modelling language
+// The C++ adapter kit (adapters/cpp/playtest/adapter_kit.hpp): labels exactly as the modelling language
 // writes them, and the protocol's order, played by a child process whose standard input and output
 // are pipes to the test: ready first, ack after the stimulus, outputs raised meanwhile (by the
 // handler and by other threads) after the ack, refused, error (exit status 1), end (on_stop, exit
@@ -21,7 +21,7 @@
 #include <thread>
 #include <vector>
 
-#include "playtest_adapter.hpp"
+#include "playtest/adapter_kit.hpp"
 
 namespace pa = playtest_adapter;
 

@@ -22,7 +22,11 @@
 //  * param() reads the model's parameters, which `playtest run` passes in the adapter's
 //    environment as PLAYTEST_PARAM_<NAME>.
 //
-//   #include "playtest_adapter.hpp"
+// Installed as PREFIX/include/playtest/adapter_kit.hpp (the .deb: /usr/include/playtest/), with the
+// CMake target playtest::adapter_kit (find_package(playtest)); playtest's own build includes it
+// from adapters/cpp by the same name.
+//
+//   #include "playtest/adapter_kit.hpp"
 //   namespace pa = playtest_adapter;
 //   struct Echo : pa::Adapter {
 //     void on_stimulus(const pa::Label& s) override {
