@@ -1,7 +1,7 @@
 # Installing playtest (README "Install", docs/testing.md "Testing from C++"):
 #   bin/playtest
 #   include/playtest/**            the public headers (no detail/ folders), playtest/gtest.hpp among them
-#   include/playtest_adapter.hpp   the C++ adapter kit (adapters/cpp), target playtest::adapter_kit
+#   include/playtest/adapter_kit.hpp  the C++ adapter kit (adapters/cpp), target playtest::adapter_kit
 #   <libdir>/libplaytest_*.a       one static library per area
 #   <libdir>/cmake/playtest/       playtestConfig.cmake, playtestConfigVersion.cmake, the targets:
 #                                  playtest::playtest (everything) and playtest::<area>
@@ -34,13 +34,14 @@ foreach(t ${PLAYTEST_AREA_TARGETS})
   target_include_directories(${t} INTERFACE $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
 endforeach()
 
-# The C++ adapter kit: one header, C++17 and POSIX only (in the build tree: playtest_adapter_kit,
-# examples/sut/CMakeLists.txt).
+# The C++ adapter kit: one header, C++17 and POSIX only, included as "playtest/adapter_kit.hpp" from
+# the prefix's include/ as from adapters/cpp in the build tree (target playtest_adapter_kit,
+# examples/sut/CMakeLists.txt), so the examples' adapters are written as a user's.
 add_library(playtest_installed_adapter_kit INTERFACE)
 target_include_directories(playtest_installed_adapter_kit INTERFACE $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
 target_link_libraries(playtest_installed_adapter_kit INTERFACE Threads::Threads)
 set_target_properties(playtest_installed_adapter_kit PROPERTIES EXPORT_NAME adapter_kit)
-install(FILES ${PROJECT_SOURCE_DIR}/adapters/cpp/playtest_adapter.hpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+install(FILES ${PROJECT_SOURCE_DIR}/adapters/cpp/playtest/adapter_kit.hpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/playtest
         COMPONENT playtest)
 
 install(TARGETS ${PLAYTEST_AREA_TARGETS} playtest_core playtest_lemon playtest_installed_adapter_kit EXPORT playtestTargets

@@ -25,6 +25,8 @@ parallel=${PARALLEL:-2}
 ready_ms=${READY_MS:-30000}
 model=examples/models/mqtt_shared.ptm
 sut='python3 examples/sut/mqtt_shared_adapter.py'
+# The adapter imports the installed Python adapter kit; this checkout's comes first (the one measured).
+export PYTHONPATH="$PWD/adapters/python${PYTHONPATH:+:$PYTHONPATH}"
 
 if ! "$playtest" --version >/dev/null 2>&1; then
   echo "bench-mqtt: $playtest --version failed (build it, or give its path)" >&2

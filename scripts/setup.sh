@@ -11,7 +11,7 @@ packages=(
   clang libclang-rt-14-dev python3
   redis-server mosquitto python3-paho-mqtt
   graphviz libkainjow-mustache-dev chromium
-  help2man dpkg-dev python3-pip python3-setuptools python3-wheel
+  help2man dpkg-dev python3-pip python3-setuptools python3-wheel python3-venv
 )
 
 missing=()

@@ -5,7 +5,10 @@ method per vertex and edge name, ``setUpModel``/``tearDownModel`` around the mod
 ``setUpRun``/``tearDownRun`` functions of the module around the whole run. This module runs the same
 code as a playtest adapter (standard library only, on top of :mod:`playtest_adapter`)::
 
-    playtest run model.json --sut "python3 adapters/python/playtest_altwalker.py tests/test.py"
+    playtest run model.json --sut "python3 -m playtest_altwalker tests/test.py"
+
+(the kit installed: ``pip install adapters/python`` or playtest's .deb; from a checkout without it,
+``python3 adapters/python/playtest_altwalker.py`` runs this file, which finds the kit beside it.)
 
 playtest imports the model (``Login.e_Submit`` is edge ``e_Submit`` of model ``Login``) and sends
 every vertex and edge it visits as a stimulus: the label ``Login.e_Submit`` calls
@@ -28,8 +31,7 @@ import inspect
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import playtest_adapter as pa  # noqa: E402
+import playtest_adapter as pa  # beside this module, installed or in adapters/python
 
 __all__ = ["AltWalkerAdapter", "split_label", "main"]
 
@@ -123,7 +125,7 @@ def load_module(path):
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     if len(argv) != 1:
-        sys.stderr.write("usage: playtest_altwalker.py TESTS (a test file such as tests/test.py, or its folder)\n")
+        sys.stderr.write("usage: python3 -m playtest_altwalker TESTS (a test file such as tests/test.py, or its folder)\n")
         return 2
     try:
         module = load_module(argv[0])

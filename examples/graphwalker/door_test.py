@@ -1,6 +1,6 @@
 """AltWalker-style test code for examples/graphwalker/door.json, against a door simulated here.
 
-    playtest run examples/graphwalker/door.json --sut "python3 adapters/python/playtest_altwalker.py examples/graphwalker/door_test.py"
+    playtest run examples/graphwalker/door.json --sut "python3 -m playtest_altwalker examples/graphwalker/door_test.py"
 
 DOOR_BUG=1 makes the simulated door stay open after e_Close: the verification v_Closed fails.
 """

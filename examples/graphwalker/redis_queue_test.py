@@ -1,9 +1,9 @@
 """AltWalker-style test code for examples/graphwalker/redis_queue.json: a Redis list as a queue.
 
-Run by playtest through adapters/python/playtest_altwalker.py (docs/graphwalker.md):
+Run by playtest through the adapter kit's playtest_altwalker (docs/graphwalker.md):
 
     playtest run examples/graphwalker/redis_queue.json \
-        --sut "env REDIS_PORT=6379 python3 adapters/python/playtest_altwalker.py examples/graphwalker/redis_queue_test.py"
+        --sut "env REDIS_PORT=6379 python3 -m playtest_altwalker examples/graphwalker/redis_queue_test.py"
 
 REDIS_PORT is the port of a running redis-server on 127.0.0.1. DROP_PUSH=K loses the K-th push (it is
 not sent): a fault the verification at the next vertex finds.

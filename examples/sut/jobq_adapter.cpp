@@ -1,5 +1,5 @@
 // The adapter between playtest and the work-queue server examples/sut/jobq_server.cpp, for the model
-// examples/models/jobq.ptm, written with the C++ adapter kit (adapters/cpp/playtest_adapter.hpp);
+// examples/models/jobq.ptm, written with the C++ adapter kit (adapters/cpp/playtest/adapter_kit.hpp);
 // examples/sut/jobq_adapter.py is the same adapter in Python.
 //
 // It starts a fresh server for every run (and at every reset), with the model's time-to-run
@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include "playtest_adapter.hpp"
+#include "playtest/adapter_kit.hpp"
 
 namespace pa = playtest_adapter;
 

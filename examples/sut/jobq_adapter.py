@@ -14,12 +14,15 @@ RESERVED may come at any time, also while another connection waits for a reply.
 Usage: jobq_adapter.py SERVER [SERVER_OPTIONS...]   (e.g. build/release/examples/sut/jobq_server --no-ttr)
 """
 
-import os
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "adapters", "python"))
-import playtest_adapter as pa  # noqa: E402
+try:
+    import playtest_adapter as pa  # the Python adapter kit, installed (docs/adapter-protocol.md, "Installing the kits")
+except ImportError as e:  # said in the protocol, so that playtest's verdict (ERROR) names the cause
+    print("error %s for %s: install the Python adapter kit: pip install adapters/python (a playtest checkout), "
+          "or playtest's .deb" % (e, sys.executable), flush=True)
+    sys.exit(1)
 
 WORKERS = 2
 

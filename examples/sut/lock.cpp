@@ -2,7 +2,7 @@
 // triggers (docs/diagnosis.md): a door lock. When locked it takes "knock" (answered "ok" or "busy",
 // at random) and "unlock" ("opened"); when open, "ping" and "status" (answered "ok" or "busy") and
 // "lock" ("closed"). The model is examples/sut/lock.json. It speaks the adapter protocol through the
-// C++ adapter kit (adapters/cpp/playtest_adapter.hpp).
+// C++ adapter kit (adapters/cpp/playtest/adapter_kit.hpp).
 //
 // The bug: right after "knock", "unlock", "ping" (in this order, nothing in between) the lock answers
 // "jammed", which the model does not allow. A random tester meets it after about 50 steps on
@@ -12,7 +12,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "playtest_adapter.hpp"
+#include "playtest/adapter_kit.hpp"
 
 namespace pa = playtest_adapter;
 

@@ -37,8 +37,12 @@ import tempfile
 import threading
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "adapters", "python"))
-import playtest_adapter as pa  # noqa: E402
+try:
+    import playtest_adapter as pa  # the Python adapter kit, installed (docs/adapter-protocol.md, "Installing the kits")
+except ImportError as e:  # said in the protocol, so that playtest's verdict (ERROR) names the cause
+    print("error %s for %s: install the Python adapter kit: pip install adapters/python (a playtest checkout), "
+          "or playtest's .deb" % (e, sys.executable), flush=True)
+    sys.exit(1)
 
 try:
     import paho.mqtt.client as mqtt

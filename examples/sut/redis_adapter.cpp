@@ -13,7 +13,7 @@
 // subscribers the order of the two ?Message outputs is decided by the network and the scheduler,
 // not by this program: the nondeterminism the model allows for. The protocol side (ready, ack after
 // the stimulus, outputs raised meanwhile held back until after it, labels) is the C++ adapter kit's
-// (adapters/cpp/playtest_adapter.hpp).
+// (adapters/cpp/playtest/adapter_kit.hpp).
 //
 // Usage: redis_adapter --port P [--host 127.0.0.1] [--clients 2]
 //                      [--drop-to C] [--skip-unsubscribe]
@@ -39,7 +39,7 @@
 #include <thread>
 #include <vector>
 
-#include "playtest_adapter.hpp"
+#include "playtest/adapter_kit.hpp"
 #include "resp_client.hpp"
 
 namespace pa = playtest_adapter;

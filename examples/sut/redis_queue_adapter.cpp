@@ -2,7 +2,7 @@
 // queue, for the model examples/models/redis_queue.ptm: one producer connection and NW worker
 // connections on one Redis list. It speaks Redis's wire protocol (RESP2) itself over loopback TCP, no
 // client library (as examples/sut/redis_adapter.cpp does), and the adapter protocol through the C++
-// adapter kit (adapters/cpp/playtest_adapter.hpp):
+// adapter kit (adapters/cpp/playtest/adapter_kit.hpp):
 //
 //   stimulus Pop(W)        worker W sends BLPOP KEY 0 (wait forever); ack once Redis has either
 //                          answered it or put the connection among its blocked clients
@@ -60,7 +60,7 @@
 #include <thread>
 #include <vector>
 
-#include "playtest_adapter.hpp"
+#include "playtest/adapter_kit.hpp"
 #include "resp_client.hpp"
 
 namespace pa = playtest_adapter;

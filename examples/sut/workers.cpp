@@ -1,7 +1,7 @@
 // An example system under test with truly nondeterministic output order: each "submit" starts two
 // worker threads that race to report "done_a" / "done_b"; the one that finishes last reports
 // "all_done". It speaks the playtest adapter protocol itself (docs/adapter-protocol.md) through the
-// C++ adapter kit (adapters/cpp/playtest_adapter.hpp), so `playtest run workers.json --sut
+// C++ adapter kit (adapters/cpp/playtest/adapter_kit.hpp), so `playtest run workers.json --sut
 // ./workers_sut` tests it directly. The kit writes the ack of "submit" before the workers' outputs
 // even though the workers start before the handler returns: outputs raised while a stimulus is
 // applied are held back until after its ack.
@@ -20,7 +20,7 @@
 #include <thread>
 #include <vector>
 
-#include "playtest_adapter.hpp"
+#include "playtest/adapter_kit.hpp"
 
 namespace pa = playtest_adapter;
 

@@ -42,6 +42,8 @@ class AdaptivePolicy final : public Policy {
     path_.clear();
     for (auto& m : memory_state_) m.clear();  // a fresh system: its memories start empty
     if (view.step == 0) {                     // a new run (not a reset within one): what is wanted starts again
+      run_count_.assign(g_.num_edges(), 0);
+      run_visits_.assign(g_.num_vertices(), 0);
       wanted_.clear();
       plan_.reset();
       since_plan_ = 0;
@@ -93,6 +95,10 @@ class AdaptivePolicy final : public Policy {
     }
     ++moves_in_plan_;
     const VertexId from = g_.source(taken);
+    if (g_.is_passive(from) && taken.index() < run_count_.size()) {
+      ++run_count_[taken.index()];
+      ++run_visits_[from.index()];
+    }
     const bool target_taken = plan_ && mode_ == Replanning::coverage && is_wanted(taken);
     if (target_taken) stale_ = true;
     if (view.evidence == nullptr || !g_.is_passive(from)) {
@@ -125,7 +131,11 @@ class AdaptivePolicy final : public Policy {
   // as this many sweeps (measured on examples/models/redis_queue.ptm: docs/testing.md).
   static constexpr std::uint64_t build_units = 64;
 
-  bool may_plan() const { return since_plan_ * o_.work_per_step >= last_work_; }
+  // A stale plan (its target taken) would hand the run to the wrapped strategy: re-made at once
+  // when it is cheap (AdaptOptions::free_plan_work; at most once per purpose edge taken).
+  bool may_plan() const {
+    return since_plan_ * o_.work_per_step >= last_work_ || (stale_ && last_work_ <= o_.free_plan_work);
+  }
 
   // A purpose edge not taken in this run (coverage), as RunView counts them.
   bool uncovered(EdgeId e, const RunView& view) const {
@@ -152,9 +162,19 @@ class AdaptivePolicy final : public Policy {
   // any withheld outcome (the plan should know the system does not toss that coin).
   bool wants(VertexId v, EdgeId e, const RunView& view) const {
     const Evidence& ev = *view.evidence;
-    if (!is_withheld(g_, ev, v, e, o_.learning)) return false;
+    if (!is_withheld(g_, ev, v, e, o_.learning) && !withheld_in_this_run(v, e)) return false;
     if (mode_ != Replanning::coverage) return true;
     return uncovered(e, view) && !is_futile(g_, ev, v, e, view.edge_visits, o_.claims);
+  }
+
+  // coverage: an outcome this run has not seen at v after as many visits as the campaign's would
+  // take to suspect it. Earlier runs may have seen it (a round-robin broker shows every outcome over
+  // a run, in an order the model's coins do not say): what this run still wants comes from this
+  // run, or a later run of a campaign would play the bare tour, which loops where the system is
+  // not the coin.
+  bool withheld_in_this_run(VertexId v, EdgeId e) const {
+    if (mode_ != Replanning::coverage || e.index() >= run_count_.size() || run_count_[e.index()] != 0) return false;
+    return run_visits_[v.index()] >= suspicion_visits(g_.probability(e), o_.learning.withheld_confidence);
   }
 
   EdgeId planned_edge(VertexId x) const {
@@ -187,28 +207,32 @@ class AdaptivePolicy final : public Policy {
     // Frequencies a goodness-of-fit test rejects (the system's coin is not the model's, or it is
     // decided by history) make the model's probabilities wrong for every plan.
     if (!any && !departing_vertices(g_, ev, o_.learning).empty()) any = true;
-    // coverage: once the system withholds something, the model's coins no longer say where the
-    // wrapped strategy's plan leads, so the plan aims at every purpose edge left (but the starved).
-    if (any && mode_ == Replanning::coverage)
-      for (EdgeId e : g_.edges())
-        if (uncovered(e, view) &&
-            !(g_.is_passive(g_.source(e)) && is_futile(g_, ev, g_.source(e), e, view.edge_visits, o_.claims)))
-          wanted_[e.index()] = 1;
+    // What the choices depend on beyond the last edges (strategy/history_model.hpp): a vertex a
+    // learned memory explains is planned per memory state instead of per window. A choice that
+    // depends on history is a departure from the model even where every outcome has been seen and
+    // the frequencies at the vertex match the declared coin (a round-robin broker after an earlier
+    // run of the campaign showed it every outcome: the tour alone then loops for ever).
+    std::uint64_t learning_work = 0;
+    history_model_ = {};
+    if (o_.max_memory > 0 && (any || !ev.empty())) {
+      history_model_ = learn_history(g_, ev, {.max_length = o_.max_memory});
+      learning_work = history_model_.work;
+      if (!history_model_.choices.empty()) any = true;
+    }
     // Once the system departs from the model anywhere, every choice of it may depend on history:
     // the plan learns every passive vertex with a choice per history (a vertex whose choice does
     // not depend on history looks the same in every history, at the price of a larger product).
-    if (any)
+    if (any) {
+      // coverage: the model's coins no longer say where the wrapped strategy's plan leads, so the
+      // plan aims at every purpose edge left (but the futile ones).
+      if (mode_ == Replanning::coverage)
+        for (EdgeId e : g_.edges())
+          if (uncovered(e, view) &&
+              !(g_.is_passive(g_.source(e)) && is_futile(g_, ev, g_.source(e), e, view.edge_visits, o_.claims)))
+            wanted_[e.index()] = 1;
       for (VertexId v : g_.vertices())
         if (g_.is_passive(v) && g_.out_degree(v) > 1) keep_[v.index()] = o_.max_context;
-    // What the choices depend on beyond the last edges (strategy/history_model.hpp): a vertex a
-    // learned memory explains is planned per memory state instead of per window.
-    std::uint64_t learning_work = 0;
-    if (any && o_.max_memory > 0) {
-      history_model_ = learn_history(g_, ev, {.max_length = o_.max_memory});
-      learning_work = history_model_.work;
       for (const LearnedChoice& c : history_model_.choices) keep_[c.vertex.index()] = 0;
-    } else {
-      history_model_ = {};
     }
     memory_state_.assign(history_model_.memories.size(), {});
     for (std::size_t i = 0; i < memory_state_.size(); ++i)
@@ -217,7 +241,7 @@ class AdaptivePolicy final : public Policy {
     since_plan_ = 0;
     moves_in_plan_ = 0;
     if (!any) {  // the evidence agrees with the model: the wrapped strategy plays
-      last_work_ = 0;
+      last_work_ = learning_work;
       return;
     }
     bool with_memory = !history_model_.memories.empty();
@@ -242,6 +266,14 @@ class AdaptivePolicy final : public Policy {
       for (double& p : probs) p /= sum;
     };
     std::optional<ContextProduct> product;
+    // Memories as many as (or more than) those whose product was too large at every history
+    // length before: straight to the plan without them (each given-up build costs as much as a
+    // product at the size limit; on the MQTT broker's later runs they took most of the time).
+    if (with_memory && history_model_.memories.size() >= too_many_memories_) {
+      with_memory = false;
+      history_model_ = {};
+      memory_state_.clear();
+    }
     // Shorter histories when the product would be too large, then no memories.
     for (;;) {
       for (std::uint32_t k = o_.max_context;; --k) {
@@ -258,12 +290,13 @@ class AdaptivePolicy final : public Policy {
         if (product || k == 0) break;
       }
       if (product || !with_memory) break;
+      too_many_memories_ = history_model_.memories.size();
       with_memory = false;
       history_model_ = {};
       memory_state_.clear();
     }
     if (!product) {
-      last_work_ = 0;
+      last_work_ = learning_work;
       return;
     }
     Plan plan{.product = std::move(*product)};
@@ -292,7 +325,8 @@ class AdaptivePolicy final : public Policy {
         sweeps = std::max<std::uint64_t>(1, r.iterations);
       }
     }
-    last_work_ = (std::uint64_t{pg.num_vertices()} + pg.num_edges()) * (sweeps + build_units) + learning_work;
+    last_work_ =
+        (std::uint64_t{pg.num_vertices()} + pg.num_edges()) * (sweeps + build_units) + learning_work;
     plan_ = std::move(plan);
     if (o_.stats) {
       ++o_.stats->plans;
@@ -313,6 +347,9 @@ class AdaptivePolicy final : public Policy {
   HistoryModel history_model_;                      // what the plan learned the choices to depend on
   std::vector<std::vector<LabelId>> memory_state_;  // per memory of history_model_: its state now
   std::vector<std::uint8_t> wanted_;                // per model edge: an outcome the plan aims at
+  std::size_t too_many_memories_ = static_cast<std::size_t>(-1);  // (see replan)
+  std::vector<std::uint32_t> run_count_;            // per model edge: the system chose it in this run
+  std::vector<std::uint32_t> run_visits_;           // per passive vertex: its choices in this run
   std::vector<std::uint32_t> keep_;                 // per model vertex: history its plan keeps
   std::optional<Plan> plan_;
   bool due_ = true;

@@ -623,7 +623,7 @@ class RunSession {
   // outputs of the last stimulus are complete).
   Next silence(AdapterEvent::Kind how, std::chrono::milliseconds waited) {
     const std::string why = how == AdapterEvent::Kind::quiet  ? std::string("(the adapter declared quiescence)")
-                            : how == AdapterEvent::Kind::done ? outputs_done_text()
+                            : how == AdapterEvent::Kind::done ? "(" + outputs_done_text() + ")"
                                                               : fmt::format("within {} ms", waited.count());
     const EdgeId te = g_.timeout_edge(v_);
     if (te.is_none()) {
@@ -635,20 +635,21 @@ class RunSession {
       return fail("", std::move(allowed), std::move(msg), StepKind::silence);
     }
     follow(te, StepKind::timeout, g_.label(te));
-    outputs_complete(how == AdapterEvent::Kind::done ? why : fmt::format("silence {} at step {}", why, r_.steps));
+    outputs_complete(how == AdapterEvent::Kind::done ? outputs_done_text()
+                                                     : fmt::format("silence {} at step {}", why, r_.steps));
     return Next::go_on;
   }
   std::string outputs_done_text() const {
-    return last_stimulus_.empty() ? std::string("(the adapter said 'done')")
-                                  : fmt::format("(the adapter said 'done': the outputs of '{}' were complete)",
-                                                last_stimulus_);
+    return last_stimulus_.empty()
+               ? std::string("the adapter said 'done'")
+               : fmt::format("the adapter said 'done': the outputs of '{}' were complete", last_stimulus_);
   }
 
   // --- late outputs: naming the stimulus that caused them ---------------------------------------
   // The outputs of the last stimulus were judged complete (`how`: a silence, or the adapter's `done`).
   void outputs_complete(std::string how) {
     if (last_stimulus_.empty() || (!completed_.empty() && completed_.back().step == last_stimulus_step_)) return;
-    std::string short_how = how.starts_with("(the adapter said 'done'") ? std::string("'done'")
+    std::string short_how = how.starts_with("the adapter said 'done'") ? std::string("'done'")
                             : how.starts_with("silence (the adapter declared") ? std::string("'quiet'")
                                                                                : "silence at step " + std::to_string(r_.steps);
     completed_.push_back({last_stimulus_, last_stimulus_step_, std::move(how), std::move(short_how), r_.steps});

@@ -450,7 +450,7 @@ class Docs(unittest.TestCase):
             py = f.read().split('"""', 2)[2].strip("\n")
         self.assertIn("import playtest_adapter as pa", py)
         with open(os.path.join(SOURCE, "examples", "sut", "jobq_adapter.cpp")) as f:
-            cpp = f.read().split('#include "playtest_adapter.hpp"\n', 1)[1].strip("\n")
+            cpp = f.read().split('#include "playtest/adapter_kit.hpp"\n', 1)[1].strip("\n")
         self.assertIn("```python\n" + py + "\n```", doc)
         self.assertIn("```cpp\n" + cpp + "\n```", doc)
 

@@ -22,7 +22,8 @@ in docs/testing.md ("Documented commands are tested"):
   run here (a server, a long benchmark, another build), never a command that is merely wrong.
 * Commands run in a fresh scratch directory holding a copy of examples/, scripts/ and adapters/, with
   `playtest` on PATH and build/release (and build/test) pointing at the build being tested, so
-  the docs write paths the way a user who ran scripts/demo.sh types them.
+  the docs write paths the way a user who ran scripts/demo.sh types them; the copy's
+  adapters/python is on PYTHONPATH, as the Python adapter kit of a user who installed it.
 
 Any failure names the file:line of the command.
 """
@@ -123,6 +124,11 @@ class Runner:
         os.makedirs(bindir)
         os.symlink(os.path.abspath(args.playtest), os.path.join(bindir, "playtest"))
         self.env = dict(os.environ, PATH=bindir + os.pathsep + os.environ.get("PATH", ""))
+        # The docs are written for a user who installed the Python adapter kit (`import
+        # playtest_adapter`, docs/adapter-protocol.md "Installing the kits"): here it is the copy of
+        # the checkout's adapters/python, first on Python's path.
+        kit = os.path.join(self.scratch, "adapters", "python")
+        self.env["PYTHONPATH"] = kit + (os.pathsep + os.environ["PYTHONPATH"] if os.environ.get("PYTHONPATH") else "")
 
     def run(self, block, offset, command):
         self.commands += 1

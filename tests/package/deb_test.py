@@ -87,7 +87,7 @@ def main():
     check(entries.get("./usr/bin/playtest", "").startswith("-rwxr-xr-x"), "/usr/bin/playtest, mode 755")
     lib = "./usr/" + a.libdir
     expect = ["./usr/include/playtest/gtest.hpp", "./usr/include/playtest/run/in_process_adapter.hpp",
-              "./usr/include/playtest_adapter.hpp", f"{lib}/libplaytest_graph.a", f"{lib}/libplaytest_campaign.a",
+              "./usr/include/playtest/adapter_kit.hpp", f"{lib}/libplaytest_graph.a", f"{lib}/libplaytest_campaign.a",
               f"{lib}/cmake/playtest/playtestConfig.cmake", f"{lib}/cmake/playtest/playtestConfigVersion.cmake",
               f"{lib}/cmake/playtest/playtestTargets.cmake", f"{lib}/pkgconfig/playtest.pc",
               "./usr/lib/python3/dist-packages/playtest_adapter.py",

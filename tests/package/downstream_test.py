@@ -9,10 +9,14 @@ Checks, in order:
      including all of them, with -I P/include and nothing of the source tree (each header compiling
      on its own is the source tree's header check, PLAYTEST_HEADER_CHECK);
   3. pkg-config: a program compiled and linked with `pkg-config --cflags --libs playtest` runs;
-  4. examples/downstream configures with find_package(playtest 0.1) (and refuses 0.2 / 1.0), builds
+  4. an example adapter written with the C++ adapter kit (examples/sut/workers.cpp, which includes
+     "playtest/adapter_kit.hpp"), copied out of the checkout with its model, builds in a project of
+     its own with find_package(playtest) and playtest::adapter_kit, and the installed playtest
+     runs it: PASS;
+  5. examples/downstream configures with find_package(playtest 0.1) (and refuses 0.2 / 1.0), builds
      with -DUPLOADER_PLANT_RACE=ON, and its ctest passes: the correct uploader's test passes, the
      racy one's fails with a replay line;
-  5. the replay line, run as printed with PLAYTEST_TRACE_DIR set, fails again with the same seed
+  6. the replay line, run as printed with PLAYTEST_TRACE_DIR set, fails again with the same seed
      (PLAYTEST_SEED) and writes the trace, which the installed `playtest report` draws.
 
 Under a sanitizer (--sanitize address|thread) the downstream code is compiled and linked with the
@@ -94,7 +98,7 @@ def main():
     inc = os.path.join(prefix, "include")
     lib = os.path.join(prefix, a.libdir)
     for rel in ["bin/playtest", "include/playtest/gtest.hpp", "include/playtest/run/in_process_adapter.hpp",
-                "include/playtest_adapter.hpp", f"{a.libdir}/libplaytest_graph.a",
+                "include/playtest/adapter_kit.hpp", f"{a.libdir}/libplaytest_graph.a",
                 f"{a.libdir}/cmake/playtest/playtestConfig.cmake",
                 f"{a.libdir}/cmake/playtest/playtestConfigVersion.cmake",
                 f"{a.libdir}/cmake/playtest/playtestTargets.cmake", f"{a.libdir}/pkgconfig/playtest.pc",
@@ -107,12 +111,15 @@ def main():
         headers += [os.path.relpath(os.path.join(root, f), inc) for f in files if f.endswith(".hpp")]
     check(not detail, f"no detail/ folder is installed {detail}")
     source_headers = []
-    for root, dirs, files in os.walk(os.path.join(a.source_dir, "include", "playtest")):
-        dirs[:] = [d for d in dirs if d != "detail"]
-        source_headers += [os.path.relpath(os.path.join(root, f), os.path.join(a.source_dir, "include"))
-                           for f in files if f.endswith(".hpp")]
+    # The library's public headers, and the C++ adapter kit (adapters/cpp/playtest/adapter_kit.hpp).
+    for top in ("include", "adapters/cpp"):
+        for root, dirs, files in os.walk(os.path.join(a.source_dir, top, "playtest")):
+            dirs[:] = [d for d in dirs if d != "detail"]
+            source_headers += [os.path.relpath(os.path.join(root, f), os.path.join(a.source_dir, top))
+                               for f in files if f.endswith(".hpp")]
     check(sorted(headers) == sorted(source_headers),
-          f"the {len(source_headers)} public headers of include/playtest are installed, nothing else")
+          f"the {len(source_headers)} public headers of include/playtest and the adapter kit are installed, "
+          "nothing else")
     config_text = open(os.path.join(lib, "cmake/playtest/playtestTargets.cmake")).read()
     check(a.source_dir not in config_text and os.path.abspath(a.build_dir) not in config_text,
           "the exported targets name no path of the source or build tree")
@@ -125,11 +132,11 @@ def main():
     if a.header_check:
         tu = os.path.join(a.work, "all_headers.cpp")
         with open(tu, "w") as f:
-            for h in sorted(headers) + ["playtest_adapter.hpp"]:
+            for h in sorted(headers):
                 f.write(f"#include <{h}>\n")
         must(launcher + [a.cxx, "-std=c++20", "-fsyntax-only", "-Wall", "-Wextra", "-Wpedantic",
                        "-Wno-missing-field-initializers", "-Werror", "-I", inc, tu])
-        check(True, f"all {len(headers) + 1} installed headers compile together with -I PREFIX/include only")
+        check(True, f"all {len(headers)} installed headers compile together with -I PREFIX/include only")
         lap("header check")
 
     # 3. pkg-config.
@@ -157,7 +164,43 @@ def main():
     else:
         print("pkg-config not found: the pkg-config check is skipped (scripts/setup.sh installs pkg-config)")
 
-    # 4. The downstream project.
+    # 4. An example adapter of examples/sut built against the installed C++ adapter kit alone: the
+    # source and the model are copied out of the checkout, so no path into it can be found.
+    adapter_src = os.path.join(a.work, "adapter")
+    os.makedirs(adapter_src)
+    for f in ("workers.cpp", "workers.json"):
+        shutil.copy(os.path.join(a.source_dir, "examples/sut", f), adapter_src)
+    with open(os.path.join(adapter_src, "CMakeLists.txt"), "w") as f:
+        f.write("cmake_minimum_required(VERSION 3.25)\nproject(workers CXX)\n"
+                "set(CMAKE_CXX_STANDARD 20)\nset(CMAKE_CXX_STANDARD_REQUIRED ON)\n"
+                "find_package(playtest 0.1 REQUIRED)\n"
+                "add_executable(workers_sut workers.cpp)\n"
+                "target_link_libraries(workers_sut PRIVATE playtest::adapter_kit)\n")
+    adapter_build = os.path.join(a.work, "adapter-build")
+    must(["cmake", "-S", adapter_src, "-B", adapter_build, "-G", a.generator, f"-DCMAKE_PREFIX_PATH={prefix}",
+          f"-DCMAKE_CXX_COMPILER={a.cxx}", "-DCMAKE_BUILD_TYPE=Release"]
+         + ([f"-DCMAKE_CXX_COMPILER_LAUNCHER={a.launcher}"] if a.launcher else []), env=env)
+    must(["cmake", "--build", adapter_build], env=env)
+    # The kit's header came from the prefix (the compiler's dependency file names what it read).
+    if a.generator == "Ninja":
+        deps = [line.strip() for line in must(["ninja", "-C", adapter_build, "-t", "deps"], env=env).stdout.splitlines()
+                if line.startswith(" ")]
+        tree = [os.path.join(os.path.realpath(a.source_dir), d) + os.sep for d in ("adapters", "include", "examples")]
+        check(os.path.join(inc, "playtest", "adapter_kit.hpp") in deps
+              and not any(os.path.realpath(d).startswith(t) for d in deps for t in tree),
+              "workers.cpp includes playtest/adapter_kit.hpp from PREFIX/include, nothing of the checkout")
+    # --purpose none: a PASS is 60 steps without a failure. (Covering every edge needs both orders of
+    # the two workers' race, which a loaded machine may not show for a thousand steps.)
+    p = run([os.path.join(prefix, "bin/playtest"), "run", "workers.json", "--sut",
+             shlex.quote(os.path.join(adapter_build, "workers_sut")), "--strategy", "random", "--purpose", "none",
+             "--steps", "60", "--seed", "1", "--timeout-ms", "5000"], cwd=adapter_src, env=env)
+    print(p.stdout[-2000:], p.stderr[-2000:])
+    check(p.returncode == 0 and "verdict: PASS" in p.stdout,
+          f"the installed playtest runs the example adapter built against the installed kit: PASS "
+          f"(exit {p.returncode})")
+    lap("example adapter")
+
+    # 5. The downstream project.
     src = os.path.join(a.source_dir, "examples/downstream")
     build = os.path.join(a.work, "build")
     configure = ["cmake", "-S", src, "-B", build, "-G", a.generator, f"-DCMAKE_PREFIX_PATH={prefix}",
@@ -213,7 +256,7 @@ def main():
     line, seed = m.group(1), m.group(2)
     lap("downstream tests")
 
-    # 5. The replay line reproduces the failure and keeps the trace.
+    # 6. The replay line reproduces the failure and keeps the trace.
     traces = os.path.join(a.work, "traces")
     p = subprocess.run(["sh", "-c", line], capture_output=True, text=True, env=dict(env, PLAYTEST_TRACE_DIR=traces))
     out = p.stdout + p.stderr

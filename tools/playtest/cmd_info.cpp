@@ -23,7 +23,9 @@ int run(const Options& o) {
   const std::vector<std::string> warnings = model_warnings(g, false);
   // A model program: which parameters multiply the state space.
   std::vector<ParamEffect> effects;
-  if (o.input.path != "-" && is_model_program(o.input.path)) {
+  std::optional<std::string> text;  // (standard input: read once, kept for the loads below)
+  const bool program = input_format(o.input, text) == InputFormat::model;
+  if (program) {
     const std::vector<ModelParam> given = model_params(o.input);
     effects = param_effects(o.input.path, given, load_model(o.input.path, given)->parameters(), g.num_vertices());
   }
@@ -31,7 +33,7 @@ int run(const Options& o) {
     nlohmann::json j = summary_json(g, s, o.limit);
     j["file"] = o.input.path;
     j["warnings"] = warnings;
-    if (is_model_program(o.input.path)) j["parameter_effects"] = to_json(effects);
+    if (program) j["parameter_effects"] = to_json(effects);
     print_json(j);
   } else {
     std::cout << "file:        " << o.input.path << '\n';

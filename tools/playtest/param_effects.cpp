@@ -38,7 +38,7 @@ std::vector<ParamEffect> param_effects(const std::string& path, const std::vecto
                                        const std::vector<std::pair<std::string, std::string>>& values,
                                        std::uint64_t vertices) {
   std::vector<ParamEffect> out;
-  if (path == "-" || vertices == 0) return out;
+  if (vertices == 0) return out;
   using Clock = std::chrono::steady_clock;
   const Clock::time_point until = Clock::now() + std::chrono::seconds(3);
   const std::uint64_t cap = std::max<std::uint64_t>(100'000, 50 * vertices);

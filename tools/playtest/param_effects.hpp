@@ -21,7 +21,7 @@ struct ParamEffect {
 };
 
 // The parameters whose neighbouring value changes the number of vertices by a factor of 2 or more.
-// `path` is the model file (standard input cannot be read again: nothing), `given` the --param
+// `path` is the model file ('-': standard input, whose text is kept), `given` the --param
 // values, `vertices` the vertices with them. Each other exploration is bounded (a state limit of 50
 // times `vertices`, at least 100000, and 1 s; 3 s for all); a value the model refuses is skipped.
 std::vector<ParamEffect> param_effects(const std::string& path, const std::vector<ModelParam>& given,

@@ -22,8 +22,9 @@
 // Plans are re-made when the evidence says something new (an outcome first seen in its history, a
 // change of what is withheld, a target taken), amortised: a plan that cost W units of work
 // (product vertices and edges times sweeps plus the build) is re-made at the earliest
-// W / work_per_step steps later, a deterministic rule, so a run's choices depend on its seed and
-// evidence only, never on timing.
+// W / work_per_step steps later, or, when its target was taken, at once if W is at most
+// free_plan_work (a few milliseconds, at most once per purpose edge), a deterministic rule, so a
+// run's choices depend on its seed and evidence only, never on timing.
 #pragma once
 
 #include <atomic>
@@ -61,8 +62,12 @@ struct AdaptOptions {
   // planning under 10% of a run against the Redis work queue's adapter (about 0.17 ms a step;
   // docs/testing.md, "Adaptive strategies").
   std::uint64_t work_per_step = 10000;
+  // A plan whose target was taken and that cost at most this is re-made at once (a stale plan
+  // hands the run to the wrapped strategy, whose tour re-walks what is covered: on the MQTT broker
+  // a 760000-unit plan waited 110 steps so). A few milliseconds of planning.
+  std::uint64_t free_plan_work = 1u << 20;
   // Past this many product vertices a plan keeps shorter histories (then none).
-  std::uint32_t max_product_vertices = 1u << 19;
+  std::uint32_t max_product_vertices = 1u << 16;
   // reach: the bound of the re-solved game (0: 2 * vertices + 2 of the model).
   std::uint32_t reach_bound = 0;
   // Where to add up what the wrappers did; may be null.

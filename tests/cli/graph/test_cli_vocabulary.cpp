@@ -39,8 +39,12 @@ TEST(CliVocabulary, NothingToTestIsNotAPass) {
   const auto g = dir.write("g.json", figure3);
   auto r = run_playtest("run " + g + " --sut true --strategy expected --goal 1");
   EXPECT_EQ(r.code, 2) << r.out << r.err;
+  // ... and says why the initial vertex is a goal and what would test something (issue 36).
   EXPECT_EQ(r.err,
-            "playtest: error: nothing to test: the purpose is to reach a goal, and the initial vertex '1' is one\n");
+            "playtest: error: nothing to test: the purpose is to reach a goal, and the initial vertex '1' is one\n"
+            "  note: --goal names the initial vertex\n"
+            "  note: to cover the model, play a strategy that does not aim at goals (random, cover, anti-ant, "
+            "planner), or give goals that are not the initial vertex (--goal)\n");
 }
 
 TEST(CliVocabulary, UnknownVertexHasOneWordingInEveryCommand) {

@@ -17,8 +17,11 @@ namespace {
 const std::string model = example("examples/models/jobq.ptm");
 const std::string server = JOBQ_SERVER;
 
+// The Python adapter imports the installed kit (docs/adapter-protocol.md, "Installing the kits"):
+// here the checkout's, on PYTHONPATH.
 std::string python_adapter(const std::string& flags = "") {
-  return "python3 " + example("examples/sut/jobq_adapter.py") + " " + server + flags;
+  return "env PYTHONPATH=" + example("adapters/python") + " python3 " + example("examples/sut/jobq_adapter.py") +
+         " " + server + flags;
 }
 std::string cpp_adapter(const std::string& flags = "") { return std::string(JOBQ_ADAPTER) + " " + server + flags; }
 

@@ -55,7 +55,7 @@ TEST(CliReportAnyTrace, WithoutModelTheTracesModelIsDrawnWithShortNames) {
     EXPECT_EQ(j["pictures"], 1) << rep.out;
     // The failure's neighbourhood, its vertices by number, each with its state as tooltip and in
     // the caption.
-    EXPECT_NE(html.find("too many to draw here; this is the neighbourhood"), std::string::npos);
+    EXPECT_NE(html.find("too many to draw readably here; this is the neighbourhood"), std::string::npos);
     EXPECT_NE(html.find("Vertices are drawn by number: v"), std::string::npos);
     EXPECT_NE(html.find("<a xlink:title=\"(x="), std::string::npos);          // the state as the tooltip
     EXPECT_EQ(html.find("font-size=\"14.00\">(x="), std::string::npos);       // never as a label

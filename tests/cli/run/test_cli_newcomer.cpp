@@ -121,7 +121,7 @@ final n == 0;
 
 // Item 7: the default strategy (random) must not get stuck in a closed loop where the model has a
 // reset: once every job is done the model only loops (Take -> ?None); the walk restarts after
-// max(20, 2 x edges) steps without a new edge, so the default run covers every edge. Without a reset
+// max(20, 2 x the edges taken) steps without a new edge, so the default run covers every edge. Without a reset
 // the run says that it made no progress.
 TEST(CliNewcomer, TheDefaultRandomWalkRestartsOutOfAClosedLoop) {
   ScratchDir d("newcomer_loop");
@@ -213,6 +213,9 @@ TEST(CliNewcomer, OutOfFileDescriptorsIsAnErrorRunInTheTraceAndJUnit) {
     const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     const std::string text = read_file(out) + read_file(err);
     if (code == 99) continue;           // the shell holds more than that already
+    // Below some limit the dynamic loader cannot open playtest's shared libraries (libClp, ...):
+    // playtest never ran.
+    if (code == 127 && text.find("error while loading shared libraries") != std::string::npos) continue;
     if (code == 0 || code == 1) break;  // enough file descriptors: the run played (the adapter is silent: FAIL)
     if (code == 6) {          // playtest's own outputs: the message names the file
       EXPECT_TRUE(text.find(trace) != std::string::npos || text.find(junit) != std::string::npos) << text;

@@ -149,6 +149,31 @@ TEST(HiddenState, AdaptiveStrategiesSteerIntoTheHistoryThatGivesTheOutcome) {
   }
 }
 
+// The later runs of a campaign start with what the earlier runs saw (every outcome, at every
+// vertex): every run still covers every edge, none in more than twice the steps of the first.
+// (On these simulated systems the learned memories keep the later runs steering; on the real MQTT
+// broker they did not, and its later runs looped in the bare tour: tests/cli/lang/
+// test_cli_mqtt_broker.cpp is the test that failed before the fix.)
+TEST(HiddenState, LaterRunsOfACampaignStillSteer) {
+  // The turn moved by every step, as the broker's is by every delivery and (un)subscription: no
+  // window of the last labels of one class says whose turn it is.
+  auto every_step = testing::round_robin(3);
+  every_step.name = "round_robin(3) moved by every step";
+  every_step.sut = testing::history_system([](const GameGraph&, VertexId, std::span<const EdgeId> path) {
+    return "?Got(" + std::to_string(path.size() % 3) + ")";
+  });
+  for (const auto& s : {testing::round_robin(3), testing::fifo(3), every_step})
+    for (const char* strategy : {"cover", "planner"}) {
+      SCOPED_TRACE(s.name + " " + strategy);
+      const CampaignResult c = play(s, strategy, Adaptation::on, 1, 20000, 4);
+      ASSERT_EQ(c.runs.size(), 4u);
+      for (const RunResult& r : c.runs) {
+        EXPECT_EQ(r.verdict, Verdict::pass) << "run " << r.run << ": " << r.message;
+        EXPECT_LE(r.steps, 2 * c.runs.front().steps + 20) << "run " << r.run;
+      }
+    }
+}
+
 // The system never answers member 2 (its turn count is kept modulo 2): the outcome no history
 // gives. An adaptive run stops once every history it can offer has ruled 1% out, and says so; it
 // never covers fewer edges than the run without adaptation, which spends its whole budget.

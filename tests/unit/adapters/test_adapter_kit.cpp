@@ -1,4 +1,4 @@
-// The C++ adapter kit (adapters/cpp/playtest_adapter.hpp): labels exactly as the modelling language
+// The C++ adapter kit (adapters/cpp/playtest/adapter_kit.hpp): labels exactly as the modelling language
 // writes them, and the protocol's order, played by a child process whose standard input and output
 // are pipes to the test: ready first, ack after the stimulus, outputs raised meanwhile (by the
 // handler and by other threads) after the ack, refused, error (exit status 1), end (on_stop, exit
@@ -21,7 +21,7 @@
 #include <thread>
 #include <vector>
 
-#include "playtest_adapter.hpp"
+#include "playtest/adapter_kit.hpp"
 
 namespace pa = playtest_adapter;
 
@@ -216,6 +216,38 @@ TEST(AdapterKitProtocol, EveryWayOutOfAHandlerGivesErrorAndOnStop) {
       EXPECT_EQ(status, 1);
     }
   }
+}
+
+// A connection's reader thread that fails (its server died) while on_stop() joins that thread (the
+// connection's destructor stops its reader): `error`, on_stop() and exit 1, never an abort from
+// within join() (the Redis queue adapter did so when Redis was shut down under it).
+struct ReaderFails final : pa::Adapter {
+  struct Connection {
+    std::thread reader;
+    ~Connection() {
+      if (reader.joinable()) reader.join();
+    }
+  };
+  std::unique_ptr<Connection> conn;
+  void on_stimulus(const pa::Label&) override {
+    conn = std::make_unique<Connection>();
+    conn->reader = std::thread([this] { fail("worker 0: redis closed the connection"); });
+  }
+  void on_stop() override {
+    comment("stopping");
+    conn.reset();  // joins the reader
+  }
+};
+
+TEST(AdapterKitProtocol, AFailureInAReaderThreadThatOnStopJoinsEndsCleanly) {
+  Child c([] { return ReaderFails().run(); });
+  EXPECT_EQ(c.line(), "ready");
+  c.send("stimulus go");
+  std::vector<std::string> lines;
+  for (std::string l = c.line(); l != "<eof>" && l != "<timeout>"; l = c.line()) lines.push_back(l);
+  EXPECT_NE(std::find(lines.begin(), lines.end(), "error worker 0: redis closed the connection"), lines.end());
+  EXPECT_NE(std::find(lines.begin(), lines.end(), "# stopping"), lines.end());
+  EXPECT_EQ(c.wait(), 1);  // an abort is -1 here (not an exit)
 }
 
 // `done`: the outputs of a stimulus are complete (docs/adapter-protocol.md, "Outputs that may or

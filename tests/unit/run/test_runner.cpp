@@ -25,6 +25,7 @@ class ScriptedAdapter final : public Adapter {
   int resets = 0, starts = 0, finishes = 0;
   int throw_on_stimulus = -1;            // throw AdapterError on this stimulus index
   bool deliver_on_poll = false;          // answer polls (deadline already passed) from `events` too
+  bool hold_until_stimulus = false;      // `events` start only after the first stimulus
 
   void start() override { ++starts; }
   AdapterEvent stimulate(std::string_view label) override {
@@ -36,7 +37,8 @@ class ScriptedAdapter final : public Adapter {
     return e;
   }
   AdapterEvent next_event(Clock::time_point deadline) override {
-    if (events.empty() || (deadline <= Clock::now() && !deliver_on_poll)) return AdapterEvent::nothing();
+    if (events.empty() || (deadline <= Clock::now() && !deliver_on_poll) || (hold_until_stimulus && stimuli.empty()))
+      return AdapterEvent::nothing();
     AdapterEvent e = events.front();
     events.pop_front();
     return e;
@@ -110,6 +112,7 @@ TEST(Runner, DoneIsSilenceAndALateOutputNamesItsStimulus) {
     ScriptedAdapter a;
     a.events = {AdapterEvent::outputs_done(), AdapterEvent::output("pong")};
     a.deliver_on_poll = true;
+    a.hold_until_stimulus = true;  // the answers to 'ping', not to the poll before it
     TablePolicy p("table", by_vertex(g));
     const auto t0 = Clock::now();
     RunResult r = Runner(g, o).run(p, a);
@@ -129,6 +132,7 @@ TEST(Runner, DoneIsSilenceAndALateOutputNamesItsStimulus) {
     ScriptedAdapter a;
     a.events = {AdapterEvent::nothing(), AdapterEvent::output("pong")};
     a.deliver_on_poll = true;
+    a.hold_until_stimulus = true;
     o.timeout = std::chrono::milliseconds(1);
     TablePolicy p("table", by_vertex(g));
     RunResult r = Runner(g, o).run(p, a);

@@ -22,7 +22,11 @@
 //  * param() reads the model's parameters, which `playtest run` passes in the adapter's
 //    environment as PLAYTEST_PARAM_<NAME>.
 //
-//   #include "playtest_adapter.hpp"
+// Installed as PREFIX/include/playtest/adapter_kit.hpp (the .deb: /usr/include/playtest/), with the
+// CMake target playtest::adapter_kit (find_package(playtest)); playtest's own build includes it
+// from adapters/cpp by the same name.
+//
+//   #include "playtest/adapter_kit.hpp"
 //   namespace pa = playtest_adapter;
 //   struct Echo : pa::Adapter {
 //     void on_stimulus(const pa::Label& s) override {
@@ -45,6 +49,7 @@
 #include <cxxabi.h>
 #endif
 
+#include <atomic>
 #include <cctype>
 #include <cerrno>
 #include <chrono>
@@ -384,7 +389,19 @@ class Adapter {
       std::lock_guard<std::mutex> lock(m_);
       write("error " + one_line(message));
     }
-    stop_once();
+    if (std::this_thread::get_id() == run_thread_ || run_thread_ == std::thread::id()) {
+      stop_once();
+    } else {
+      // From a thread of the adapter's own (a connection's reader): on_stop() may join this very
+      // thread (a destructor that stops its reader), which would abort the process from within
+      // join(). It runs on a thread of its own, given a second; the process ends either way.
+      std::atomic<bool> stopped{false};
+      std::thread([this, &stopped] {
+        stop_once();
+        stopped = true;
+      }).detach();
+      for (int i = 0; i < 100 && !stopped; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
     std::fflush(stdout);
     std::_Exit(1);  // reader threads and the stdin loop may be blocked: end them all
   }
@@ -393,6 +410,7 @@ class Adapter {
   // on_stop(); returns the exit status for main() (1 after an error).
   int run() {
     running() = this;
+    run_thread_ = std::this_thread::get_id();
     static const bool hooked = std::atexit(exit_hook) == 0;  // exit() in a handler: `error`, on_stop()
     (void)hooked;
     bool failed = true;
@@ -577,6 +595,7 @@ class Adapter {
 
   std::mutex m_;
   bool applying_ = false, stopped_ = false;
+  std::thread::id run_thread_;  // the thread in run(): fail() from another one (see there)
   std::vector<std::string> held_;
   unsigned long long stimuli_ = 0, done_for_ = 0;   // stimuli begun; the one whose `done` was written
   std::chrono::milliseconds settle_default_{-1}, settle_for_{-1};
