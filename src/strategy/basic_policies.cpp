@@ -76,8 +76,9 @@ const StrategyRow& random_strategy() {
       .prepare = [](const StrategyContext& c) {
         // GraphWalker's weighted_random sets label weights (docs/graphwalker.md "Generators").
         auto weights = parse_label_weights(c.args.get(label_weights_arg).value_or(""));
+        const bool restart = c.args.get(restarts_arg).value_or("on") != "off";
         return PreparedStrategy::play(
-            [weights](const GameGraph&) { return std::make_unique<RandomWalkPolicy>(true, weights); });
+            [weights, restart](const GameGraph&) { return std::make_unique<RandomWalkPolicy>(restart, weights); });
       }};
   return row;
 }

@@ -74,6 +74,8 @@ void generator_after_load(const GeneratorChoice& choice, const LoadedInput& in, 
                       walked + 1, path.size(), path[walked], walked == 0 ? std::string("the start") : path[walked - 1]),
           {"GraphWalker's predefined_path stops there with NoPathFoundException; every run would end INCONCLUSIVE"}));
   }
+  // GraphWalker's random walks never reset: the same walk, without playtest's restarts.
+  if (plan.strategy == "random") strategy.args.set(std::string(restarts_arg), "off");
   if (plan.weighted && !plan.label_weights.empty()) {
     LabelWeights w;
     for (const auto& [label, weight] : plan.label_weights) w.emplace(label, weight);

@@ -28,6 +28,9 @@ namespace playtest {
 // (set by the GraphWalker generator mapping, not a command-line option).
 using LabelWeights = std::map<std::string, double, std::less<>>;
 inline constexpr std::string_view label_weights_arg = "label-weights";
+// "off": the plain walk, without restarts (GraphWalker's random and weighted_random generators,
+// which never reset: docs/graphwalker.md "Generators"). Not a command-line option.
+inline constexpr std::string_view restarts_arg = "restarts";
 std::shared_ptr<const LabelWeights> parse_label_weights(std::string_view text);  // "" -> nullptr
 std::string label_weights_text(const LabelWeights& w);
 

@@ -84,6 +84,22 @@ TEST(GraphWalkerCli, GeneratorsOutsideTheGrammarAreRefusedWithTheirPlace) {
   EXPECT_NE(g.err.find("applies to GraphWalker models"), std::string::npos) << g.err;
 }
 
+// GraphWalker's random walk never resets; playtest's `--strategy random` restarts after a stretch
+// without a new edge (docs/testing.md). A generator plays GraphWalker's walk: no restart, on a
+// model that can be reset (the import's reset) and long after every edge was taken.
+TEST(GraphWalkerCli, TheGeneratorsRandomWalkIsGraphWalkersWithoutRestarts) {
+  const std::string sut = "python3 " + kit + " " + example("examples/graphwalker/door_test.py");
+  CliResult g = run_playtest("run " + door + " --sut '" + sut + "' --generator 'random(length(1500))' --seed 1 --json");
+  ASSERT_EQ(g.code, 0) << g.out << g.err;
+  const auto gj = nlohmann::json::parse(g.out);
+  EXPECT_EQ(gj["runs"][0]["steps"], 1500) << g.out;
+  EXPECT_EQ(gj["runs"][0]["resets"], 0) << g.out;
+  CliResult r = run_playtest("run " + door + " --sut '" + sut +
+                             "' --strategy random --purpose none --steps 1500 --seed 1 --json");
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_GT(nlohmann::json::parse(r.out)["runs"][0]["resets"].get<int>(), 0) << r.out;
+}
+
 TEST(GraphWalkerCli, SimulateComparesGraphWalkersWalkWithCover) {
   CliResult r = run_playtest("simulate " + door +
                              " --generator 'random(edge_coverage(100))' --strategy random,cover --runs 20 --json");
