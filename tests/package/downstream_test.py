@@ -183,11 +183,13 @@ def main():
     must(["cmake", "--build", adapter_build], env=env)
     # The kit's header came from the prefix (the compiler's dependency file names what it read).
     if a.generator == "Ninja":
-        deps = [line.strip() for line in must(["ninja", "-C", adapter_build, "-t", "deps"], env=env).stdout.splitlines()
+        # (Paths relative to the build folder where ccache's CCACHE_BASEDIR made them so: CI sets it.)
+        deps = [os.path.realpath(os.path.join(adapter_build, line.strip()))
+                for line in must(["ninja", "-C", adapter_build, "-t", "deps"], env=env).stdout.splitlines()
                 if line.startswith(" ")]
         tree = [os.path.join(os.path.realpath(a.source_dir), d) + os.sep for d in ("adapters", "include", "examples")]
-        check(os.path.join(inc, "playtest", "adapter_kit.hpp") in deps
-              and not any(os.path.realpath(d).startswith(t) for d in deps for t in tree),
+        check(os.path.realpath(os.path.join(inc, "playtest", "adapter_kit.hpp")) in deps
+              and not any(d.startswith(t) for d in deps for t in tree),
               "workers.cpp includes playtest/adapter_kit.hpp from PREFIX/include, nothing of the checkout")
     # --purpose none: a PASS is 60 steps without a failure. (Covering every edge needs both orders of
     # the two workers' race, which a loaded machine may not show for a thousand steps.)

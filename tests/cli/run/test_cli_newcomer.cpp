@@ -194,6 +194,11 @@ reset;
 // the trace and JUnit say what happened, as for any adapter that cannot start; exit 6 only when
 // playtest cannot open its own outputs (the message then names the file). Never an empty trace.
 TEST(CliNewcomer, OutOfFileDescriptorsIsAnErrorRunInTheTraceAndJUnit) {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  // The sanitizers' runtimes open files of their own: at these limits the sanitized playtest fails
+  // in its runtime (or the loader), never in the adapter's start. The Release build runs this test.
+  GTEST_SKIP() << "a sanitizer runtime needs file descriptors of its own";
+#endif
   ScratchDir d("newcomer_fds");
   const std::string model = example("examples/sut/workers.json");
   const std::string sut = shell_adapter(d, "true");
