@@ -214,7 +214,7 @@ class AdaptivePolicy final : public Policy {
     // run of the campaign showed it every outcome: the tour alone then loops for ever).
     std::uint64_t learning_work = 0;
     history_model_ = {};
-    if (o_.max_memory > 0 && (any || !ev.empty())) {
+    if (o_.max_memory > 0 && !ev.empty()) {  // (anything wanted or departing comes from evidence)
       history_model_ = learn_history(g_, ev, {.max_length = o_.max_memory});
       learning_work = history_model_.work;
       if (!history_model_.choices.empty()) any = true;
@@ -325,8 +325,7 @@ class AdaptivePolicy final : public Policy {
         sweeps = std::max<std::uint64_t>(1, r.iterations);
       }
     }
-    last_work_ =
-        (std::uint64_t{pg.num_vertices()} + pg.num_edges()) * (sweeps + build_units) + learning_work;
+    last_work_ = (std::uint64_t{pg.num_vertices()} + pg.num_edges()) * (sweeps + build_units) + learning_work;
     plan_ = std::move(plan);
     if (o_.stats) {
       ++o_.stats->plans;
@@ -348,9 +347,9 @@ class AdaptivePolicy final : public Policy {
   std::vector<std::vector<LabelId>> memory_state_;  // per memory of history_model_: its state now
   std::vector<std::uint8_t> wanted_;                // per model edge: an outcome the plan aims at
   std::size_t too_many_memories_ = static_cast<std::size_t>(-1);  // (see replan)
-  std::vector<std::uint32_t> run_count_;            // per model edge: the system chose it in this run
-  std::vector<std::uint32_t> run_visits_;           // per passive vertex: its choices in this run
-  std::vector<std::uint32_t> keep_;                 // per model vertex: history its plan keeps
+  std::vector<std::uint32_t> run_count_;                          // per model edge: the system chose it in this run
+  std::vector<std::uint32_t> run_visits_;                         // per passive vertex: its choices in this run
+  std::vector<std::uint32_t> keep_;                               // per model vertex: history its plan keeps
   std::optional<Plan> plan_;
   bool due_ = true;
   bool stale_ = false;  // coverage: a target of the plan was taken since it was made

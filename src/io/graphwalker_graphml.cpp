@@ -68,15 +68,14 @@ class XmlReader {
       const bool last = at + n >= text.size();
       if (XML_Parse(parser_, text.data() + at, static_cast<int>(n), last ? 1 : 0) != XML_STATUS_OK) {
         if (problem_) throw ParseError(*problem_);
-        throw ParseError(make_diagnostic(file_, static_cast<std::uint32_t>(XML_GetCurrentLineNumber(parser_)),
-                                         static_cast<std::uint32_t>(XML_GetCurrentColumnNumber(parser_)) + 1, "",
-                                         fmt::format("not well-formed XML: {}",
-                                                     XML_ErrorString(XML_GetErrorCode(parser_)))));
+        throw ParseError(
+            make_diagnostic(file_, static_cast<std::uint32_t>(XML_GetCurrentLineNumber(parser_)),
+                            static_cast<std::uint32_t>(XML_GetCurrentColumnNumber(parser_)) + 1, "",
+                            fmt::format("not well-formed XML: {}", XML_ErrorString(XML_GetErrorCode(parser_)))));
       }
       if (last) break;
     }
-    if (!saw_root_)
-      throw ParseError(make_diagnostic(file_, 1, 1, "", "not a GraphML document: no <graphml> element"));
+    if (!saw_root_) throw ParseError(make_diagnostic(file_, 1, 1, "", "not a GraphML document: no <graphml> element"));
     if (!saw_graph_)
       throw ParseError(
           make_diagnostic(file_, root_.line, root_.column, "", "the GraphML document has no <graph> element"));
@@ -104,7 +103,7 @@ class XmlReader {
     auto* r = static_cast<XmlReader*>(self);
     const Pos p = r->here();
     r->stop((make_diagnostic(r->file_, p.line, p.column, "",
-                                       "a DOCTYPE declaration: GraphML files have none (no entity is expanded)")));
+                             "a DOCTYPE declaration: GraphML files have none (no entity is expanded)")));
   }
   static void start(void* self, const XML_Char* name, const XML_Char** attrs) {
     static_cast<XmlReader*>(self)->on_start(local_name(name), attrs);
@@ -120,8 +119,8 @@ class XmlReader {
     if (depth_ == 1) {
       if (name != "graphml")
         return stop((make_diagnostic(file_, p.line, p.column, "",
-                                               fmt::format("not a GraphML document: the root element is <{}>", name),
-                                               {"GraphWalker's GraphML files (yEd) start with <graphml>"})));
+                                     fmt::format("not a GraphML document: the root element is <{}>", name),
+                                     {"GraphWalker's GraphML files (yEd) start with <graphml>"})));
       saw_root_ = true;
       root_ = p;
       return;
@@ -135,8 +134,7 @@ class XmlReader {
     if (name == "node" || name == "edge") {
       const char* id = attr(attrs, "id");
       if (id == nullptr || *id == '\0')
-        return stop((make_diagnostic(file_, p.line, p.column, "",
-                                               fmt::format("the <{}> has no id attribute", name))));
+        return stop((make_diagnostic(file_, p.line, p.column, "", fmt::format("the <{}> has no id attribute", name))));
       if (name == "node") {
         nodes.push_back({id, p, false, {}});
         open_.push_back({Open::node, nodes.size() - 1, depth_});
@@ -144,9 +142,9 @@ class XmlReader {
         const char* source = attr(attrs, "source");
         const char* target = attr(attrs, "target");
         if (source == nullptr || target == nullptr)
-          return stop((make_diagnostic(file_, p.line, p.column, xpath("edge", id),
-                                                 fmt::format("the edge '{}' has no {} attribute", id,
-                                                             source == nullptr ? "source" : "target"))));
+          return stop((make_diagnostic(
+              file_, p.line, p.column, xpath("edge", id),
+              fmt::format("the edge '{}' has no {} attribute", id, source == nullptr ? "source" : "target"))));
         edges.push_back({id, source, target, p, {}});
         open_.push_back({Open::edge, edges.size() - 1, depth_});
       }

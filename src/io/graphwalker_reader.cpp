@@ -507,7 +507,8 @@ class Reader {
 GwDocument parse_graphwalker(std::string_view text, const std::string& file) {
   // XML (GraphML) starts with '<' where JSON starts with '{'.
   std::size_t first = text.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
-  while (first < text.size() && (text[first] == ' ' || text[first] == '\t' || text[first] == '\n' || text[first] == '\r'))
+  while (first < text.size() &&
+         (text[first] == ' ' || text[first] == '\t' || text[first] == '\n' || text[first] == '\r'))
     ++first;
   if (first < text.size() && text[first] == '<') return parse_graphwalker_graphml(text, file);
   require_utf8(text, file);

@@ -876,8 +876,7 @@ class Compiler {
         if (e.source && e.weight) sum[*e.source] += *e.weight;
       for (std::uint32_t v = 0; v < sum.size(); ++v)
         if (sum[v] > 1 + 1e-9)
-          out.weight_overflows.push_back(
-              fmt::format("{} ({:.6g})", elements_[vertex_element(mi, v)].label, sum[v]));
+          out.weight_overflows.push_back(fmt::format("{} ({:.6g})", elements_[vertex_element(mi, v)].label, sum[v]));
     }
     out.start_model = sm.name;
     out.generator = sm.generator;

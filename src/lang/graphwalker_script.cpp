@@ -230,12 +230,12 @@ class Parser {
   }
 
   [[noreturn]] void fail(std::size_t offset, std::string message, std::vector<std::string> notes = {}) const {
-    throw ParseError(make_diagnostic(file_, s_.line_of(offset), s_.column_of(offset), s_.where.pointer, std::move(message),
-                                     std::move(notes)));
+    throw ParseError(make_diagnostic(file_, s_.line_of(offset), s_.column_of(offset), s_.where.pointer,
+                                     std::move(message), std::move(notes)));
   }
   [[noreturn]] void refuse(std::size_t offset, std::string message, std::vector<std::string> notes = {}) const {
-    throw ModelError(make_diagnostic(file_, s_.line_of(offset), s_.column_of(offset), s_.where.pointer, std::move(message),
-                                     std::move(notes)));
+    throw ModelError(make_diagnostic(file_, s_.line_of(offset), s_.column_of(offset), s_.where.pointer,
+                                     std::move(message), std::move(notes)));
   }
 
   void check_word(const Tok& t) const {

@@ -765,16 +765,18 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
           return;
         }
         std::vector<VertexId> seeds{at};
-        for (std::size_t k = path_vertices.size(); k-- > 0 && seeds.size() < l.seeds;) seeds.push_back(path_vertices[k]);
+        for (std::size_t k = path_vertices.size(); k-- > 0 && seeds.size() < l.seeds;)
+          seeds.push_back(path_vertices[k]);
         shown = neighbourhood(*g, seeds, l.radius, l.max_vertices);
         d.show_vertex = [&](VertexId v) { return shown[v.index()] != 0; };
         const auto drawn = std::count(shown.begin(), shown.end(), std::uint8_t{1});
         caption = g->num_vertices() > static_cast<std::uint32_t>(drawn)
-                      ? fmt::format("The model has {} vertices, too many to draw readably here; this is the "
-                                    "neighbourhood of '{}' ({} vertices within {} step{}, and the last vertices of "
-                                    "the path). ",
-                                    g->num_vertices(), d.vertex_name ? d.vertex_name(at) : std::string(g->name(at)),
-                                    drawn, l.radius, l.radius == 1 ? "" : "s")
+                      ? fmt::format(
+                            "The model has {} vertices, too many to draw readably here; this is the "
+                            "neighbourhood of '{}' ({} vertices within {} step{}, and the last vertices of "
+                            "the path). ",
+                            g->num_vertices(), d.vertex_name ? d.vertex_name(at) : std::string(g->name(at)), drawn,
+                            l.radius, l.radius == 1 ? "" : "s")
                       : std::string();
       };
       d.edge_style = [&](EdgeId e) {
@@ -880,9 +882,8 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
     std::vector<Stop> stops;
     for (const RunRecord& r : rep.runs)
       for (const ClaimRecord& c : r.stopped_by) {
-        auto it = std::find_if(stops.begin(), stops.end(), [&](const Stop& s) {
-          return s.claim->vertex == c.vertex && s.claim->label == c.label;
-        });
+        auto it = std::find_if(stops.begin(), stops.end(),
+                               [&](const Stop& s) { return s.claim->vertex == c.vertex && s.claim->label == c.label; });
         const std::string run = fmt::format("{}", r.run);
         if (it == stops.end())
           stops.push_back({&c, run});

@@ -394,9 +394,9 @@ class RunSession {
     constexpr std::uint64_t worth_saying = 100;
     const std::uint64_t since = r_.steps - last_new_edge_step_;
     if (since < worth_saying) return {};
-    return fmt::format("; no new edge in the last {} steps{}", since,
-                       g_.is_resettable() ? std::string()
-                                          : " (the model has no reset: a walk that enters a closed part stays there)");
+    return fmt::format(
+        "; no new edge in the last {} steps{}", since,
+        g_.is_resettable() ? std::string() : " (the model has no reset: a walk that enters a closed part stays there)");
   }
   // Without a purpose a run that ends without a failure passes, but only when it tested something:
   // a run that took no step (its time budget spent while the adapter started, its first stimulus
@@ -540,8 +540,7 @@ class RunSession {
     if (values_ || on_the_fly_) return std::nullopt;
     std::vector<VertexId> at;
     for (EdgeId e : g_.edges())
-      if (!g_.is_timeout(e) && !g_.is_observe(e) && g_.label(e) == label &&
-          (at.empty() || at.back() != g_.source(e)))
+      if (!g_.is_timeout(e) && !g_.is_observe(e) && g_.label(e) == label && (at.empty() || at.back() != g_.source(e)))
         at.push_back(g_.source(e));
     std::sort(at.begin(), at.end(), [](VertexId a, VertexId b) { return a.value < b.value; });
     at.erase(std::unique(at.begin(), at.end()), at.end());
@@ -650,8 +649,9 @@ class RunSession {
   void outputs_complete(std::string how) {
     if (last_stimulus_.empty() || (!completed_.empty() && completed_.back().step == last_stimulus_step_)) return;
     std::string short_how = how.starts_with("the adapter said 'done'") ? std::string("'done'")
-                            : how.starts_with("silence (the adapter declared") ? std::string("'quiet'")
-                                                                               : "silence at step " + std::to_string(r_.steps);
+                            : how.starts_with("silence (the adapter declared")
+                                ? std::string("'quiet'")
+                                : "silence at step " + std::to_string(r_.steps);
     completed_.push_back({last_stimulus_, last_stimulus_step_, std::move(how), std::move(short_how), r_.steps});
     if (completed_.size() > 3) completed_.erase(completed_.begin());
   }
@@ -672,11 +672,15 @@ class RunSession {
           c[0]->stimulus, c[0]->step, c[0]->how, c[0]->stimulus, advice);
     std::string list;
     for (std::size_t i = 0; i < c.size(); ++i)
-      list += fmt::format("{}'{}' (step {}: {})", i == 0 ? "" : i + 1 == c.size() ? " and " : ", ", c[i]->stimulus,
-                          c[i]->step, c[i]->short_how);
-    return fmt::format("; it came after the outputs of the stimuli {} were judged complete: a late answer to one of "
-                       "them? {}",
-                       list, advice);
+      list += fmt::format("{}'{}' (step {}: {})",
+                          i == 0              ? ""
+                          : i + 1 == c.size() ? " and "
+                                              : ", ",
+                          c[i]->stimulus, c[i]->step, c[i]->short_how);
+    return fmt::format(
+        "; it came after the outputs of the stimuli {} were judged complete: a late answer to one of "
+        "them? {}",
+        list, advice);
   }
 
   // --- the tester's move: an active vertex ------------------------------------------------------
@@ -851,8 +855,7 @@ class RunSession {
     std::string msg = fmt::format(
         "stopped after {} step{}, continuing was futile: what the purpose still asks for ({} edge{}) lies only "
         "behind outcomes never seen ({}), each ruled out above --rare-rate {:g} in every history this run could offer",
-        r_.steps, r_.steps == 1 ? "" : "s", v.untestable, v.untestable == 1 ? "" : "s", outcomes,
-        o_.claims.rare_rate);
+        r_.steps, r_.steps == 1 ? "" : "s", v.untestable, v.untestable == 1 ? "" : "s", outcomes, o_.claims.rare_rate);
     r_.verdict = Verdict::inconclusive;
     r_.message = std::move(msg);
     r_.stopped_by = std::move(v.futile);
@@ -879,7 +882,7 @@ class RunSession {
   std::uint32_t labels_covered_ = 0;
   std::optional<RunValues> values_;  // the run's slot bindings, when the model's labels hold values
   std::shared_ptr<Evidence> evidence_;
-  std::vector<EdgeId> window_;         // the last edges (RunOptions::evidence_context of them)
+  std::vector<EdgeId> window_;        // the last edges (RunOptions::evidence_context of them)
   std::vector<std::uint8_t> futile_;  // per edge: a futile outcome (is_futile)
   bool any_futile_ = false, futility_check_due_ = false;
   std::string last_stimulus_;  // the last stimulus sent since the start or a reset (as sent)
@@ -892,7 +895,7 @@ class RunSession {
     std::uint64_t judged_at;  // the step when
   };
   std::vector<CompletedStimulus> completed_;  // the last 3, most recent last
-  std::uint64_t last_new_edge_step_ = 0;  // the step that took an edge for the first time in the run
+  std::uint64_t last_new_edge_step_ = 0;      // the step that took an edge for the first time in the run
 };
 
 }  // namespace

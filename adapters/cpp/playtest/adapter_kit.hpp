@@ -597,7 +597,7 @@ class Adapter {
   bool applying_ = false, stopped_ = false;
   std::thread::id run_thread_;  // the thread in run(): fail() from another one (see there)
   std::vector<std::string> held_;
-  unsigned long long stimuli_ = 0, done_for_ = 0;   // stimuli begun; the one whose `done` was written
+  unsigned long long stimuli_ = 0, done_for_ = 0;  // stimuli begun; the one whose `done` was written
   std::chrono::milliseconds settle_default_{-1}, settle_for_{-1};
   std::condition_variable settle_cv_;
   std::thread settle_thread_;

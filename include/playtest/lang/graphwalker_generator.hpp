@@ -66,8 +66,8 @@ struct GeneratorPlan {
   // weighted_random: the edges' weights by label (the random strategy's label weights).
   bool weighted = false;
   std::vector<std::pair<std::string, double>> label_weights;
-  std::vector<std::string> notes;        // what is played differently from GraphWalker, once each
-  std::string better;                    // where playtest has better, in one sentence ("" when not)
+  std::vector<std::string> notes;  // what is played differently from GraphWalker, once each
+  std::string better;              // where playtest has better, in one sentence ("" when not)
 };
 
 // Throws UsageError("generator") for a combination that has no playtest equivalent (predefined_path

@@ -4,8 +4,8 @@
 //
 // With restarts (the `random` strategy of run and simulate, docs/testing.md "Strategies"): on a
 // resettable graph the walk resets once it has gone restart_after(n) steps without taking an edge
-// it had not taken before in the run (n: the edges it has taken), as random-restart walks do, so that a closed loop of the
-// model (every job done, `Take -> ?None` for ever) does not hold it to the end of its budget.
+// it had not taken before in the run (n: the edges it has taken), as random-restart walks do, so that a closed loop of
+// the model (every job done, `Take -> ?None` for ever) does not hold it to the end of its budget.
 //
 // With label weights (GraphWalker's weighted_random, docs/graphwalker.md "Generators"): at an
 // active vertex an out-edge whose label has a weight w > 0 is taken with probability w, and the
