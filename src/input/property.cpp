@@ -127,7 +127,7 @@ LoadOptions property_load_options(const PrismProperty& p, LoadOptions in) {
     if (!in.reward.empty() && in.reward != reward)
       throw UsageError("reward", fmt::format("the property names reward structure \"{}\"", reward));
     in.reward = reward;
-  } else if (p.quantity == PrismProperty::Quantity::probability && !p.reward_bound) {
+  } else if (p.quantity != PrismProperty::Quantity::reward && !p.reward_bound) {
     in.prism_no_rewards = in.reward.empty();
   }
   return in;
@@ -141,22 +141,87 @@ PropertyRequest property_request(const PrismProperty& p, const LoadedInput& in, 
   PropertyRequest req;
   req.text = p.text;
   PropertyQuery& q = req.query;
-  q.kind = p.quantity == PrismProperty::Quantity::reward ? PropertyKind::reward : PropertyKind::probability;
-  q.targets = res.states(p.target);
-  if (p.left) {
-    const auto a = res.eval(*p.left);
+  using Path = PrismProperty::Path;
+  const bool mdp_steps = prism && !labels.dtmc;
+  auto moves = [&](std::uint64_t k) {
+    if (mdp_steps && k > (std::uint64_t{1} << 62))
+      throw UsageError("property", fmt::format("step bound {} is too large", k));
+    if (mdp_steps) req.note = "(a PRISM MDP step is two moves of the imported graph: state -> choice -> state)";
+    return mdp_steps ? 2 * k : k;
+  };
+  auto negation = [](const LabelFormula& f) {
+    LabelFormula n;
+    n.kind = LabelFormula::Kind::negation;
+    n.operands.push_back(f);
+    n.text = "!(" + f.text + ")";
+    return n;
+  };
+  auto allowed_where = [&](const LabelFormula& f) {
+    const auto a = res.eval(f);
     std::vector<VertexId> allowed;
     for (VertexId v : g.vertices())
       if (a[v.index()]) allowed.push_back(v);
-    q.allowed = std::move(allowed);
+    return allowed;
+  };
+  switch (p.quantity) {
+    case PrismProperty::Quantity::probability:
+      q.kind = PropertyKind::probability;
+      break;
+    case PrismProperty::Quantity::reward:
+      q.kind = PropertyKind::reward;
+      break;
+    case PrismProperty::Quantity::steady_state:
+      q.kind = PropertyKind::steady_state;
+      break;
   }
-  const bool mdp_steps = prism && !labels.dtmc;
-  if (p.step_bound) {
-    if (mdp_steps && *p.step_bound > (std::uint64_t{1} << 62))
-      throw UsageError("property", fmt::format("step bound {} is too large", *p.step_bound));
-    q.step_bound = mdp_steps ? 2 * *p.step_bound : *p.step_bound;
-    if (mdp_steps) req.note = "(a PRISM MDP step is two moves of the imported graph: state -> choice -> state)";
+  switch (p.path) {
+    case Path::eventually:
+    case Path::next:
+      q.targets = res.states(p.target);
+      break;
+    case Path::until:
+      q.targets = res.states(p.target);
+      q.allowed = allowed_where(*p.left);
+      break;
+    case Path::globally:  // G s = !(F !s)
+      q.complement = true;
+      q.targets = res.states(negation(p.target));
+      break;
+    case Path::weak_until: {  // a W b = !((!b) U (!a & !b))
+      q.complement = true;
+      LabelFormula both;
+      both.kind = LabelFormula::Kind::conjunction;
+      both.operands = {negation(*p.left), negation(p.target)};
+      q.targets = res.states(both);
+      q.allowed = allowed_where(negation(p.target));
+      break;
+    }
+    case Path::release:  // a R b = !((!a) U (!b))
+      q.complement = true;
+      q.targets = res.states(negation(p.target));
+      q.allowed = allowed_where(negation(*p.left));
+      break;
+    case Path::cumulative:
+      q.measure = RewardMeasure::cumulative;
+      break;
+    case Path::instantaneous:
+      q.measure = RewardMeasure::instantaneous;
+      if (prism && labels.state_reward.empty())
+        req.note = "(the reward structure has no state rewards: I=k is 0 everywhere, as PRISM answers)";
+      if (!prism)
+        throw UsageError("property", "I=k reads state rewards, which only a PRISM export (.srew) has");
+      break;
+    case Path::long_run:
+      q.measure = RewardMeasure::long_run;
+      break;
   }
+  if (p.quantity == PrismProperty::Quantity::steady_state) q.targets = res.states(p.target);
+  if (prism && !labels.state_reward.empty()) {
+    q.state_reward = labels.state_reward;
+    q.state_reward.resize(g.num_vertices(), 0.0);
+  }
+  if (p.step_bound) q.step_bound = moves(*p.step_bound);
+  if (p.step_lower) q.step_lower = moves(*p.step_lower);
   q.reward_bound = p.reward_bound;
   switch (p.comparison) {
     case PrismProperty::Comparison::query:
@@ -187,7 +252,7 @@ PropertyRequest property_request(const PrismProperty& p, const LoadedInput& in, 
       q.direction = PropertyDirection::min;
     else if (req.comparison != PropertyComparison::query)
       q.direction = PropertyDirection::max;
-    else if (has_choice(g))
+    else if (p.quantity != PrismProperty::Quantity::steady_state && p.path != Path::long_run && has_choice(g))
       throw UsageError("property", fmt::format("the model has choices (an MDP): say {}min or {}max",
                                                p.quantity == PrismProperty::Quantity::reward ? "R" : "P",
                                                p.quantity == PrismProperty::Quantity::reward ? "R" : "P"));

@@ -1116,6 +1116,7 @@ TestGraph load_prism_with(const std::string& base, const PrismImportOptions& o, 
   out.names = std::move(labels.names);
   out.vertices = std::move(labels.states);
   out.initial = labels.initial_states;
+  out.state_reward = costs.state;
   return build_graph(m, costs, labels, base + ".tra");
 }
 

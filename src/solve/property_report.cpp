@@ -71,7 +71,7 @@ PropertyVerdict property_verdict(const PropertyResult& x, PropertyKind kind, Ver
                                  const exact::Rational& t) {
   const std::uint32_t i = v.index();
   constexpr std::string_view graph = "graph analysis";
-  if (kind == PropertyKind::probability && !x.probability_class.empty()) {
+  if (kind != PropertyKind::reward && !x.probability_class.empty()) {
     const ProbabilityClass k = x.probability_class[i];
     if (k != ProbabilityClass::between)
       return {truth(compare(c, exact::Rational(k == ProbabilityClass::one ? 1 : 0), t)), graph};
@@ -96,7 +96,7 @@ PropertyVerdict property_verdict(const PropertyResult& x, PropertyKind kind, Ver
   }
   if (!(lo <= hi) || !std::isfinite(lo) || !std::isfinite(hi)) return out;
   lo = std::max(lo, 0.0);
-  if (kind == PropertyKind::probability) hi = std::min(hi, 1.0);
+  if (kind != PropertyKind::reward) hi = std::min(hi, 1.0);
   out.lo = lo;
   out.hi = hi;
   const exact::Rational l(lo), h(hi);
@@ -228,7 +228,7 @@ PropertyReport solve_property_report(const TestGraph& g, const PropertyRequest& 
     }
   }
   // A probability that the graph says is exactly 0 or 1 at every state asked of is exact.
-  if (q.query.kind == PropertyKind::probability && !x.probability_class.empty()) {
+  if (q.query.kind != PropertyKind::reward && !x.probability_class.empty()) {
     bool all = true;
     for (VertexId v : q.states) all = all && x.probability_class[v.index()] != ProbabilityClass::between;
     r.value_by_graph = all;
@@ -294,7 +294,9 @@ void write_property_text(std::ostream& out, const TestGraph& g, const PropertyRe
   const PropertyResult& x = r.result;
   out << fmt::format("{:<16} {:<8} {:<24} {}\n", "vertex", "kind", "value", "strategy");
   std::vector<std::uint8_t> target(g.num_vertices(), 0);
-  for (VertexId v : r.request.query.targets) target[v.index()] = 1;
+  // The targets of the path as written (a complement's inner targets are not the formula's).
+  if (!r.request.query.complement && r.request.query.kind != PropertyKind::steady_state)
+    for (VertexId v : r.request.query.targets) target[v.index()] = 1;
   std::uint32_t shown = 0;
   for (VertexId v : g.vertices()) {
     if (shown == limit) {

@@ -10,6 +10,7 @@
 #include "playtest/error.hpp"
 #include "playtest/input/property.hpp"
 #include "playtest/solve/exact_fallback.hpp"
+#include "playtest/source_text.hpp"
 #include "progress.hpp"
 #include "solve_options.hpp"
 
@@ -30,8 +31,25 @@ int finish_property(const SolveOptions& o, const TestGraph& g, const PropertyReq
   return r.certified ? exit_ok : exit_uncertified;
 }
 
+// The property: --property's text, or --props FILE's property --prop, with the constants of --const
+// (and the file's const lines).
+PrismProperty read_property(const SolveOptions& o) {
+  PrismConstants given;
+  for (const auto& list : o.constants)
+    for (auto& [name, value] : parse_constant_list(list))
+      if (!given.emplace(name, value).second) throw UsageError("const", fmt::format("{} is given twice", name));
+  if (o.props.empty()) {
+    if (!o.prop.empty()) throw UsageError("prop", "chooses a property of --props FILE");
+    return parse_prism_property(o.property, prism_constants(nullptr, given));
+  }
+  if (!o.property.empty()) throw UsageError("property", "and --props are two ways to give the property; give one");
+  const PrismPropsFile file = parse_prism_props(read_source_text(o.props, std::size_t{1} << 24), o.props);
+  const PrismPropsFile::Property& p = select_property(file, o.prop);
+  return parse_prism_property(p.text, prism_constants(&file, given), {o.props, p.line, p.column});
+}
+
 int run_property(const SolveOptions& o) {
-  const PrismProperty p = parse_prism_property(o.property);
+  const PrismProperty p = read_property(o);
   if (!o.goals.empty() || !o.from.empty())
     throw UsageError("property", "names its targets and states itself; --goal and --from do not apply");
   const LoadedInput in = load_input(property_load_options(p, o.input));
@@ -44,7 +62,7 @@ int run_property(const SolveOptions& o) {
 }
 
 int run(SolveOptions& o) {
-  if (!o.property.empty()) {
+  if (!o.property.empty() || !o.props.empty()) {
     if (o.objective != "expected" || o.bound_given)
       throw UsageError("property", "takes the place of --objective and --bound");
     return run_property(o);

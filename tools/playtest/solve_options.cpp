@@ -23,7 +23,15 @@ void add_solve_options(CLI::App* sub, SolveOptions& o) {
   sub->add_option("--property", o.property,
                   "A PRISM/Storm property to answer instead of --objective: Pmax=? [ F \"l\" ], Pmin, P=? "
                   "(DTMC), F<=k, F{\"r\"}<=B, \"a\" U \"b\", R{\"r\"}min=? [ F \"l\" ], Rmax, R=?, P>=1 [ ... ], "
-                  "filter(max, ..., \"init\") (docs/formats.md)");
+                  "filter(max, ..., \"init\"), G, X, W, R, F>=k, F[a,b], R [ C<=k ], R [ I=k ], S=? [ s ] "
+                  "(docs/formats.md)");
+  sub->add_option("--props", o.props,
+                  "A PRISM properties file (.props) whose property to answer instead of --property: its const "
+                  "lines define constants, --prop chooses the property");
+  sub->add_option("--prop", o.prop, "--props: the property's name (\"name\": ...) or its number (1, 2, ...)");
+  sub->add_option("--const", o.constants,
+                  "Values of named constants in the property (NAME=VALUE[,NAME=VALUE...], repeatable), as PRISM's "
+                  "-const");
   sub->add_flag("--exact", o.exact,
                 "expected, reach, --property: exact rational values and strategies (fractions; --json: "
                 "value_exact)");

@@ -21,6 +21,8 @@ struct SolveOptions {
   bool json = false;
   std::uint32_t limit = 50;
   std::string property;                  // --property: a PRISM/Storm formula
+  std::string props, prop;               // --props FILE, --prop NAME|INDEX: a property of a .props file
+  std::vector<std::string> constants;    // --const NAME=VALUE[,...] (repeatable)
   bool exact = false;                    // --exact: rational arithmetic
   double exact_seconds = 120;            // budget of --exact
   double check_seconds = 10;             // budget of exact checks and fallbacks

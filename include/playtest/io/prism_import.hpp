@@ -38,6 +38,9 @@ struct PrismLabels {
   std::vector<std::string> names;
   std::vector<std::vector<VertexId>> vertices;  // per name
   std::vector<VertexId> initial;                // the states labelled init_label (state 0 when none)
+  // Per state (vertex s), the chosen reward structure's state reward (.srew); empty when it has
+  // none. The edges' costs include it; I=k and dead ends need it alone.
+  std::vector<double> state_reward;
 };
 
 // The texts of one export; empty srew / trew mean "no such file".

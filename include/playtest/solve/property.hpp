@@ -42,7 +42,13 @@
 
 namespace playtest {
 
-enum class PropertyKind : std::uint8_t { probability, reward };
+// probability: P of a path; reward: R, the expected reward of RewardMeasure; steady_state: S, the
+// long-run probability of being at a target (a DTMC: every vertex passive or a dead end).
+enum class PropertyKind : std::uint8_t { probability, reward, steady_state };
+// R: the reward until a target (R [ F s ]); accumulated within step_bound moves (C<=k); of the
+// state reached after exactly step_bound moves (I=k: PropertyQuery::state_reward); the long-run
+// average per move (R [ S ], a DTMC).
+enum class RewardMeasure : std::uint8_t { reach, cumulative, instantaneous, long_run };
 enum class PropertyDirection : std::uint8_t { max, min };
 
 struct PropertyQuery {
@@ -58,6 +64,19 @@ struct PropertyQuery {
   // P only: ... with at most this much cost (reward) accumulated before the target. Needs
   // integer edge costs.
   std::optional<std::uint64_t> reward_bound;
+  // P only: the target counts from this many moves on (F>=k, F[a,b], X): the path stays in
+  // `allowed` for the first step_lower moves and then satisfies the (step_bound - step_lower)-bounded
+  // until. A dead end keeps its vertex (PRISM's self-loop on deadlocks).
+  std::optional<std::uint64_t> step_lower;
+  // P only: the probability of the path's negation (G s = !F !s; a W b = !((!b) U (!a & !b));
+  // a R b = !((!a) U (!b))): 1 minus the inner value; `direction` is that of the answer (the inner
+  // path is solved for the opposite one).
+  bool complement = false;
+  RewardMeasure measure = RewardMeasure::reach;
+  // Per vertex, the reward of being there for one step (a PRISM export's state rewards; empty:
+  // none). I=k reads only these; C<=k and R [ S ] add them at dead ends (PRISM's self-loops), whose
+  // edges are absent.
+  std::vector<double> state_reward;
 };
 
 struct PropertyOptions {

@@ -16,6 +16,7 @@
 #include "playtest/solve/exact_solve.hpp"
 #include "playtest/solve/expected_cost.hpp"
 #include "solve/core/qualitative.hpp"
+#include "solve/exact/property_paths.hpp"
 
 namespace playtest {
 
@@ -721,6 +722,18 @@ PropertyResult solve_property(const TestGraph& g, const PropertyQuery& q, const 
       if (v.index() >= n) throw UsageError("allowed", "solve_property: vertex id out of range");
       is_allowed[v.index()] = 1;
     }
+  }
+  if (q.complement && q.kind != PropertyKind::probability)
+    throw UsageError("property", "only a probability (P) has a complement path (G, W, R)");
+  if (q.state_reward.size() > n) throw UsageError("state_reward", "solve_property: more state rewards than vertices");
+  if (q.complement) return detail::solve_complement(g, q, o);
+  if (q.kind == PropertyKind::probability && q.step_lower) return detail::solve_lower_bounded(g, q, o);
+  if (q.kind == PropertyKind::steady_state ||
+      (q.kind == PropertyKind::reward && q.measure == RewardMeasure::long_run))
+    return detail::solve_steady_state(g, q, o);
+  if (q.kind == PropertyKind::reward && q.measure != RewardMeasure::reach) {
+    if (!q.step_bound) throw UsageError("property", "C<=k and I=k need their step count k");
+    return detail::solve_step_reward(g, q, o);
   }
   if (q.kind == PropertyKind::reward && (q.step_bound || q.reward_bound || q.allowed))
     throw UsageError("property", "a reward (R) property takes neither a bound nor an until (R [ F target ] only)");

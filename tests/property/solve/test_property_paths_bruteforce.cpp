@@ -1,0 +1,342 @@
+// The property paths beyond reachability (issue 32, item 5) against brute force. On random small
+// games (dead ends, self-loops, tiny probabilities), every step-bounded path (F[a,b], X, U[a,b],
+// G<=k, W<=k, R<=k) and step reward (C<=k, I=k) is evaluated over the tree of all histories up to
+// its horizon, straight from the path's definition (no complement, no backward pass), in exact
+// rational arithmetic: the best (max) or worst (min) history-dependent choice at every node.
+// solve_property must return that exactly with PropertyOptions::exact, its double answers must lie
+// within their proved error bound of it, and its graph-decided classes must say exactly where it is
+// 0 or 1. Steady state (S, R [ S ]) on random DTMCs is compared with the Cesaro average of the
+// chain's distributions over many steps, computed forwards.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "playtest/graph/graph_builder.hpp"
+#include "playtest/graph/random.hpp"
+#include "playtest/solve/exact_solve.hpp"
+#include "playtest/solve/property.hpp"
+
+using namespace playtest;
+using exact::Rational;
+
+namespace {
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr int rounds = 60;
+#else
+constexpr int rounds = 400;
+#endif
+
+struct Case {
+  TestGraph g;
+  std::vector<std::uint8_t> a, b;  // two labels
+  std::vector<double> state_reward;
+};
+
+Case random_case(Rng& rng, bool dtmc, bool tiny) {
+  GraphBuilder b;
+  const std::uint32_t n = 2 + static_cast<std::uint32_t>(rng.below(5));
+  std::vector<VertexId> vs;
+  std::vector<bool> passive(n);
+  std::vector<std::uint32_t> deg(n);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    passive[i] = dtmc || rng.below(2) == 0;
+    deg[i] = static_cast<std::uint32_t>(rng.below(3)) + (passive[i] ? 1 : 0);
+    // A DTMC's vertex without edges is a dead end: an active vertex, as PRISM's deadlocks import.
+    if (dtmc && rng.below(6) == 0) {
+      deg[i] = 0;
+      passive[i] = false;
+    }
+    vs.push_back(b.add_vertex("v" + std::to_string(i), passive[i] ? VertexKind::passive : VertexKind::active));
+  }
+  b.set_initial(vs[0]);
+  static const double probs[] = {0.1, 0.25, 0.5, 1.0 / 3, 0.7, 1e-9};
+  for (std::uint32_t i = 0; i < n; ++i) {
+    for (std::uint32_t k = 0; k < deg[i]; ++k) {
+      const VertexId t = rng.below(5) == 0 ? vs[i] : vs[rng.below(n)];
+      EdgeSpec e{.from = vs[i], .to = t, .label = "x", .cost = static_cast<double>(rng.below(3)) * 0.5};
+      if (passive[i]) e.weight = probs[rng.below(tiny ? 6 : 5)];
+      b.add_edge(e);
+    }
+  }
+  Case out;
+  out.g = b.build();
+  out.a.resize(n);
+  out.b.resize(n);
+  out.state_reward.resize(n);
+  for (std::uint32_t v = 0; v < n; ++v) {
+    out.a[v] = rng.below(3) != 0;
+    out.b[v] = rng.below(3) == 0;
+    out.state_reward[v] = static_cast<double>(rng.below(4));
+  }
+  return out;
+}
+
+std::vector<VertexId> where(const std::vector<std::uint8_t>& x, bool value = true) {
+  std::vector<VertexId> out;
+  for (std::uint32_t v = 0; v < x.size(); ++v)
+    if ((x[v] != 0) == value) out.push_back(VertexId{v});
+  return out;
+}
+
+// The optimum over every history of `horizon` moves of the expectation of `payoff(path)`.
+Rational tree_value(const TestGraph& g, const exact::ExactNumbers& num, bool max, std::uint32_t horizon,
+                    VertexId from, const std::function<Rational(const std::vector<std::uint32_t>&)>& payoff,
+                    const std::function<Rational(std::uint32_t, std::uint32_t, EdgeId)>& step_reward = {}) {
+  std::vector<std::uint32_t> path{from.value};
+  std::function<Rational()> rec = [&]() -> Rational {
+    if (path.size() == horizon + 1) return payoff(path);
+    const VertexId v{path.back()};
+    if (g.out_degree(v) == 0) {  // PRISM's self-loop
+      const Rational r = step_reward ? step_reward(v.index(), v.index(), EdgeId::none()) : Rational(0);
+      path.push_back(v.value);
+      const Rational x = rec();
+      path.pop_back();
+      return r + x;
+    }
+    Rational best(0);
+    bool first = true;
+    for (EdgeId e : g.out_edges(v)) {
+      path.push_back(g.target(e).value);
+      Rational x = rec();
+      path.pop_back();
+      if (step_reward) x += step_reward(v.index(), g.target(e).index(), e);
+      if (g.is_passive(v)) {
+        best += num.prob[e.index()] * x;
+      } else if (first || (max ? x > best : x < best)) {
+        best = x;
+      }
+      first = false;
+    }
+    return best;
+  };
+  return rec();
+}
+
+struct PathCase {
+  const char* name;
+  PropertyQuery q;
+  std::uint32_t horizon;
+  std::function<bool(const std::vector<std::uint32_t>&)> holds;
+};
+
+void check(const TestGraph& g, const PropertyQuery& q, const std::vector<Rational>& expected, const std::string& what) {
+  PropertyOptions exact_o;
+  exact_o.exact = true;
+  const PropertyResult e = solve_property(g, q, exact_o);
+  ASSERT_TRUE(e.has_exact) << what;
+  const PropertyResult d = solve_property(g, q, {});
+  ASSERT_TRUE(d.certified) << what << ": " << d.not_certified;
+  for (std::uint32_t v = 0; v < g.num_vertices(); ++v) {
+    ASSERT_EQ(e.exact[v], expected[v]) << what << " at v" << v << ": " << e.exact[v].get_str() << " vs "
+                                       << expected[v].get_str();
+    const double want = exact::to_double(expected[v]);
+    ASSERT_LE(std::abs(d.value[v] - want), d.error_bound + 1e-300) << what << " at v" << v;
+    if (!d.probability_class.empty()) {
+      ASSERT_EQ(d.probability_class[v] == ProbabilityClass::one, expected[v] == 1) << what << " at v" << v;
+      ASSERT_EQ(d.probability_class[v] == ProbabilityClass::zero, expected[v] == 0) << what << " at v" << v;
+    }
+  }
+}
+
+TEST(PropertyPathsBruteForce, StepBoundedPathsAndRewards) {
+  Rng rng(3232);
+  for (int round = 0; round < rounds; ++round) {
+    const Case c = random_case(rng, round % 4 == 0, true);
+    const TestGraph& g = c.g;
+    const exact::ExactNumbers num = exact::exact_numbers(g);
+    const auto& A = c.a;
+    const auto& B = c.b;
+    const std::uint32_t lo = static_cast<std::uint32_t>(rng.below(3));
+    const std::uint32_t hi = lo + static_cast<std::uint32_t>(rng.below(3));
+    const bool max = rng.below(2) == 0;
+    std::vector<PathCase> cases;
+    PropertyQuery base;
+    base.direction = max ? PropertyDirection::max : PropertyDirection::min;
+    {
+      PropertyQuery q = base;  // F[lo,hi] b
+      q.targets = where(B);
+      q.step_lower = lo;
+      q.step_bound = hi;
+      cases.push_back({"F[lo,hi]", q, hi, [&](const auto& p) {
+                         for (std::uint32_t i = lo; i <= hi; ++i)
+                           if (B[p[i]]) return true;
+                         return false;
+                       }});
+    }
+    {
+      PropertyQuery q = base;  // a U[lo,hi] b
+      q.targets = where(B);
+      q.allowed = where(A);
+      q.step_lower = lo;
+      q.step_bound = hi;
+      cases.push_back({"U[lo,hi]", q, hi, [&](const auto& p) {
+                         for (std::uint32_t i = 0; i <= hi; ++i) {
+                           if (i >= lo && B[p[i]]) return true;
+                           if (!A[p[i]]) return false;
+                         }
+                         return false;
+                       }});
+    }
+    {
+      PropertyQuery q = base;  // G<=hi a = !(F<=hi !a)
+      q.complement = true;
+      q.targets = where(A, false);
+      q.step_bound = hi;
+      cases.push_back({"G<=hi", q, hi, [&](const auto& p) {
+                         for (std::uint32_t i = 0; i <= hi; ++i)
+                           if (!A[p[i]]) return false;
+                         return true;
+                       }});
+    }
+    {
+      PropertyQuery q = base;  // G[lo,hi] a = !(F[lo,hi] !a)
+      q.complement = true;
+      q.targets = where(A, false);
+      q.step_lower = lo;
+      q.step_bound = hi;
+      cases.push_back({"G[lo,hi]", q, hi, [&](const auto& p) {
+                         for (std::uint32_t i = lo; i <= hi; ++i)
+                           if (!A[p[i]]) return false;
+                         return true;
+                       }});
+    }
+    {
+      // a W<=hi b = !((!b) U<=hi (!a & !b)).
+      PropertyQuery q = base;
+      q.complement = true;
+      std::vector<std::uint8_t> t(A.size());
+      for (std::size_t v = 0; v < t.size(); ++v) t[v] = !A[v] && !B[v];
+      q.targets = where(t);
+      q.allowed = where(B, false);
+      q.step_bound = hi;
+      cases.push_back({"W<=hi", q, hi, [&](const auto& p) {
+                         for (std::uint32_t i = 0; i <= hi; ++i) {
+                           if (B[p[i]]) return true;
+                           if (!A[p[i]]) return false;
+                         }
+                         return true;  // a throughout
+                       }});
+    }
+    {
+      // a R<=hi b = !((!a) U<=hi (!b)): b holds at every step up to and including the first a.
+      PropertyQuery q = base;
+      q.complement = true;
+      q.targets = where(B, false);
+      q.allowed = where(A, false);
+      q.step_bound = hi;
+      cases.push_back({"R<=hi", q, hi, [&](const auto& p) {
+                         for (std::uint32_t i = 0; i <= hi; ++i) {
+                           if (!B[p[i]]) return false;
+                           if (A[p[i]]) return true;
+                         }
+                         return true;
+                       }});
+    }
+    for (const auto& pc : cases) {
+      std::vector<Rational> expected;
+      for (VertexId v : g.vertices())
+        expected.push_back(
+            tree_value(g, num, max, pc.horizon, v, [&](const auto& p) { return Rational(pc.holds(p) ? 1 : 0); }));
+      check(g, pc.q, expected, std::string(pc.name) + " round " + std::to_string(round));
+    }
+    // C<=hi: the costs of the first hi moves (a dead end's state reward per move); I=hi: the state
+    // reward where the path is after hi moves.
+    std::vector<Rational> sr;
+    for (double x : c.state_reward) sr.push_back(exact::from_double(x));
+    PropertyQuery cq = base;
+    cq.kind = PropertyKind::reward;
+    cq.measure = RewardMeasure::cumulative;
+    cq.step_bound = hi;
+    cq.state_reward = c.state_reward;
+    std::vector<Rational> expected;
+    for (VertexId v : g.vertices())
+      expected.push_back(tree_value(
+          g, num, max, hi, v, [](const auto&) { return Rational(0); },
+          [&](std::uint32_t from, std::uint32_t, EdgeId e) { return e.is_none() ? sr[from] : num.cost[e.index()]; }));
+    check(g, cq, expected, "C<=hi round " + std::to_string(round));
+    PropertyQuery iq = cq;
+    iq.measure = RewardMeasure::instantaneous;
+    expected.clear();
+    for (VertexId v : g.vertices())
+      expected.push_back(tree_value(g, num, max, hi, v, [&](const auto& p) { return sr[p.back()]; }));
+    check(g, iq, expected, "I=hi round " + std::to_string(round));
+  }
+}
+
+TEST(PropertyPathsBruteForce, SteadyStateIsTheCesaroLimit) {
+  Rng rng(777);
+  int with_between = 0;
+  for (int round = 0; round < rounds / 2; ++round) {
+    const Case c = random_case(rng, true, false);
+    const TestGraph& g = c.g;
+    const std::uint32_t n = g.num_vertices();
+    for (const bool reward : {false, true}) {
+      PropertyQuery q;
+      q.kind = reward ? PropertyKind::reward : PropertyKind::steady_state;
+      if (reward) q.measure = RewardMeasure::long_run;
+      q.targets = where(c.b);
+      q.state_reward = c.state_reward;
+      // f per vertex: target indicator, or one move's expected reward (a dead end's state reward).
+      std::vector<double> f(n, 0.0);
+      for (VertexId v : g.vertices()) {
+        if (!reward) {
+          f[v.index()] = c.b[v.index()];
+        } else if (g.out_degree(v) == 0) {
+          f[v.index()] = c.state_reward[v.index()];
+        } else {
+          for (EdgeId e : g.out_edges(v)) f[v.index()] += g.probability(e) * g.cost(e);
+        }
+      }
+      const PropertyResult r = solve_property(g, q, {});
+      ASSERT_TRUE(r.certified) << r.not_certified;
+      ASSERT_TRUE(r.has_exact);
+      for (VertexId s : g.vertices()) {
+        // Forwards: the distribution after t moves from s, averaged over t < N.
+        constexpr int N = 40000;
+        std::vector<double> x(n, 0.0), y(n);
+        x[s.index()] = 1;
+        double avg = 0;
+        for (int t = 0; t < N; ++t) {
+          for (std::uint32_t v = 0; v < n; ++v) avg += x[v] * f[v];
+          std::fill(y.begin(), y.end(), 0.0);
+          for (VertexId v : g.vertices()) {
+            if (g.out_degree(v) == 0) y[v.index()] += x[v.index()];
+            for (EdgeId e : g.out_edges(v)) y[g.target(e).index()] += x[v.index()] * g.probability(e);
+          }
+          x.swap(y);
+        }
+        avg /= N;
+        ASSERT_NEAR(r.value[s.index()], avg, 2e-3) << (reward ? "R [ S ]" : "S") << " round " << round << " at v"
+                                                    << s.index();
+        if (!reward) {
+          const bool one = r.probability_class[s.index()] == ProbabilityClass::one;
+          const bool zero = r.probability_class[s.index()] == ProbabilityClass::zero;
+          ASSERT_EQ(one, r.exact[s.index()] == 1);
+          ASSERT_EQ(zero, r.exact[s.index()] == 0);
+          with_between += !one && !zero;
+        }
+      }
+    }
+  }
+  EXPECT_GT(with_between, 10);
+}
+
+TEST(PropertyPathsBruteForce, SteadyStateRefusesChoices) {
+  GraphBuilder b;
+  const VertexId s = b.add_vertex("s", VertexKind::active);
+  const VertexId t = b.add_vertex("t", VertexKind::active);
+  b.set_initial(s);
+  b.add_edge({.from = s, .to = t, .label = "a"});
+  b.add_edge({.from = s, .to = s, .label = "b"});
+  const TestGraph g = b.build();
+  PropertyQuery q;
+  q.kind = PropertyKind::steady_state;
+  q.targets = {t};
+  EXPECT_THROW(solve_property(g, q, {}), UsageError);
+}
+
+}  // namespace
