@@ -1,6 +1,8 @@
-// libFuzzer target for the PRISM property reader of `solve --property` and for the exact decimal
-// reader (exact_rational.hpp): any input parses or throws a located ParseError, never crashes,
-// recurses without bound (nesting is limited) or allocates for a huge exponent ("1e999999999").
+// libFuzzer target for the PRISM property reader of `solve --property`, the .props file reader
+// (with its constants evaluated and every property parsed), and the exact decimal reader
+// (exact_rational.hpp): any input parses or throws a located ParseError (or, for constants, a
+// UsageError), never crashes, recurses without bound (nesting is limited), overflows a bound or
+// allocates for a huge exponent ("1e999999999").
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -15,7 +17,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const playtest::PrismProperty p = playtest::parse_prism_property(text);
     if (p.text != text) __builtin_trap();
   } catch (const playtest::ParseError& e) {
-    if (e.diagnostic().where.line != 1 || e.diagnostic().where.column == 0) __builtin_trap();
+    if (e.diagnostic().where.line == 0 || e.diagnostic().where.column == 0) __builtin_trap();
+  }
+  try {
+    const playtest::PrismPropsFile f = playtest::parse_prism_props(text, "f.props");
+    const playtest::PrismConstants c = playtest::prism_constants(&f, {});
+    for (const auto& p : f.properties) {
+      if (p.line == 0 || p.column == 0) __builtin_trap();
+      try {
+        playtest::parse_prism_property(p.text, c, {"f.props", p.line, p.column});
+      } catch (const playtest::ParseError& e) {
+        if (e.diagnostic().where.line < p.line || e.diagnostic().where.file != "f.props") __builtin_trap();
+      }
+    }
+  } catch (const playtest::ParseError& e) {
+    if (e.diagnostic().where.line == 0 || e.diagnostic().where.column == 0) __builtin_trap();
   }
   if (size < 4096) {
     if (auto q = playtest::exact::parse_number(text)) {
