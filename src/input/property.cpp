@@ -208,8 +208,7 @@ PropertyRequest property_request(const PrismProperty& p, const LoadedInput& in, 
       q.measure = RewardMeasure::instantaneous;
       if (prism && labels.state_reward.empty())
         req.note = "(the reward structure has no state rewards: I=k is 0 everywhere, as PRISM answers)";
-      if (!prism)
-        throw UsageError("property", "I=k reads state rewards, which only a PRISM export (.srew) has");
+      if (!prism) throw UsageError("property", "I=k reads state rewards, which only a PRISM export (.srew) has");
       break;
     case Path::long_run:
       q.measure = RewardMeasure::long_run;

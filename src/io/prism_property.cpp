@@ -649,8 +649,7 @@ PrismConstants parse_constant_list(std::string_view text) {
     if (e == std::string_view::npos) e = text.size();
     const std::string_view item = text.substr(i, e - i);
     const std::size_t eq = item.find('=');
-    if (eq == std::string_view::npos || eq == 0)
-      throw UsageError("const", fmt::format("'{}' is not NAME=VALUE", item));
+    if (eq == std::string_view::npos || eq == 0) throw UsageError("const", fmt::format("'{}' is not NAME=VALUE", item));
     const std::string name(item.substr(0, eq));
     const std::string value(item.substr(eq + 1));
     if (!is_ident_start(name[0]) || !std::all_of(name.begin(), name.end(), is_ident_char))
@@ -670,13 +669,13 @@ PrismConstants prism_constants(const PrismPropsFile* file, const PrismConstants&
     if (!is_decimal(value) && value != "true" && value != "false")
       throw UsageError("const", fmt::format("the value of {} ('{}') is not a number", name, value));
     if (file != nullptr) {
-      const bool declared = std::any_of(file->constants.begin(), file->constants.end(),
-                                        [&](const auto& c) { return c.name == name; });
+      const bool declared =
+          std::any_of(file->constants.begin(), file->constants.end(), [&](const auto& c) { return c.name == name; });
       if (!declared) {
         std::string names;
         for (const auto& c : file->constants) names += fmt::format("{}{}", names.empty() ? "" : ", ", c.name);
         throw UsageError("const", fmt::format("{} declares no constant {} (its constants: {})", file->file, name,
-                                                  names.empty() ? "none" : names));
+                                              names.empty() ? "none" : names));
       }
     }
     out.emplace(name, value);

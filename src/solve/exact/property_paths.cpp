@@ -141,9 +141,9 @@ struct Deadline {
 };
 
 Deadline deadline(double seconds) {
-  return {Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                             std::chrono::duration<double>(std::max(0.0, seconds))),
-          seconds};
+  return {
+      Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(std::max(0.0, seconds))),
+      seconds};
 }
 
 // `moves` backward moves from x (the values `moves` moves later); the choice at each active vertex
@@ -247,12 +247,10 @@ PropertyResult solve_lower_bounded(const TestGraph& g, const PropertyQuery& q, c
     r.exact.clear();
     const Nums<double> num = nums(g, q, 0.0);
     r.strategy = backward(g, num, max, false, m, a, r.value, nullptr);
-    if (r.certified) {
-      r.error_bound = r.error_bound + static_cast<double>(a) * move_rounding(g);
-    }
-    r.lower.clear();
-    r.upper.clear();
+    if (r.certified) r.error_bound = r.error_bound + static_cast<double>(a) * move_rounding(g);
   }
+  r.lower.clear();  // the inner until's per-vertex bounds are not this path's
+  r.upper.clear();
   r.probability_class = cls;
   r.num_zero = r.num_one = 0;
   for (std::uint32_t v = 0; v < n; ++v) {
@@ -365,7 +363,8 @@ T edge_prob(const TestGraph& g, const Nums<T>& num, EdgeId e) {
 
 // Solves A x = b (given as triplets) in T: Eigen's sparse LU in double, exact elimination in
 // rationals. nullopt when singular (or, exact, out of time).
-std::optional<std::vector<double>> solve_system(std::uint32_t m, const std::vector<std::tuple<std::uint32_t, std::uint32_t, double>>& a,
+std::optional<std::vector<double>> solve_system(std::uint32_t m,
+                                                const std::vector<std::tuple<std::uint32_t, std::uint32_t, double>>& a,
                                                 const std::vector<double>& b, const Deadline*) {
   if (m == 0) return std::vector<double>{};
   using SpMat = Eigen::SparseMatrix<double>;
@@ -464,8 +463,7 @@ std::optional<std::vector<T>> long_run_values(const TestGraph& g, const Property
   auto x = solve_system(m, a, rhs, limit);
   if (!x) return std::nullopt;
   std::vector<T> out(n, T(0));
-  for (std::uint32_t v = 0; v < n; ++v)
-    out[v] = c.bottom[c.comp[v]] ? comp_value[c.comp[v]] : (*x)[local[v]];
+  for (std::uint32_t v = 0; v < n; ++v) out[v] = c.bottom[c.comp[v]] ? comp_value[c.comp[v]] : (*x)[local[v]];
   return out;
 }
 
@@ -526,7 +524,9 @@ PropertyResult solve_steady_state(const TestGraph& g, const PropertyQuery& q, co
     if (!probability) return;
     for (std::uint32_t v = 0; v < n; ++v) {
       const auto k = r.probability_class[v];
-      r.value[v] = k == ProbabilityClass::one ? 1.0 : k == ProbabilityClass::zero ? 0.0 : std::clamp(r.value[v], 0.0, 1.0);
+      r.value[v] = k == ProbabilityClass::one    ? 1.0
+                   : k == ProbabilityClass::zero ? 0.0
+                                                 : std::clamp(r.value[v], 0.0, 1.0);
       if (r.has_exact && k != ProbabilityClass::between) r.exact[v] = k == ProbabilityClass::one ? 1 : 0;
     }
   };
@@ -556,9 +556,10 @@ PropertyResult solve_steady_state(const TestGraph& g, const PropertyQuery& q, co
   r.value = std::move(*x);
   r.not_certified =
       n > o.exact_check_vertices
-          ? fmt::format("{} vertices, above the exact check's limit of {}; the long-run answer (sparse LU in double) "
-                        "has no proved bound",
-                        n, o.exact_check_vertices)
+          ? fmt::format(
+                "{} vertices, above the exact check's limit of {}; the long-run answer (sparse LU in double) "
+                "has no proved bound",
+                n, o.exact_check_vertices)
           : fmt::format("the exact check did not finish within {} s (--check-seconds)", o.check_seconds);
   settle();
   return r;

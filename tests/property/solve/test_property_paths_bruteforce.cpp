@@ -83,8 +83,8 @@ std::vector<VertexId> where(const std::vector<std::uint8_t>& x, bool value = tru
 }
 
 // The optimum over every history of `horizon` moves of the expectation of `payoff(path)`.
-Rational tree_value(const TestGraph& g, const exact::ExactNumbers& num, bool max, std::uint32_t horizon,
-                    VertexId from, const std::function<Rational(const std::vector<std::uint32_t>&)>& payoff,
+Rational tree_value(const TestGraph& g, const exact::ExactNumbers& num, bool max, std::uint32_t horizon, VertexId from,
+                    const std::function<Rational(const std::vector<std::uint32_t>&)>& payoff,
                     const std::function<Rational(std::uint32_t, std::uint32_t, EdgeId)>& step_reward = {}) {
   std::vector<std::uint32_t> path{from.value};
   std::function<Rational()> rec = [&]() -> Rational {
@@ -310,8 +310,8 @@ TEST(PropertyPathsBruteForce, SteadyStateIsTheCesaroLimit) {
           x.swap(y);
         }
         avg /= N;
-        ASSERT_NEAR(r.value[s.index()], avg, 2e-3) << (reward ? "R [ S ]" : "S") << " round " << round << " at v"
-                                                    << s.index();
+        ASSERT_NEAR(r.value[s.index()], avg, 2e-3)
+            << (reward ? "R [ S ]" : "S") << " round " << round << " at v" << s.index();
         if (!reward) {
           const bool one = r.probability_class[s.index()] == ProbabilityClass::one;
           const bool zero = r.probability_class[s.index()] == ProbabilityClass::zero;
