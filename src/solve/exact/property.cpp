@@ -620,6 +620,10 @@ double rounding_bound(const TestGraph& g, std::uint64_t steps) {
   return static_cast<double>(steps) * worst * (1 + 1e-10) + 0x1p-60;
 }
 
+}  // namespace
+
+namespace detail {
+
 // Pmin above the exact check's limit, as the solver core's certified expected cost: once the
 // graph has fixed the vertices with probability 0 (prob0E) and 1 (prob1A), no scheduler can stay
 // among the others forever (it would avoid the targets: prob0E), so Pmin is the least expected
@@ -707,7 +711,7 @@ PropertyResult pmin_by_expected_cost(const TestGraph& g, const std::vector<std::
   return r;
 }
 
-}  // namespace
+}  // namespace detail
 
 PropertyResult solve_property(const TestGraph& g, const PropertyQuery& q, const PropertyOptions& o) {
   const std::uint32_t n = g.num_vertices();
@@ -728,8 +732,7 @@ PropertyResult solve_property(const TestGraph& g, const PropertyQuery& q, const 
   if (q.state_reward.size() > n) throw UsageError("state_reward", "solve_property: more state rewards than vertices");
   if (q.complement) return detail::solve_complement(g, q, o);
   if (q.kind == PropertyKind::probability && q.step_lower) return detail::solve_lower_bounded(g, q, o);
-  if (q.kind == PropertyKind::steady_state ||
-      (q.kind == PropertyKind::reward && q.measure == RewardMeasure::long_run))
+  if (q.kind == PropertyKind::steady_state || (q.kind == PropertyKind::reward && q.measure == RewardMeasure::long_run))
     return detail::solve_steady_state(g, q, o);
   if (q.kind == PropertyKind::reward && q.measure != RewardMeasure::reach) {
     if (!q.step_bound) throw UsageError("property", "C<=k and I=k need their step count k");
@@ -832,7 +835,10 @@ PropertyResult solve_property(const TestGraph& g, const PropertyQuery& q, const 
   }
   if (q.kind == PropertyKind::probability && q.direction == PropertyDirection::min && !q.step_bound &&
       !q.reward_bound && n > o.exact_check_vertices)
-    return pmin_by_expected_cost(g, is_target, is_allowed, o);
+    return detail::pmin_by_expected_cost(g, is_target, is_allowed, o);
+  if (q.kind == PropertyKind::probability && q.direction == PropertyDirection::max && !q.step_bound &&
+      !q.reward_bound && n > o.exact_check_vertices)
+    return detail::pmax_by_quotient(g, is_target, is_allowed, o);
   const Solved<double> s = solve_query(g, numbers_double(g), q, is_target, is_allowed, o, nullptr, nullptr);
   finish(s);
   if (q.step_bound) {

@@ -9,6 +9,9 @@
 // Double passes carry a proved rounding bound on top of the inner answer's; exact ones are exact.
 #pragma once
 
+#include <cstdint>
+#include <vector>
+
 #include "playtest/solve/property.hpp"
 
 namespace playtest::detail {
@@ -17,6 +20,25 @@ PropertyResult solve_complement(const TestGraph& g, const PropertyQuery& q, cons
 PropertyResult solve_lower_bounded(const TestGraph& g, const PropertyQuery& q, const PropertyOptions& o);
 PropertyResult solve_step_reward(const TestGraph& g, const PropertyQuery& q, const PropertyOptions& o);
 PropertyResult solve_steady_state(const TestGraph& g, const PropertyQuery& q, const PropertyOptions& o);
+
+// Pmin of reaching the targets through allowed vertices, certified at any size by the solver
+// core's expected cost (property.cpp).
+PropertyResult pmin_by_expected_cost(const TestGraph& g, const std::vector<std::uint8_t>& is_target,
+                                     const std::vector<std::uint8_t>& is_allowed, const PropertyOptions& o);
+
+// Pmax of the same, certified at any size: the maximal end components of the vertices that are
+// neither targets nor lost are collapsed (each into one choice among its exits, or staying, which
+// reaches nothing: de Alfaro's quotient, as interval iteration needs it, Haddad and Monmege
+// 2018), after which every scheduler ends at a target or a lost vertex almost surely, so Pmax is
+// 1 - Pmin of ending lost, which pmin_by_expected_cost certifies (end_components.cpp).
+PropertyResult pmax_by_quotient(const TestGraph& g, const std::vector<std::uint8_t>& is_target,
+                                const std::vector<std::uint8_t>& is_allowed, const PropertyOptions& o);
+
+// The maximal end components among the vertices with region[v] != 0: per vertex its component
+// number or UINT32_MAX; returns their count. An end component is a strongly connected set that
+// an active vertex can keep to by some of its edges and a passive vertex by all of its edges.
+std::uint32_t maximal_end_components(const TestGraph& g, const std::vector<std::uint8_t>& region,
+                                     std::vector<std::uint32_t>& mec);
 
 // A proved bound on the rounding error, relative to the largest value, of one move of value
 // iteration in double against the exact model: the worst passive vertex's |1 - sum of its

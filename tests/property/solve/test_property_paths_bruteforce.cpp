@@ -18,6 +18,7 @@
 #include "playtest/graph/random.hpp"
 #include "playtest/solve/exact_solve.hpp"
 #include "playtest/solve/property.hpp"
+#include "solve/exact/property_paths.hpp"
 
 using namespace playtest;
 using exact::Rational;
@@ -323,6 +324,58 @@ TEST(PropertyPathsBruteForce, SteadyStateIsTheCesaroLimit) {
     }
   }
   EXPECT_GT(with_between, 10);
+}
+
+// Pmax above the exact check's limit (here forced with exact_check_vertices = 0): the maximal end
+// components collapsed, then 1 - the certified Pmin of ending lost. Its proved interval must hold
+// the exact optimum, its classes must be exact, and its strategy (inside a component: towards the
+// exit the quotient chose) must achieve the optimum.
+TEST(PropertyPathsBruteForce, PmaxIsCertifiedOnTheEndComponentQuotient) {
+  Rng rng(4242);
+  int with_component_choice = 0;  // active vertices of end components that reach a target
+  for (int round = 0; round < rounds; ++round) {
+    const Case c = random_case(rng, false, round % 3 == 0);
+    const TestGraph& g = c.g;
+    PropertyQuery q;
+    q.direction = PropertyDirection::max;
+    q.targets = where(c.b);
+    const bool until = round % 2 == 1;
+    if (until) q.allowed = where(c.a);
+    PropertyOptions exact_o;
+    exact_o.exact = true;
+    const PropertyResult e = solve_property(g, q, exact_o);
+    PropertyOptions big;
+    big.exact_check_vertices = 0;
+    const PropertyResult d = solve_property(g, q, big);
+    ASSERT_TRUE(d.certified) << "round " << round << ": " << d.not_certified;
+    ASSERT_FALSE(d.has_exact);
+    ASSERT_EQ(d.lower.size(), g.num_vertices());
+    for (std::uint32_t v = 0; v < g.num_vertices(); ++v) {
+      const double want = exact::to_double(e.exact[v]);
+      ASSERT_LE(std::abs(d.value[v] - want), d.error_bound) << "round " << round << " v" << v;
+      ASSERT_LE(Rational(d.lower[v]), e.exact[v]) << "round " << round << " v" << v;
+      ASSERT_GE(Rational(d.upper[v]), e.exact[v]) << "round " << round << " v" << v;
+      ASSERT_EQ(d.probability_class[v] == ProbabilityClass::one, e.exact[v] == 1) << "round " << round << " v" << v;
+      ASSERT_EQ(d.probability_class[v] == ProbabilityClass::zero, e.exact[v] == 0) << "round " << round << " v" << v;
+    }
+    if (until) continue;
+    // The strategy achieves the optimum (in exact arithmetic, to the solver's tolerance), also at
+    // the active vertices of end components, which must leave them towards the right exit.
+    std::vector<std::uint8_t> region(g.num_vertices(), 1), in_component(g.num_vertices(), 0);
+    for (VertexId t : q.targets) region[t.index()] = 0;
+    std::vector<std::uint32_t> mec;
+    detail::maximal_end_components(g, region, mec);
+    for (std::uint32_t v = 0; v < g.num_vertices(); ++v) in_component[v] = mec[v] != UINT32_MAX;
+    const exact::ExactNumbers num = exact::exact_numbers(g);
+    const std::vector<Rational> got = exact::strategy_reach_probability(g, num, q.targets, d.strategy);
+    for (std::uint32_t v = 0; v < g.num_vertices(); ++v) {
+      ASSERT_GE(exact::to_double(got[v]), exact::to_double(e.exact[v]) - 1e-6)
+          << "round " << round << " v" << v << ": the strategy reaches " << got[v].get_str() << " of "
+          << e.exact[v].get_str();
+      with_component_choice += in_component[v] && g.is_active(VertexId{v}) && e.exact[v] > 0;
+    }
+  }
+  EXPECT_GT(with_component_choice, 20);
 }
 
 TEST(PropertyPathsBruteForce, SteadyStateRefusesChoices) {
