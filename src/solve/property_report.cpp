@@ -366,6 +366,12 @@ void write_property_text(std::ostream& out, const TestGraph& g, const PropertyRe
                         ? fmt::format("value iteration over {} moves", *q.query.step_bound)
                         : fmt::format("{} strategy evaluations, {} improvements", x.evaluations, x.improvements);
   if (x.levels > 0) how += fmt::format(", {} reward levels", x.levels);
+  if (q.query.kind == PropertyKind::probability && q.query.step_lower && !q.query.step_bound)
+    how += fmt::format(", then {} moves back", *q.query.step_lower);
+  if (q.query.kind == PropertyKind::steady_state ||
+      (q.query.kind == PropertyKind::reward && q.query.measure == RewardMeasure::long_run))
+    how = "bottom strongly connected components, their stationary distributions and the probabilities of reaching "
+          "them";
   if (x.has_exact && x.max_bits > 0)
     out << fmt::format("exact (rational arithmetic, numbers up to {} bits); {}\n", x.max_bits, how);
   else if (x.has_exact)
