@@ -839,6 +839,12 @@ PropertyResult solve_property(const TestGraph& g, const PropertyQuery& q, const 
   if (q.kind == PropertyKind::probability && q.direction == PropertyDirection::max && !q.step_bound &&
       !q.reward_bound && n > o.exact_check_vertices)
     return detail::pmax_by_quotient(g, is_target, is_allowed, o);
+  if (q.kind == PropertyKind::reward && q.direction == PropertyDirection::max && n > o.exact_check_vertices) {
+    // Value iteration, certified, within --check-seconds; else policy iteration below (slower on
+    // large models, but it settles where value iteration crawls), certified when its answer is.
+    PropertyResult vi = detail::rmax_by_value_iteration(g, is_target, o);
+    if (vi.certified) return vi;
+  }
   const Solved<double> s = solve_query(g, numbers_double(g), q, is_target, is_allowed, o, nullptr, nullptr);
   finish(s);
   if (q.step_bound) {
@@ -855,6 +861,9 @@ PropertyResult solve_property(const TestGraph& g, const PropertyQuery& q, const 
     return r;
   }
   if (n > o.exact_check_vertices) {
+    if (q.kind == PropertyKind::reward && q.direction == PropertyDirection::max &&
+        detail::certify_rmax(g, is_target, r))
+      return r;
     r.not_certified = fmt::format(
         "{} vertices, above the exact check's limit of {}; the double answer has no proved "
         "bound",

@@ -34,6 +34,18 @@ PropertyResult pmin_by_expected_cost(const TestGraph& g, const std::vector<std::
 PropertyResult pmax_by_quotient(const TestGraph& g, const std::vector<std::uint8_t>& is_target,
                                 const std::vector<std::uint8_t>& is_allowed, const PropertyOptions& o);
 
+// Certifies a double Rmax answer (value, infinite and strategy set) with proved per-vertex bounds
+// (lower, upper, error_bound, certified) from a super-solution of Bellman's equations and a
+// sub-solution of the strategy's, checked with outward rounding on the graph's numbers
+// (rmax_certificate.cpp). False, leaving r as it was, when the checks fail.
+bool certify_rmax(const TestGraph& g, const std::vector<std::uint8_t>& is_target, PropertyResult& r);
+
+// Rmax above the exact check's limit: +infinity where some scheduler misses the targets with a
+// positive probability (prob1A on the graph), elsewhere Gauss-Seidel value iteration to a fixed
+// point in double, certified by certify_rmax.
+PropertyResult rmax_by_value_iteration(const TestGraph& g, const std::vector<std::uint8_t>& is_target,
+                                       const PropertyOptions& o);
+
 // The maximal end components among the vertices with region[v] != 0: per vertex its component
 // number or UINT32_MAX; returns their count. An end component is a strongly connected set that
 // an active vertex can keep to by some of its edges and a passive vertex by all of its edges.

@@ -378,6 +378,74 @@ TEST(PropertyPathsBruteForce, PmaxIsCertifiedOnTheEndComponentQuotient) {
   EXPECT_GT(with_component_choice, 20);
 }
 
+// Rmax above the exact check's limit: the double answer with a proved interval (a super-solution
+// of Bellman's equations, a sub-solution of its strategy's) that must hold the exact optimum.
+TEST(PropertyPathsBruteForce, RmaxIsCertifiedAboveTheExactLimit) {
+  Rng rng(99);
+  int finite_between = 0, certified = 0;
+  for (int round = 0; round < rounds; ++round) {
+    const Case c = random_case(rng, false, round % 3 == 0);
+    const TestGraph& g = c.g;
+    PropertyQuery q;
+    q.kind = PropertyKind::reward;
+    q.direction = PropertyDirection::max;
+    q.targets = where(c.b);
+    PropertyOptions exact_o;
+    exact_o.exact = true;
+    const PropertyResult e = solve_property(g, q, exact_o);
+    PropertyOptions big;
+    big.exact_check_vertices = 0;
+    big.check_seconds = 0.05;  // value iteration's budget, then policy iteration
+    const PropertyResult d = solve_property(g, q, big);
+    if (!d.certified) {
+      // Only a numerically hard case (1e-9 probabilities) may stay uncertified, and says so.
+      ASSERT_FALSE(d.not_certified.empty());
+      continue;
+    }
+    ++certified;
+    ASSERT_EQ(d.lower.size(), g.num_vertices()) << "round " << round;
+    for (std::uint32_t v = 0; v < g.num_vertices(); ++v) {
+      ASSERT_EQ(d.infinite[v], e.infinite[v]) << "round " << round << " v" << v;
+      if (e.infinite[v]) continue;
+      ASSERT_LE(Rational(d.lower[v]), e.exact[v])
+          << "round " << round << " v" << v << " exact " << e.exact[v].get_str();
+      ASSERT_GE(Rational(d.upper[v]), e.exact[v])
+          << "round " << round << " v" << v << " exact " << e.exact[v].get_str();
+      ASSERT_LE(std::abs(d.value[v] - exact::to_double(e.exact[v])), d.error_bound) << "round " << round;
+      finite_between += e.exact[v] > 0;
+    }
+  }
+  EXPECT_GT(finite_between, 50);
+  EXPECT_GT(certified, rounds * 9 / 10);
+}
+
+// The Rmax certificate refuses a value that is not the optimum, even with a strategy that
+// achieves it: the upper bound must hold against every edge.
+TEST(PropertyPathsBruteForce, RmaxCertificateRefusesASuboptimalAnswer) {
+  GraphBuilder b;
+  const VertexId v = b.add_vertex("v", VertexKind::active);
+  const VertexId p = b.add_vertex("p", VertexKind::passive);
+  const VertexId goal = b.add_vertex("goal", VertexKind::active, true);
+  b.set_initial(v);
+  b.add_edge({.from = v, .to = goal, .label = "cheap", .cost = 1});
+  b.add_edge({.from = v, .to = p, .label = "dear", .cost = 5});
+  b.add_edge({.from = p, .to = goal, .label = "x", .cost = 0, .weight = 1});
+  const TestGraph g = b.build();
+  std::vector<std::uint8_t> target(3, 0);
+  target[goal.index()] = 1;
+  PropertyResult r;
+  r.value = {1, 0, 0};
+  r.infinite.assign(3, 0);
+  r.strategy = {g.out_edges(v)[0], EdgeId::none(), EdgeId::none()};
+  EXPECT_FALSE(detail::certify_rmax(g, target, r));
+  EXPECT_FALSE(r.certified);
+  r.value = {5, 0, 0};
+  r.strategy = {g.out_edges(v)[1], EdgeId::none(), EdgeId::none()};
+  ASSERT_TRUE(detail::certify_rmax(g, target, r));
+  EXPECT_LE(r.lower[0], 5);
+  EXPECT_GE(r.upper[0], 5);
+}
+
 TEST(PropertyPathsBruteForce, SteadyStateRefusesChoices) {
   GraphBuilder b;
   const VertexId s = b.add_vertex("s", VertexKind::active);

@@ -1,0 +1,191 @@
+// A proved interval around Rmax (property_paths.hpp).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+
+#include "solve/core/qualitative.hpp"
+#include "solve/exact/property_paths.hpp"
+
+namespace playtest::detail {
+
+namespace {
+
+constexpr double inf = std::numeric_limits<double>::infinity();
+double up(double x) { return std::nextafter(x, inf); }
+double down(double x) { return std::max(0.0, std::nextafter(x, -inf)); }
+
+// The Bellman value at v of `x` (the best edge at an active vertex, or the strategy's when
+// `strategy` is given; the average at a passive one), every operation rounded up (`round_up`) or
+// down.
+double bellman(const TestGraph& g, VertexId v, const std::vector<double>& x, const std::vector<EdgeId>* strategy,
+               bool round_up) {
+  auto r = [&](double a) { return round_up ? up(a) : down(a); };
+  if (g.is_passive(v)) {
+    double s = 0;
+    for (EdgeId e : g.out_edges(v)) s = r(s + r(g.probability(e) * r(g.cost(e) + x[g.target(e).index()])));
+    return s;
+  }
+  if (strategy != nullptr) {
+    const EdgeId e = (*strategy)[v.index()];
+    return r(g.cost(e) + x[g.target(e).index()]);
+  }
+  double best = 0;
+  for (EdgeId e : g.out_edges(v)) best = std::max(best, r(g.cost(e) + x[g.target(e).index()]));
+  return best;
+}
+
+}  // namespace
+
+bool certify_rmax(const TestGraph& g, const std::vector<std::uint8_t>& is_target, PropertyResult& r) {
+  const std::uint32_t n = g.num_vertices();
+  // The region: finite, not a target. Every scheduler reaches a target from it almost surely (a
+  // scheduler that could miss makes Rmax infinite), so Bellman's operator T has one fixed point
+  // there, Rmax, and T^k x tends to it from any x; the same for the strategy's operator T_s and its
+  // expected cost M_s <= Rmax. Hence U >= T U proves U >= Rmax, and L <= T_s L proves
+  // L <= M_s <= Rmax.
+  std::vector<VertexId> region;
+  for (VertexId v : g.vertices()) {
+    const std::uint32_t i = v.index();
+    if (is_target[i] || r.infinite[i]) continue;
+    if (g.out_degree(v) == 0) return false;  // a dead end off the targets is infinite
+    if (g.is_active(v) && r.strategy[i].is_none()) return false;
+    for (EdgeId e : g.out_edges(v))
+      if (r.infinite[g.target(e).index()]) return false;  // then v would be infinite
+    region.push_back(v);
+  }
+  std::vector<double> x(n, 0.0);
+  for (VertexId v : region) x[v.index()] = r.value[v.index()];
+  for (double scale : {1e-12, 1e-10, 1e-8, 1e-6}) {
+    std::vector<double> lo = x, hi = x;
+    for (VertexId v : region) {
+      const double a = x[v.index()];
+      hi[v.index()] = up(up(a * (1 + scale)) + scale);
+      lo[v.index()] = down(down(a * (1 - scale)) - scale);
+    }
+    // A few repair sweeps (each keeps what it proves: U <- max(U, T U), L <- min(L, T_s L)), then
+    // the checks.
+    bool upper = false, lower = false;
+    for (int round = 0; round < 4 && !(upper && lower); ++round) {
+      upper = lower = true;
+      for (VertexId v : region) {
+        const double tu = bellman(g, v, hi, nullptr, true);
+        if (tu > hi[v.index()]) {
+          hi[v.index()] = tu;
+          upper = false;
+        }
+        const double tl = bellman(g, v, lo, &r.strategy, false);
+        if (tl < lo[v.index()]) {
+          lo[v.index()] = tl;
+          lower = false;
+        }
+      }
+    }
+    if (!upper || !lower) continue;
+    double bound = 0;
+    for (VertexId v : region) {
+      const std::uint32_t i = v.index();
+      bound = std::max({bound, hi[i] - x[i], x[i] - lo[i]});
+    }
+    if (!(bound <= 1e-6 * std::max(1.0, *std::max_element(x.begin(), x.end())))) continue;
+    r.lower.assign(n, 0.0);
+    r.upper.assign(n, 0.0);
+    for (std::uint32_t i = 0; i < n; ++i) {
+      r.lower[i] = r.infinite[i] ? inf : lo[i];
+      r.upper[i] = r.infinite[i] ? inf : hi[i];
+    }
+    r.error_bound = up(bound);
+    r.certified = true;
+    r.not_certified.clear();
+    return true;
+  }
+  return false;
+}
+
+PropertyResult rmax_by_value_iteration(const TestGraph& g, const std::vector<std::uint8_t>& is_target,
+                                       const PropertyOptions& o) {
+  const std::uint32_t n = g.num_vertices();
+  const std::vector<std::uint8_t> allowed(n, 1);
+  const std::vector<QualStatus> status = graph_status(g, is_target, allowed);
+  const GraphGame game(g, status);
+  const auto positive = positive_region(game, true, nullptr);
+  const auto one = prob1_every(game, positive);
+  PropertyResult r;
+  r.value.assign(n, 0.0);
+  r.infinite.assign(n, 0);
+  r.strategy.assign(n, EdgeId::none());
+  // Finite where every scheduler reaches a target almost surely; the region is swept closest to
+  // the targets first (Gauss-Seidel), which every scheduler leaves.
+  std::vector<std::uint32_t> order, roff(n + 1, 0), pred;
+  std::vector<std::uint8_t> seen(n, 0);
+  for (std::uint32_t v = 0; v < n; ++v) {
+    if (is_target[v]) {
+      seen[v] = 1;
+      order.push_back(v);
+    } else if (!one[v]) {
+      r.infinite[v] = 1;
+      r.value[v] = inf;
+      ++r.num_infinite;
+    }
+  }
+  for (EdgeId e : g.edges()) ++roff[g.target(e).index() + 1];
+  for (std::uint32_t v = 0; v < n; ++v) roff[v + 1] += roff[v];
+  pred.resize(roff[n]);
+  {
+    std::vector<std::uint32_t> at(roff.begin(), roff.end() - 1);
+    for (EdgeId e : g.edges()) pred[at[g.target(e).index()]++] = g.source(e).index();
+  }
+  for (std::size_t i = 0; i < order.size(); ++i)
+    for (std::uint32_t j = roff[order[i]]; j < roff[order[i] + 1]; ++j) {
+      const std::uint32_t u = pred[j];
+      if (!seen[u] && !r.infinite[u]) {
+        seen[u] = 1;
+        order.push_back(u);
+      }
+    }
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                             std::chrono::duration<double>(std::max(0.0, o.check_seconds)));
+  std::uint32_t sweeps = 0;
+  double tolerance = 1e-9;
+  for (;; ++sweeps) {
+    double change = 0;
+    for (std::uint32_t v : order) {
+      if (is_target[v]) continue;
+      const VertexId vv{v};
+      double x = 0;
+      if (g.is_passive(vv)) {
+        for (EdgeId e : g.out_edges(vv)) x += g.probability(e) * (g.cost(e) + r.value[g.target(e).index()]);
+      } else {
+        for (EdgeId e : g.out_edges(vv)) {
+          const double y = g.cost(e) + r.value[g.target(e).index()];
+          if (y >= x) {
+            x = y;
+            r.strategy[v] = e;
+          }
+        }
+      }
+      change = std::max(change, std::abs(x - r.value[v]) / std::max(1.0, x));
+      r.value[v] = x;
+    }
+    // At each tolerance the answer is offered to the certificate; one that does not close goes on
+    // to the next (the error can be the change times the expected number of moves).
+    if (change <= tolerance) {
+      if (certify_rmax(g, is_target, r) || tolerance <= 1e-15) break;
+      tolerance /= 1000;
+    }
+    if ((sweeps & 15) == 15 && std::chrono::steady_clock::now() > deadline) {
+      r.not_certified =
+          fmt::format("value iteration for Rmax did not settle within {} s ({} sweeps)", o.check_seconds, sweeps + 1);
+      return r;
+    }
+  }
+  r.evaluations = sweeps + 1;
+  if (!r.certified)
+    r.not_certified = "the proved bounds of the value iteration's answer did not close (a numerically hard model)";
+  return r;
+}
+
+}  // namespace playtest::detail
