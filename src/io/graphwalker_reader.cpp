@@ -5,8 +5,8 @@
 #include <fmt/format.h>
 
 #include <iterator>
-#include <nlohmann/json.hpp>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
 #include <unordered_map>
@@ -574,6 +574,7 @@ void place_in(GwModel& m, const std::string& file) {
 }  // namespace
 
 GwDocument parse_graphwalker_files(const std::vector<GwFile>& files) {
+  if (files.empty()) throw GraphError(make_diagnostic("", 0, 0, "", "no GraphWalker file to read"));
   if (files.size() == 1) return parse_graphwalker(files[0].text, files[0].file);
   GwDocument out;
   std::vector<std::size_t> file_of;  // per model: the index of its file

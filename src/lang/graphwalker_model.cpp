@@ -202,9 +202,8 @@ class Compiler {
   std::uint32_t id(const std::string& key) const { return vars_.at(key); }
 
   [[noreturn]] void fail_at(const Site& s, std::string message, std::vector<std::string> notes = {}) const {
-    throw ModelError(
-        make_diagnostic(s.file.empty() ? doc_.file : s.file, s.loc.line, s.loc.column, s.pointer, std::move(message),
-                        std::move(notes)));
+    throw ModelError(make_diagnostic(s.file.empty() ? doc_.file : s.file, s.loc.line, s.loc.column, s.pointer,
+                                     std::move(message), std::move(notes)));
   }
 
   void set_kind(std::uint32_t v, VK k, const Site& at) {

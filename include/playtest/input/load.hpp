@@ -31,7 +31,7 @@ std::optional<InputFormat> input_format_named(std::string_view name);
 // What to load and how. Every field but `path` has a default that reads the file as the tool does
 // without options.
 struct LoadOptions {
-  std::string path;                          // the file; "-" reads standard input
+  std::string path;  // the file; "-" reads standard input
   // GraphWalker models only: further files read with `path` as one model (a model spread over several
   // GraphML or JSON files, as GraphWalker's several -m; docs/graphwalker.md "Several files").
   std::vector<std::string> more_paths;

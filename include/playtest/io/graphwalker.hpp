@@ -116,8 +116,7 @@ GwDocument parse_graphwalker_files(const std::vector<GwFile>& files);
 // SHARED:, INIT:, REQTAG:, BLOCKED, weight=, dependency=); BLOCKED elements are left out as
 // GraphWalker's default does (docs/graphwalker.md). Throws ParseError (XML, a malformed label, with
 // file:line:column) or GraphError (a dangling node id, a duplicate id, no Start vertex).
-GwDocument parse_graphwalker_graphml(std::string_view text, const std::string& file,
-                                     GwStart start = GwStart::required);
+GwDocument parse_graphwalker_graphml(std::string_view text, const std::string& file, GwStart start = GwStart::required);
 
 // Whether the start of a text looks like a GraphML document (an XML element <graphml>).
 bool looks_like_graphml(std::string_view head);

@@ -244,8 +244,8 @@ TEST(GraphWalkerCli, SeveralGraphmlFilesAreOneModelForEveryCommand) {
   // (e_Close e_StartClient: 4 steps), e_Logout (e_Logout e_ValidPremiumCredentials: 4) and e_Exit
   // (e_Exit e_StartClient e_ValidPremiumCredentials: 6), each edge followed by its vertex:
   // 2 + 4 + 4 + 4 + 4 + 6 = 24 steps.
-  CliResult p = run_playtest("simulate " + login_crash +
-                             " --generator 'quick_random(edge_coverage(100))' --runs 3 --json");
+  CliResult p =
+      run_playtest("simulate " + login_crash + " --generator 'quick_random(edge_coverage(100))' --runs 3 --json");
   ASSERT_EQ(p.code, 0) << p.out << p.err;
   const auto jp = nlohmann::json::parse(p.out)["strategies"][0];
   EXPECT_EQ(jp["success_rate"], 1.0) << p.out;
@@ -286,8 +286,7 @@ TEST(GraphWalkerCli, SeveralFilesWithoutAStartOrWithTwoOrAnotherFormatAreRefused
   EXPECT_NE(t.err.find(login2 + ":7:5: error: a second file with a start element"), std::string::npos) << t.err;
   CliResult f = run_playtest("validate " + login + " " + example("examples/graphs/seed000-figure1.json"));
   EXPECT_EQ(f.code, 2) << f.out << f.err;
-  EXPECT_NE(f.err.find("several model files are read together only as GraphWalker models"), std::string::npos)
-      << f.err;
+  EXPECT_NE(f.err.find("several model files are read together only as GraphWalker models"), std::string::npos) << f.err;
 }
 
 class GraphWalkerRedis : public ::testing::Test {

@@ -113,19 +113,19 @@ TEST(GraphWalkerFiles, LoginAndCrashAreOneModelJoinedByTheirSharedStates) {
   for (const std::string& l : labels) EXPECT_TRUE(taken.count(l)) << l;
   // A walk that crosses into Crash at LOGGED_IN and back into Login at CLIENT_NOT_RUNNING.
   std::string stuck;
-  const auto end = walk(r.graph,
-                        {"Login.e_Init", "Login.v_ClientNotRunning", "Login.e_StartClient", "Login.v_LoginPrompted",
-                         "Login.e_ValidPremiumCredentials", "Login.v_Browse", "Crash.#n0", "Crash.e_CrashSpotify",
-                         "Crash.v_CrashDumpFilesGenerated", "Crash.#e1", "Crash.#n2", "Login.v_ClientNotRunning",
-                         "Login.e_StartClient"},
-                        stuck);
+  const auto end = walk(
+      r.graph,
+      {"Login.e_Init", "Login.v_ClientNotRunning", "Login.e_StartClient", "Login.v_LoginPrompted",
+       "Login.e_ValidPremiumCredentials", "Login.v_Browse", "Crash.#n0", "Crash.e_CrashSpotify",
+       "Crash.v_CrashDumpFilesGenerated", "Crash.#e1", "Crash.#n2", "Login.v_ClientNotRunning", "Login.e_StartClient"},
+      stuck);
   EXPECT_TRUE(end.has_value()) << "no edge '" << stuck << "'";
   // Crash has no way in but the shared states: right after e_Init none of its elements is enabled
   // but #n2 (CLIENT_NOT_RUNNING), and e_CrashSpotify only from LOGGED_IN.
   EXPECT_FALSE(walk(r.graph, {"Login.e_Init", "Login.v_ClientNotRunning", "Crash.#n0"}, stuck).has_value());
-  EXPECT_TRUE(walk(r.graph, {"Login.e_Init", "Login.v_ClientNotRunning", "Crash.#n2", "Login.v_ClientNotRunning"},
-                   stuck)
-                  .has_value())
+  EXPECT_TRUE(
+      walk(r.graph, {"Login.e_Init", "Login.v_ClientNotRunning", "Crash.#n2", "Login.v_ClientNotRunning"}, stuck)
+          .has_value())
       << stuck;
 }
 
@@ -159,8 +159,7 @@ TEST(GraphWalkerFiles, NoStartTwoStartsAndADanglingSharedStateAreLocatedInTheirF
   // is found first (Login's v_Browse, line 10).
   const std::string typo = scratch("Crash.graphml", replaced(crash_text, "SHARED:LOGGED_IN", "SHARED:LOGGED_ON"));
   const std::string dangling = message_of<GraphError>([&] { read_files({login, typo}); });
-  EXPECT_NE(dangling.find(login + ":10:5: error: the shared state 'LOGGED_IN' is in no other file"),
-            std::string::npos)
+  EXPECT_NE(dangling.find(login + ":10:5: error: the shared state 'LOGGED_IN' is in no other file"), std::string::npos)
       << dangling;
   // Crash read first: its misspelt state is found first.
   const std::string dangling2 = message_of<GraphError>([&] { read_files({typo, login}); });
@@ -211,8 +210,7 @@ TEST(GraphWalkerFiles, JsonFilesJoinTooAndOtherFormatsAreRefused) {
   // A graph/1 file among them: not a GraphWalker model.
   const std::string g = scratch("g.json", R"({"vertices": [], "edges": []})");
   const std::string usage = message_of<UsageError>([&] { load_input({.path = a, .more_paths = {g}}); });
-  EXPECT_NE(usage.find("several model files are read together only as GraphWalker models"), std::string::npos)
-      << usage;
+  EXPECT_NE(usage.find("several model files are read together only as GraphWalker models"), std::string::npos) << usage;
   EXPECT_NE(message_of<UsageError>([&] { load_input({.path = g, .more_paths = {a}}); }).find("'" + g + "'"),
             std::string::npos);
 }
