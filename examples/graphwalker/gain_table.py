@@ -7,6 +7,10 @@ over the runs), with quick_random (playtest plays it as the planner) and with pl
 optimal tour). Models playtest refuses are listed with the reason.
 
     examples/graphwalker/gain_table.py build/release/playtest DIR... [--runs 100] [--steps 1000000]
+        [--together FILE,FILE,...]...
+
+--together names the files of a model spread over several (GraphWalker's several -m): they are read
+as one model (one row, "FIRST+SECOND+..."), each also on its own as it is found in the folders.
 
 Steps count every element visited, vertices and edges, as GraphWalker's path does.
 """
@@ -65,7 +69,18 @@ def counts(path):
     text = re.sub(r"^\s*/\*.*?\*/", "", text, flags=re.S)
     doc = json.loads(text)
     models = doc.get("models", []) if isinstance(doc, dict) else []
-    return (len(models), sum(len(m.get("vertices", [])) for m in models), sum(len(m.get("edges", [])) for m in models))
+
+    def blocked(el):  # GraphWalker's BLOCKED in JSON, left out with a blocked vertex's edges
+        props = el.get("properties") if isinstance(el, dict) else None
+        return isinstance(props, dict) and props.get("blocked") is True
+
+    vertices = edges = 0
+    for m in models:
+        out = {v.get("id") for v in m.get("vertices", []) if blocked(v)}
+        vertices += sum(1 for v in m.get("vertices", []) if not blocked(v))
+        edges += sum(1 for e in m.get("edges", []) if not blocked(e) and e.get("sourceVertexId") not in out
+                     and e.get("targetVertexId") not in out)
+    return (len(models), vertices, edges)
 
 
 def main():
@@ -74,24 +89,31 @@ def main():
     ap.add_argument("dirs", nargs="+")
     ap.add_argument("--runs", type=int, default=100)
     ap.add_argument("--steps", type=int, default=1000000)
+    ap.add_argument("--together", action="append", default=[])
     a = ap.parse_args()
     files = []
     for d in a.dirs:
         for root, _, names in os.walk(d):
-            files += [os.path.join(root, n) for n in sorted(names) if n.endswith((".json", ".graphml"))]
+            files += [[os.path.join(root, n)] for n in sorted(names) if n.endswith((".json", ".graphml"))]
+    files += [t.split(",") for t in a.together]
     print("| model | models | vertices | edges | random: mean | random: p95 | quick_random (planner): mean | cover |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     refused = []
-    for path in files:
+    for paths in files:
+        path = paths[0]
         name = os.path.relpath(path, os.path.commonpath(a.dirs) if len(a.dirs) > 1 else a.dirs[0])
+        name += "".join("+" + os.path.basename(p) for p in paths[1:])
         try:
-            m, v, e = counts(path)
+            m = v = e = 0
+            for p in paths:
+                mp, vp, ep = counts(p)
+                m, v, e = m + mp, v + vp, e + ep
         except (ValueError, UnicodeDecodeError) as ex:
             refused.append((name, "not JSON: %s" % ex))
             continue
         except SyntaxError:  # not XML (ElementTree's ParseError): playtest says where
             m = v = e = 0
-        r = subprocess.run([a.playtest, "simulate", path, "--generator",
+        r = subprocess.run([a.playtest, "simulate", *paths, "--generator",
                             "random(edge_coverage(100))", "--strategy", "random,planner,cover", "--runs",
                             str(a.runs), "--steps", str(a.steps), "--json"], capture_output=True, text=True)
         if r.returncode != 0:
@@ -104,7 +126,7 @@ def main():
         random_steps = []
         if rows["random"]["success_rate"] == 1:
             for seed in range(1, a.runs + 1):
-                one = subprocess.run([a.playtest, "simulate", path, "--generator",
+                one = subprocess.run([a.playtest, "simulate", *paths, "--generator",
                                       "random(edge_coverage(100))", "--strategy", "random", "--runs", "1", "--seed",
                                       str(seed), "--steps", str(a.steps), "--json"], capture_output=True, text=True)
                 random_steps.append(json.loads(one.stdout)["strategies"][0]["mean_steps"])

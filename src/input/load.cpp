@@ -110,6 +110,33 @@ void load_model_program(const LoadOptions& o, const std::string& text, LoadedInp
 }
 
 // GraphWalker/AltWalker JSON (docs/graphwalker.md): compiled into a model program, then as one.
+// The texts of o.more_paths, each checked to be a GraphWalker file.
+std::vector<std::string> more_graphwalker_texts(const LoadOptions& o) {
+  std::vector<std::string> texts;
+  for (const std::string& p : o.more_paths) {
+    std::optional<std::string> text;
+    LoadOptions one = o.with_path(p);
+    one.format.reset();
+    if (input_format(one, text) != InputFormat::graphwalker)
+      throw UsageError("FILE", fmt::format("several model files are read together only as GraphWalker models "
+                                           "(GraphML or JSON, docs/graphwalker.md): '{}' is no GraphWalker file",
+                                           p));
+    if (!text) text = read_source_text(p);
+    if (text->find_first_not_of(" \t\r\n") == std::string::npos)
+      throw InputError(Diagnostic{{p, 0, 0, ""}, "the input is empty: there is nothing to read", {}});
+    texts.push_back(std::move(*text));
+  }
+  return texts;
+}
+
+GwDocument graphwalker_document(const LoadOptions& o, const std::string& text) {
+  if (o.more_paths.empty()) return parse_graphwalker(text, o.path);
+  const std::vector<std::string> more = more_graphwalker_texts(o);
+  std::vector<GwFile> files{{text, o.path}};
+  for (std::size_t i = 0; i < more.size(); ++i) files.push_back({more[i], o.more_paths[i]});
+  return parse_graphwalker_files(files);
+}
+
 void load_graphwalker_input(const LoadOptions& o, const std::string& text, LoadedInput& out) {
   if (!o.params.empty())
     throw UsageError("param",
@@ -117,7 +144,7 @@ void load_graphwalker_input(const LoadOptions& o, const std::string& text, Loade
   GraphWalkerOptions go;
   go.goal_elements = o.goal_conditions;
   go.predefined_path = o.graphwalker_predefined_path;
-  auto imported = std::make_shared<GraphWalkerImport>(load_graphwalker(text, o.path, go));
+  auto imported = std::make_shared<GraphWalkerImport>(compile_graphwalker(graphwalker_document(o, text), go));
   out.graphwalker = imported;
   load_compiled(o, imported->model, out);
 }
@@ -153,6 +180,7 @@ std::optional<InputFormat> input_format_named(std::string_view name) {
 LoadOptions LoadOptions::with_path(const std::string& other) const {
   LoadOptions in = *this;
   in.path = other;
+  in.more_paths.clear();
   if (!other.ends_with(".tra")) in.reward.clear(), in.goal_label.clear();
   return in;
 }
@@ -208,6 +236,10 @@ LoadedInput load_input(const LoadOptions& o) {
   std::optional<std::string> text;
   LoadedInput out;
   out.format = input_format(o, text);
+  if (!o.more_paths.empty() && out.format != InputFormat::graphwalker)
+    throw UsageError("FILE", fmt::format("several model files are read together only as GraphWalker models (GraphML "
+                                         "or JSON, docs/graphwalker.md): '{}' is no GraphWalker file",
+                                         o.path));
   if (out.format != InputFormat::prism) {
     if (!o.reward.empty()) throw UsageError("reward", "applies to PRISM explicit models (FILE ending in .tra) only");
     if (!o.goal_label.empty())
@@ -244,6 +276,16 @@ LoadedInput load_input(const LoadOptions& o) {
       break;
   }
   return out;
+}
+
+GwDocument read_graphwalker_document(const LoadOptions& o) {
+  std::optional<std::string> text;
+  if (!o.more_paths.empty() && input_format(o, text) != InputFormat::graphwalker)
+    throw UsageError("FILE", fmt::format("several model files are read together only as GraphWalker models (GraphML "
+                                         "or JSON, docs/graphwalker.md): '{}' is no GraphWalker file",
+                                         o.path));
+  if (!text) text = read_source_text(o.path);
+  return graphwalker_document(o, *text);
 }
 
 TestGraph load_test_graph(const LoadOptions& o) {

@@ -478,7 +478,7 @@ std::string model_name(const std::string& file) {
 
 }  // namespace
 
-GwDocument parse_graphwalker_graphml(std::string_view text, const std::string& file) {
+GwDocument parse_graphwalker_graphml(std::string_view text, const std::string& file, GwStart start) {
   XmlReader xml(file);
   xml.read(text);
 
@@ -578,10 +578,15 @@ GwDocument parse_graphwalker_graphml(std::string_view text, const std::string& f
     for (const Span& r : f.requirements) ge.requirements.push_back(e.label.s.substr(r.begin, r.end - r.begin));
     m.edges.push_back(std::move(ge));
   }
-  if (!start_node)
+  if (!start_node && start == GwStart::required)
     graph_fail(file, xml.graph_, "//graph", "no vertex is labelled Start",
-               {"GraphWalker starts a GraphML model at the edge leaving the vertex labelled Start"});
-  if (m.start_kind == GwModel::StartKind::none)
+               {"GraphWalker starts a GraphML model at the edge leaving the vertex labelled Start",
+                "a model spread over several files: give them together (playtest validate A.graphml B.graphml)"});
+  if (start_node) {
+    const RawNode& sn = xml.nodes[*start_node];
+    m.start_where = {sn.where.line, sn.where.column, xpath("node", sn.id)};
+  }
+  if (start_node && m.start_kind == GwModel::StartKind::none)
     graph_fail(file, xml.nodes[*start_node].where, xpath("node", xml.nodes[*start_node].id),
                "no edge leaves the Start vertex (or it leads to a BLOCKED element)",
                {"GraphWalker starts a GraphML model at the edge leaving the vertex labelled Start"});

@@ -5,7 +5,10 @@
 #include <fmt/format.h>
 
 #include <iterator>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
 #include <unordered_map>
 
 #include "playtest/io/graphwalker.hpp"
@@ -233,7 +236,7 @@ std::vector<std::uint32_t> string_columns(std::string_view raw, std::size_t quot
 
 class Reader {
  public:
-  Reader(std::string_view text, const std::string& file) : text_(text), file_(file) {}
+  Reader(std::string_view text, const std::string& file, GwStart start) : text_(text), file_(file), start_(start) {}
 
   GwDocument read() {
     json doc;
@@ -284,6 +287,10 @@ class Reader {
       const std::string id = string_at(m["startElementId"], p);
       if (id.empty()) continue;
       GwModel& gm = out.models[i];
+      gm.start_where = where_of(p);
+      if (blocked_.count({i, id}))
+        graph_fail(p, fmt::format("the start element '{}' is blocked (\"properties\": {{\"blocked\": true}})", id),
+                   {"GraphWalker leaves blocked elements out (its default, --blocked true): start elsewhere"});
       if (auto v = find_vertex(gm, id)) {
         gm.start_kind = GwModel::StartKind::vertex, gm.start = *v;
       } else if (auto e = find_edge(gm, id)) {
@@ -299,7 +306,7 @@ class Reader {
       if (!any_start) out.start_model = static_cast<std::uint32_t>(i);
       any_start = true;
     }
-    if (!any_start)
+    if (!any_start && start_ == GwStart::required)
       graph_fail("/models", "no model has a start element",
                  {"set \"startElementId\" of the model to start in to the id of a vertex or an edge"});
     return out;
@@ -421,6 +428,10 @@ class Reader {
       gv.id = string_at(v["id"], vp + "/id");
       if (gv.id.empty()) fail(vp + "/id", "the vertex id is empty");
       claim(gv.id, vp);
+      if (blocked(v, vp)) {  // left out, with its edges (GraphWalker's default, --blocked true)
+        blocked_.insert({index, gv.id});
+        continue;
+      }
       gv.name = optional_string(v, "name", vp);
       gv.shared_state = optional_string(v, "sharedState", vp);
       gv.requirements = strings(v, "requirements", vp);
@@ -442,14 +453,19 @@ class Reader {
       claim(ge.id, ep);
       ge.name = optional_string(e, "name", ep);
       const std::string source = optional_string(e, "sourceVertexId", ep);
+      if (!e.contains("targetVertexId")) fail(ep, "the edge has no \"targetVertexId\"");
+      const std::string target = string_at(e["targetVertexId"], ep + "/targetVertexId");
+      // A blocked edge, or one to or from a blocked vertex, is left out (GraphWalker's default).
+      if (blocked(e, ep) || blocked_.count({index, source}) || blocked_.count({index, target})) {
+        blocked_.insert({index, ge.id});
+        continue;
+      }
       if (!source.empty()) {
         ge.source = find_vertex(out, source);
         if (!ge.source)
           graph_fail(ep + "/sourceVertexId",
                      fmt::format("the edge's source '{}' is no vertex of model '{}'", source, out.name));
       }
-      if (!e.contains("targetVertexId")) fail(ep, "the edge has no \"targetVertexId\"");
-      const std::string target = string_at(e["targetVertexId"], ep + "/targetVertexId");
       const auto t = find_vertex(out, target);
       if (!t)
         graph_fail(ep + "/targetVertexId",
@@ -486,6 +502,10 @@ class Reader {
       const std::string pp = p + "/predefinedPathEdgeIds";
       for (std::size_t i = 0; const std::string& id : strings(m, "predefinedPathEdgeIds", p)) {
         const auto e = find_edge(out, id);
+        if (!e && blocked_.count({index, id}))
+          graph_fail(fmt::format("{}/{}", pp, i),
+                     fmt::format("the predefined path names '{}', a blocked edge of model '{}'", id, out.name),
+                     {"GraphWalker leaves blocked elements out (its default, --blocked true)"});
         if (!e)
           graph_fail(fmt::format("{}/{}", pp, i),
                      fmt::format("the predefined path names '{}', no edge of model '{}'", id, out.name));
@@ -496,23 +516,123 @@ class Reader {
     return out;
   }
 
+  // Whether the element's "properties" say "blocked": true (GraphWalker's BLOCKED in JSON).
+  bool blocked(const json& el, const std::string& pointer) const {
+    if (!el.contains("properties") || el["properties"].is_null()) return false;
+    const json& props = el["properties"];
+    if (!props.is_object()) fail(pointer + "/properties", "expected an object of properties");
+    if (!props.contains("blocked")) return false;
+    if (!props["blocked"].is_boolean())
+      fail(pointer + "/properties/blocked", "expected true or false (whether GraphWalker leaves the element out)");
+    return props["blocked"].get<bool>();
+  }
+
   std::string_view text_;
   const std::string& file_;
+  GwStart start_;
+  // Blocked elements left out (model index, id): a start element or a path that names one is refused.
+  mutable std::set<std::pair<std::size_t, std::string>> blocked_;
   std::unordered_map<std::string, Position> at_;
   std::vector<std::size_t> line_starts_;
 };
 
 }  // namespace
 
-GwDocument parse_graphwalker(std::string_view text, const std::string& file) {
+GwDocument parse_graphwalker(std::string_view text, const std::string& file, GwStart start) {
   // XML (GraphML) starts with '<' where JSON starts with '{'.
   std::size_t first = text.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
   while (first < text.size() &&
          (text[first] == ' ' || text[first] == '\t' || text[first] == '\n' || text[first] == '\r'))
     ++first;
-  if (first < text.size() && text[first] == '<') return parse_graphwalker_graphml(text, file);
+  if (first < text.size() && text[first] == '<') return parse_graphwalker_graphml(text, file, start);
   require_utf8(text, file);
-  return Reader(text, file).read();
+  return Reader(text, file, start).read();
+}
+
+namespace {
+
+// Every place in the model says it is in `file`.
+void place_in(GwModel& m, const std::string& file) {
+  auto scripts = [&](std::vector<GwScript>& v) {
+    for (GwScript& s : v) s.where.file = file;
+  };
+  m.where.file = m.start_where.file = file;
+  if (m.generator) m.generator->where.file = file;
+  scripts(m.actions);
+  for (GwVertex& v : m.vertices) v.where.file = file, scripts(v.actions);
+  for (GwEdge& e : m.edges) {
+    e.where.file = file;
+    if (e.guard) e.guard->where.file = file;
+    scripts(e.actions);
+  }
+}
+
+[[noreturn]] void files_fail(const GwWhere& w, std::string message, std::vector<std::string> notes) {
+  throw GraphError(make_diagnostic(w.file, w.line, w.column, w.pointer, std::move(message), std::move(notes)));
+}
+
+}  // namespace
+
+GwDocument parse_graphwalker_files(const std::vector<GwFile>& files) {
+  if (files.empty()) throw GraphError(make_diagnostic("", 0, 0, "", "no GraphWalker file to read"));
+  if (files.size() == 1) return parse_graphwalker(files[0].text, files[0].file);
+  GwDocument out;
+  std::vector<std::size_t> file_of;  // per model: the index of its file
+  std::optional<std::size_t> start_file;
+  for (std::size_t f = 0; f < files.size(); ++f) {
+    GwDocument d = parse_graphwalker(files[f].text, files[f].file, GwStart::optional);
+    if (f == 0) out.file = d.file;
+    if (!out.seed) out.seed = d.seed;
+    for (GwModel& m : d.models) {
+      place_in(m, files[f].file);
+      for (std::size_t i = 0; i < out.models.size(); ++i)
+        if (out.models[i].name == m.name)
+          files_fail(m.where, fmt::format("two models are named '{}'", m.name),
+                     {fmt::format("the first is in {}", files[file_of[i]].file),
+                      "a GraphML model is named after its file: element names are qualified by their model's name "
+                      "(Model.e_Name), so each model needs its own"});
+      if (m.start_kind != GwModel::StartKind::none) {
+        if (start_file && *start_file != f)
+          files_fail(m.start_where, "a second file with a start element",
+                     {fmt::format("{} has the first, at line {}; a model spread over several files starts at one place",
+                                  files[*start_file].file, out.models[out.start_model].start_where.line),
+                      "leave the Start vertex (or the startElementId) in one file only"});
+        if (!start_file) out.start_model = static_cast<std::uint32_t>(out.models.size());
+        start_file = f;
+      }
+      out.models.push_back(std::move(m));
+      file_of.push_back(f);
+    }
+  }
+  if (!start_file) {
+    GwWhere w = out.models.front().where;
+    files_fail(w, fmt::format("none of the {} files has a start element", files.size()),
+               {"one of them starts the walk: a GraphML file with a vertex labelled Start, or a JSON model whose "
+                "\"startElementId\" names one of its elements"});
+  }
+  // Shared states join the files: each is in two of them at least, and a file without the start
+  // has one (else nothing leads into it).
+  std::map<std::string, std::set<std::size_t>> files_of_state;
+  for (std::size_t i = 0; i < out.models.size(); ++i)
+    for (const GwVertex& v : out.models[i].vertices)
+      if (!v.shared_state.empty()) files_of_state[v.shared_state].insert(file_of[i]);
+  std::vector<bool> shares(files.size(), false);
+  for (std::size_t i = 0; i < out.models.size(); ++i)
+    for (const GwVertex& v : out.models[i].vertices) {
+      if (v.shared_state.empty()) continue;
+      if (files_of_state[v.shared_state].size() < 2)
+        files_fail(v.where, fmt::format("the shared state '{}' is in no other file", v.shared_state),
+                   {"a shared state joins vertices of several models: the walk may jump between them; check its "
+                    "name in the other files (names are case-sensitive)"});
+      shares[file_of[i]] = true;
+    }
+  for (std::size_t i = 0; i < out.models.size(); ++i)
+    if (file_of[i] != *start_file && !shares[file_of[i]])
+      files_fail(out.models[i].where, "the file has no start element and no shared state: no walk can enter it",
+                 {fmt::format("the walk starts in {}; join this file's model to it with a shared state "
+                              "(SHARED: NAME in GraphML, \"sharedState\" in JSON)",
+                              files[*start_file].file)});
+  return out;
 }
 
 bool looks_like_graphwalker_json(std::string_view head) {

@@ -44,6 +44,7 @@ std::string_view kind_name(VK k) {
 struct Site {
   Loc loc;
   std::string pointer;
+  std::string file;  // "" for the document's
 };
 
 // A script parsed, with its scope ("Login" or "global").
@@ -128,7 +129,7 @@ class Compiler {
     Piece p;
     p.src = &s;
     p.scope = js::is_global_script(s.text) ? "global" : model;
-    p.script = js::parse_script(s, doc_.file);
+    p.script = js::parse_script(s, file_of(s.where));
     for (js::Stmt& st : p.script.statements) {
       note_var(p.scope + "." + st.target.name, s, st.target.offset);
       if (st.value) st.value = resolve(st.value, p);
@@ -136,6 +137,7 @@ class Compiler {
     return p;
   }
 
+  const std::string& file_of(const GwWhere& w) const { return w.file.empty() ? doc_.file : w.file; }
   Loc loc_in(const GwScript& s, std::size_t offset) const { return {s.line_of(offset), s.column_of(offset)}; }
 
   // A copy of `e` with every variable's key and every node's location filled in.
@@ -153,7 +155,7 @@ class Compiler {
   void note_var(const std::string& key, const GwScript& s, std::size_t offset) {
     if (vars_.count(key)) return;
     Var v;
-    v.site = {loc_in(s, offset), s.where.pointer};
+    v.site = {loc_in(s, offset), s.where.pointer, s.where.file};
     v.parent = static_cast<std::uint32_t>(var_keys_.size());
     vars_.emplace(key, static_cast<std::uint32_t>(var_keys_.size()));
     var_keys_.push_back(key);
@@ -175,7 +177,7 @@ class Compiler {
         Piece p;
         p.src = &g;
         p.scope = js::is_global_script(g.text) ? "global" : gm.name;
-        el.guard = resolve(js::parse_guard(g, doc_.file), p);
+        el.guard = resolve(js::parse_guard(g, file_of(g.where)), p);
         el.guard_scope = std::move(p);
       }
     }
@@ -200,8 +202,8 @@ class Compiler {
   std::uint32_t id(const std::string& key) const { return vars_.at(key); }
 
   [[noreturn]] void fail_at(const Site& s, std::string message, std::vector<std::string> notes = {}) const {
-    throw ModelError(
-        make_diagnostic(doc_.file, s.loc.line, s.loc.column, s.pointer, std::move(message), std::move(notes)));
+    throw ModelError(make_diagnostic(s.file.empty() ? doc_.file : s.file, s.loc.line, s.loc.column, s.pointer,
+                                     std::move(message), std::move(notes)));
   }
 
   void set_kind(std::uint32_t v, VK k, const Site& at) {
@@ -239,7 +241,7 @@ class Compiler {
     }
   }
 
-  static Site site_of(const js::Expr& e, const std::string& pointer) { return {e.loc, pointer}; }
+  static Site site_of(const js::Expr& e, const GwWhere& w) { return {e.loc, w.pointer, w.file}; }
 
   VK kind_of(const js::Expr& e) {
     switch (e.kind) {
@@ -307,7 +309,7 @@ class Compiler {
   }
 
   // Comparisons in an expression tie their sides' types (and give variables the literals compared).
-  void comparisons(const js::Expr& e, const std::string& pointer) {
+  void comparisons(const js::Expr& e, const GwWhere& pointer) {
     for (auto& k : e.kids) comparisons(*k, pointer);
     if (e.kind != js::Expr::Kind::binary) return;
     if (e.op != Op::eq && e.op != Op::ne && e.op != Op::lt && e.op != Op::le && e.op != Op::gt && e.op != Op::ge)
@@ -329,7 +331,7 @@ class Compiler {
   }
 
   // Operands whose own type is known: a variable used where a type is expected gets it.
-  void expect(const js::Expr& e, VK k, const std::string& pointer, const char* what) {
+  void expect(const js::Expr& e, VK k, const GwWhere& pointer, const char* what) {
     if (e.kind == js::Expr::Kind::variable) return set_kind(id(e.key), k, site_of(e, pointer));
     const VK have = kind_of(e);
     if (have != VK::unknown && have != k)
@@ -337,7 +339,7 @@ class Compiler {
               fmt::format("{} is {} here, where {} is needed ({})", "this value", kind_name(have), kind_name(k), what));
   }
 
-  void operands(const js::Expr& e, const std::string& pointer) {
+  void operands(const js::Expr& e, const GwWhere& pointer) {
     for (auto& k : e.kids) operands(*k, pointer);
     if (e.kind == js::Expr::Kind::unary) {
       expect(*e.kids[0], e.op == Op::not_ ? VK::boolean : VK::number, pointer,
@@ -360,11 +362,11 @@ class Compiler {
   }
 
   void infer_piece(const Piece& p) {
-    const std::string& ptr = p.src->where.pointer;
+    const GwWhere& ptr = p.src->where;
     for (const js::Stmt& st : p.script.statements) {
       const std::uint32_t t = id(p.scope + "." + st.target.name);
       var_info_[t].assigned = true;
-      const Site at{loc_in(*p.src, st.target.offset), ptr};
+      const Site at{loc_in(*p.src, st.target.offset), ptr.pointer, ptr.file};
       if (st.kind != js::Stmt::Kind::assign) set_kind(t, VK::number, at);
       if (!st.value) continue;
       comparisons(*st.value, ptr);
@@ -388,7 +390,7 @@ class Compiler {
       for (const Element& el : elements_) {
         for (const Piece& p : el.actions) infer_piece(p);
         if (el.guard) {
-          const std::string& ptr = el.guard_scope->src->where.pointer;
+          const GwWhere& ptr = el.guard_scope->src->where;
           comparisons(*el.guard, ptr);
           operands(*el.guard, ptr);
           expect(*el.guard, VK::boolean, ptr, "a guard");
@@ -537,7 +539,7 @@ class Compiler {
           value = r;
         }
         env[key] = value;
-        last[key] = {loc, p->src->where.pointer};
+        last[key] = {loc, p->src->where.pointer, p->src->where.file};
       }
   }
 
@@ -626,7 +628,7 @@ class Compiler {
     const std::size_t start_element = sm.start_kind == GwModel::StartKind::vertex
                                           ? vertex_element(doc_.start_model, sm.start)
                                           : edge_element(doc_.start_model, sm.start);
-    p_.file = doc_.file;
+    p_.file = file_of(sm.where);
     p_.model_name = sm.name;
     const Loc top{sm.where.line, sm.where.column};
     // A walk starts over by a reset (the test code's tearDownModel and setUpModel run again):
@@ -650,7 +652,7 @@ class Compiler {
       }
     }
     if (o_.predefined_path && out.predefined_path.empty())
-      throw ModelError(make_diagnostic(doc_.file, sm.where.line, sm.where.column, sm.where.pointer,
+      throw ModelError(make_diagnostic(file_of(sm.where), sm.where.line, sm.where.column, sm.where.pointer,
                                        fmt::format("the generator predefined_path needs the path: model '{}' has no "
                                                    "predefinedPathEdgeIds",
                                                    sm.name),

@@ -21,6 +21,8 @@ namespace {
 
 struct Options {
   std::string path;
+  std::vector<std::string> more_paths;  // GraphWalker: more files of the model
+  std::vector<std::string> files;       // MODEL as given
   std::vector<std::string> params;
   std::uint64_t max_states = 10'000'000;
   std::uint32_t max_depth = std::numeric_limits<std::uint32_t>::max();
@@ -33,9 +35,11 @@ int run(const Options& o) {
   std::vector<ModelParam> params;
   for (const auto& p : o.params) params.push_back(parse_model_param(p));
   // A GraphWalker model (docs/graphwalker.md) is compiled into a model program and explored as one.
+  // Several files are one GraphWalker model (docs/graphwalker.md "Several files").
   const std::shared_ptr<const Model> model =
-      is_graphwalker_file(o.path) ? load_graphwalker(read_source_text(o.path), o.path).model
-                                  : std::shared_ptr<const Model>(load_model(o.path, params));
+      is_graphwalker_file(o.path) || !o.more_paths.empty()
+          ? compile_graphwalker(read_graphwalker_document(LoadOptions{.path = o.path, .more_paths = o.more_paths})).model
+          : std::shared_ptr<const Model>(load_model(o.path, params));
   ProgressLine progress("explore", "states expanded");
   ExploreResult r = explore(*model, {.max_states = o.max_states,
                                      .max_depth = o.max_depth,
@@ -77,7 +81,16 @@ const Registration reg{
     "explore", 15, [](CLI::App& app) -> std::function<int()> {
       auto opts = std::make_shared<Options>();
       auto* sub = app.add_subcommand("explore", "Explore a model program (.ptm) or a GraphWalker model into a test graph");
-      sub->add_option("MODEL", opts->path, "Model program (docs/language.md); - reads standard input")->required();
+      sub->add_option("MODEL", opts->files,
+                      "Model program (docs/language.md) or GraphWalker model (several files: one model); - reads "
+                      "standard input")
+          ->required()
+          ->each([o = opts.get()](const std::string& file) {
+            if (o->path.empty())
+              o->path = file;
+            else
+              o->more_paths.push_back(file);
+          });
       sub->add_option("--param", opts->params, "Set a model parameter, NAME=VALUE (repeatable)");
       sub->add_option("--max-states", opts->max_states, "Stop after this many vertices (default 10000000)");
       sub->add_option("--max-depth", opts->max_depth, "Do not expand vertices this many steps from the initial state");

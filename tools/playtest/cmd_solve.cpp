@@ -69,6 +69,12 @@ int run(SolveOptions& o) {
   }
   if (o.exact && o.objective == "win")
     throw UsageError("exact", "applies to --objective expected and reach (win has no probabilities to be exact about)");
+  // GraphWalker models: --goal names elements (Model.name or name; being at one is the goal), as
+  // run's does (docs/graphwalker.md).
+  if (!o.goals.empty() && (o.input.format == InputFormat::graphwalker || is_graphwalker_file(o.input.path))) {
+    o.input.goal_conditions = o.goals;
+    o.goals.clear();
+  }
   const TestGraph g = load_test_graph(o.input);
   const SolveRequest& q = solve_request(o, g);
   if (o.exact) return finish_property(o, g, exact_objective_request(q, o.exact_seconds));

@@ -31,7 +31,9 @@ int run(const Options& o) {
                        {"warnings", warnings}};
       fmt::print("{}\n", j.dump());
     } else {
-      fmt::print("{}: ok ({} vertices, {} edges)\n", o.input.path, g.num_vertices(), g.num_edges());
+      std::string files = o.input.path;  // several: one GraphWalker model
+      for (const std::string& f : o.input.more_paths) files += " " + f;
+      fmt::print("{}: ok ({} vertices, {} edges)\n", files, g.num_vertices(), g.num_edges());
     }
     for (const std::string& w : warnings) fmt::print(stderr, "playtest: {}: warning: {}\n", o.input.path, w);
     return exit_ok;

@@ -15,10 +15,18 @@
 namespace playtest::cli {
 
 void add_input_options(CLI::App* sub, InputOptions& opts) {
-  sub->add_option("FILE", opts.path,
-                  "The model: graph/1 JSON, a model program (.ptm), .aut or lts/1 JSON, a PRISM explicit .tra; - reads "
-                  "standard input (format from the content or --format)")
-      ->required();
+  // FILE...: several files are one GraphWalker model (docs/graphwalker.md "Several files").
+  sub->add_option("FILE", opts.files,
+                  "The model: graph/1 JSON, a model program (.ptm), .aut or lts/1 JSON, a PRISM explicit .tra, a "
+                  "GraphWalker model (JSON, GraphML: several files are one model); - reads standard input (format "
+                  "from the content or --format)")
+      ->required()
+      ->each([&opts](const std::string& file) {
+        if (opts.path.empty())
+          opts.path = file;
+        else
+          opts.more_paths.push_back(file);
+      });
   sub->add_option("--format", opts.format_name, "The input's format: graph, model, aut, lts, prism, graphwalker (default: auto)")
       ->check(CLI::IsMember({"auto", "graph", "model", "aut", "lts", "prism", "graphwalker"}))
       ->default_val("auto")

@@ -25,6 +25,7 @@ namespace playtest::cli {
 // (its value also sets LoadOptions::format).
 struct InputOptions : LoadOptions {
   std::string format_name = "auto";  // graph, model, aut, lts, prism; auto: extension, else content
+  std::vector<std::string> files;    // FILE as given: path, then more_paths
 };
 
 // Adds the positional FILE argument ("-" for standard input) and the options that go with it.

@@ -30,10 +30,10 @@ GeneratorChoice generator_before_load(const std::string& text, StrategyOptions& 
     c.generator = parse_generator(text);
   } else {
     if (strategy_given || !graphwalker) return c;
-    const GwDocument doc = parse_graphwalker(read_source_text(input.path), input.path);
+    const GwDocument doc = read_graphwalker_document(input);
     const GwModel& m = doc.models[doc.start_model];
     if (!m.generator) return c;
-    c.generator = parse_generator(*m.generator, input.path);
+    c.generator = parse_generator(*m.generator, m.where.file.empty() ? input.path : m.where.file);
   }
   const GeneratorPlan plan = plan_generator(*c.generator, nullptr);
   if (!keep_strategies) strategy.strategies = {plan.strategy};

@@ -31,7 +31,10 @@ std::optional<InputFormat> input_format_named(std::string_view name);
 // What to load and how. Every field but `path` has a default that reads the file as the tool does
 // without options.
 struct LoadOptions {
-  std::string path;                          // the file; "-" reads standard input
+  std::string path;  // the file; "-" reads standard input
+  // GraphWalker models only: further files read with `path` as one model (a model spread over several
+  // GraphML or JSON files, as GraphWalker's several -m; docs/graphwalker.md "Several files").
+  std::vector<std::string> more_paths;
   std::optional<InputFormat> format;         // nullopt: by extension (.json, .ptm, .aut, .tra), else by content
   std::vector<std::string> inputs;           // .aut, lts/1: labels that are inputs (stimuli)
   std::vector<std::string> outputs;          // .aut, lts/1: labels that are outputs (observations)
@@ -98,6 +101,11 @@ bool is_model_program(const std::string& path);
 // Whether `path` is a regular file whose text starts as a GraphWalker document (docs/graphwalker.md).
 bool is_graphwalker_file(const std::string& path);
 std::vector<ModelParam> model_params(const LoadOptions& o);
+
+// The GraphWalker document of `o.path` and `o.more_paths`, read together (parse_graphwalker_files);
+// throws as load_input, and UsageError("FILE") when several files are given and one is no
+// GraphWalker file.
+GwDocument read_graphwalker_document(const LoadOptions& o);
 
 // Loads the input `o` describes. Throws InputError (and its kinds: ModelError for a model program
 // that fails or is too big) on bad input, with a located message, an empty input, a directory;

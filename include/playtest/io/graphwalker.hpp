@@ -20,6 +20,7 @@ namespace playtest {
 struct GwWhere {
   std::uint32_t line = 0, column = 0;  // of the value's first character
   std::string pointer;                 // its JSON pointer
+  std::string file;                    // the file it is in; "" for the document's (GwDocument::file)
 };
 
 // A JavaScript snippet (a guard, an action, a generator): its text and where each of its bytes
@@ -75,10 +76,11 @@ struct GwModel {
   std::uint32_t start = 0;
   std::vector<std::uint32_t> predefined_path;  // edge indexes (predefinedPathEdgeIds)
   GwWhere where;
+  GwWhere start_where;  // where the start is given: startElementId, the GraphML node labelled Start
 };
 
 struct GwDocument {
-  std::string file;
+  std::string file;  // the (first) file read; the models of other files name theirs in GwWhere::file
   std::vector<GwModel> models;
   std::optional<std::int64_t> seed;
   std::uint32_t start_model = 0;  // the first model with a start element (GraphWalker starts there)
@@ -88,7 +90,25 @@ struct GwDocument {
 // starts with '<' (parse_graphwalker_graphml). Throws ParseError (JSON syntax, a malformed element,
 // with file:line:column and JSON pointer) or GraphError (a dangling vertex id, a duplicate id, a
 // start element that does not exist, no start element at all).
-GwDocument parse_graphwalker(std::string_view text, const std::string& file);
+// With GwStart::optional a file without a start element (no startElementId naming an element, no
+// vertex labelled Start) is read, every model's start_kind none: one of several files read together.
+enum class GwStart : std::uint8_t { required, optional };
+GwDocument parse_graphwalker(std::string_view text, const std::string& file, GwStart start = GwStart::required);
+
+// One of several files read together.
+struct GwFile {
+  std::string_view text;
+  std::string file;
+};
+
+// Several GraphWalker files (JSON or GraphML, in any mix) read as one document, as GraphWalker loads
+// the models given with several -m (docs/graphwalker.md "Several files"): their models in the order
+// given, each element located in its own file (GwWhere::file). Exactly one file gives the start (a
+// vertex labelled Start, a startElementId; a JSON file's first model with one); shared states join
+// the models as within a file. Throws as parse_graphwalker, and GraphError located in the file
+// concerned for: no file with a start, a second file with one, two models of the same name, a
+// shared state no other file has, a file that has neither a start nor a shared state.
+GwDocument parse_graphwalker_files(const std::vector<GwFile>& files);
 
 // Reads GraphWalker's GraphML (yEd) file: one model named after the file (its base name), a vertex
 // per node (group nodes' members, not the groups), an edge per edge, the vertex labelled "Start"
@@ -96,7 +116,7 @@ GwDocument parse_graphwalker(std::string_view text, const std::string& file);
 // SHARED:, INIT:, REQTAG:, BLOCKED, weight=, dependency=); BLOCKED elements are left out as
 // GraphWalker's default does (docs/graphwalker.md). Throws ParseError (XML, a malformed label, with
 // file:line:column) or GraphError (a dangling node id, a duplicate id, no Start vertex).
-GwDocument parse_graphwalker_graphml(std::string_view text, const std::string& file);
+GwDocument parse_graphwalker_graphml(std::string_view text, const std::string& file, GwStart start = GwStart::required);
 
 // Whether the start of a text looks like a GraphML document (an XML element <graphml>).
 bool looks_like_graphml(std::string_view head);

@@ -222,6 +222,73 @@ TEST(GraphWalkerCli, AMalformedGraphmlLabelIsLocated) {
       << d.err;
 }
 
+// A model spread over several GraphML files (docs/graphwalker.md "Several files"): GraphWalker's
+// Login/Crash shared-state example, written small in examples/graphwalker/login_crash.
+const std::string login_crash = example("examples/graphwalker/login_crash/Login.graphml") + " " +
+                                example("examples/graphwalker/login_crash/Crash.graphml");
+
+TEST(GraphWalkerCli, SeveralGraphmlFilesAreOneModelForEveryCommand) {
+  // 20 states, counted by hand in tests/unit/lang/test_graphwalker_files.cpp.
+  CliResult v = run_playtest("validate " + login_crash + " --json");
+  ASSERT_EQ(v.code, 0) << v.out << v.err;
+  EXPECT_EQ(nlohmann::json::parse(v.out)["vertices"], 20) << v.out;
+  CliResult e = run_playtest("explore " + login_crash + " --json");
+  ASSERT_EQ(e.code, 0) << e.out << e.err;
+  EXPECT_EQ(nlohmann::json::parse(e.out)["vertices"], 20) << e.out;
+  CliResult i = run_playtest("info " + login_crash + " --json");
+  ASSERT_EQ(i.code, 0) << i.out << i.err;
+  EXPECT_EQ(nlohmann::json::parse(i.out)["vertices"], 20) << i.out;
+  // The shortest walk taking the 8 edges of both files, counted by hand: e_Init v_ClientNotRunning,
+  // then e_StartClient v_LoginPrompted e_ValidPremiumCredentials v_Browse (4) and into Crash at
+  // LOGGED_IN: #n0 e_CrashSpotify v_CrashDumpFilesGenerated #e1 (4), with detours for e_Close
+  // (e_Close e_StartClient: 4 steps), e_Logout (e_Logout e_ValidPremiumCredentials: 4) and e_Exit
+  // (e_Exit e_StartClient e_ValidPremiumCredentials: 6), each edge followed by its vertex:
+  // 2 + 4 + 4 + 4 + 4 + 6 = 24 steps.
+  CliResult p =
+      run_playtest("simulate " + login_crash + " --generator 'quick_random(edge_coverage(100))' --runs 3 --json");
+  ASSERT_EQ(p.code, 0) << p.out << p.err;
+  const auto jp = nlohmann::json::parse(p.out)["strategies"][0];
+  EXPECT_EQ(jp["success_rate"], 1.0) << p.out;
+  EXPECT_EQ(jp["mean_steps"], 24.0) << p.out;
+  // GraphWalker's random walk reaches Crash through the shared state too.
+  CliResult r = run_playtest("simulate " + login_crash +
+                             " --generator 'random(edge_coverage(100))' --runs 5 --steps 5000 --json");
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["strategies"][0]["success_rate"], 1.0) << r.out;
+  // cover tours every edge of the explored graph; solve plans to a goal in the second file.
+  CliResult c = run_playtest("cover " + login_crash + " --json");
+  ASSERT_EQ(c.code, 0) << c.out << c.err;
+  CliResult g = run_playtest("solve " + login_crash + " --goal Crash.v_CrashDumpFilesGenerated --json");
+  ASSERT_EQ(g.code, 0) << g.out << g.err;
+  // convert writes the explored model (both files) as one GraphWalker model.
+  ScratchDir dir("gw_files");
+  const std::string out = dir.file("login_crash.json");
+  CliResult x = run_playtest("convert " + login_crash + " --to graphwalker -o " + out);
+  ASSERT_EQ(x.code, 0) << x.out << x.err;
+  const GwDocument doc = parse_graphwalker(read_file(out), out);
+  ASSERT_EQ(doc.models.size(), 1u);
+  EXPECT_EQ(doc.models[0].vertices.size(), 20u);
+}
+
+TEST(GraphWalkerCli, SeveralFilesWithoutAStartOrWithTwoOrAnotherFormatAreRefused) {
+  const std::string crash = example("examples/graphwalker/login_crash/Crash.graphml");
+  const std::string login = example("examples/graphwalker/login_crash/Login.graphml");
+  ScratchDir dir("gw_files_bad");
+  std::string text = read_file(crash);
+  text.replace(text.find("e_CrashSpotify"), 14, "e_Other");
+  const std::string other = dir.write("Other.graphml", text);
+  CliResult n = run_playtest("validate " + crash + " " + other);
+  EXPECT_EQ(n.code, 2) << n.out << n.err;
+  EXPECT_NE(n.err.find(crash + ":6:3: error: none of the 2 files has a start element"), std::string::npos) << n.err;
+  const std::string login2 = dir.write("Login2.graphml", read_file(login));
+  CliResult t = run_playtest("validate " + login + " " + crash + " " + login2);
+  EXPECT_EQ(t.code, 2) << t.out << t.err;
+  EXPECT_NE(t.err.find(login2 + ":7:5: error: a second file with a start element"), std::string::npos) << t.err;
+  CliResult f = run_playtest("validate " + login + " " + example("examples/graphs/seed000-figure1.json"));
+  EXPECT_EQ(f.code, 2) << f.out << f.err;
+  EXPECT_NE(f.err.find("several model files are read together only as GraphWalker models"), std::string::npos) << f.err;
+}
+
 class GraphWalkerRedis : public ::testing::Test {
  protected:
   void SetUp() override {

@@ -284,6 +284,48 @@ TEST(GraphWalkerReader, AStartElementThatDoesNotExistAndNoStartAtAllAreRefused) 
             std::string::npos);
 }
 
+// GraphWalker's BLOCKED in JSON ("properties": {"blocked": true}, as graphWithBlockedElements.json):
+// left out as GraphWalker's default (--blocked true) leaves it out, a blocked vertex with its edges.
+TEST(GraphWalkerReader, BlockedPropertiesLeaveTheElementOutWithABlockedVertexsEdges) {
+  const std::string text = R"gw({"models": [{"name": "M", "startElementId": "e0",
+  "vertices": [{"id": "a", "name": "v_A"}, {"id": "b", "name": "v_B", "properties": {"blocked": true}},
+               {"id": "c", "name": "v_C", "properties": {"blocked": false, "x": 1}}],
+  "edges": [{"id": "e0", "name": "e_Start", "targetVertexId": "a"},
+            {"id": "e1", "name": "e_AB", "sourceVertexId": "a", "targetVertexId": "b"},
+            {"id": "e2", "name": "e_BA", "sourceVertexId": "b", "targetVertexId": "a"},
+            {"id": "e3", "name": "e_AC", "sourceVertexId": "a", "targetVertexId": "c", "properties": {"blocked": true}},
+            {"id": "e4", "name": "e_AC2", "sourceVertexId": "a", "targetVertexId": "c"},
+            {"id": "e5", "name": "e_CA", "sourceVertexId": "c", "targetVertexId": "a"}]}]})gw";
+  const GwDocument doc = parse_graphwalker(text, "b.json");
+  const GwModel& m = doc.models[0];
+  std::vector<std::string> vertices, edges;
+  for (const GwVertex& v : m.vertices) vertices.push_back(v.name);
+  for (const GwEdge& e : m.edges) edges.push_back(e.name);
+  EXPECT_EQ(vertices, (std::vector<std::string>{"v_A", "v_C"}));
+  EXPECT_EQ(edges, (std::vector<std::string>{"e_Start", "e_AC2", "e_CA"}));
+  ASSERT_EQ(m.edges.size(), 3u);
+  EXPECT_EQ(m.edges[1].target, 1u);  // c, the second vertex kept
+  // Explored: start, e_Start, v_A, e_AC2, v_C, e_CA: nothing blocked is ever taken.
+  const ExploreResult r = explore(*compile_graphwalker(doc).model, {.max_states = 100});
+  EXPECT_EQ(r.graph.num_vertices(), 6u);
+  for (EdgeId e : r.graph.edges()) EXPECT_EQ(r.graph.label(e).find("B"), std::string::npos) << r.graph.label(e);
+
+  // The start element blocked; a path through a blocked edge; "blocked" that is no boolean.
+  std::string start = text;
+  start.replace(start.find(R"("startElementId": "e0")"), 22, R"("startElementId": "b")");
+  const std::string s = message_of<GraphError>([&] { parse_graphwalker(start, "b.json"); });
+  EXPECT_NE(s.find("b.json:1:45: error: the start element 'b' is blocked"), std::string::npos) << s;
+  std::string path = text;
+  path.replace(path.find(R"("name": "M",)"), 12, R"("name": "M", "predefinedPathEdgeIds": ["e0", "e3"],)");
+  const std::string p = message_of<GraphError>([&] { parse_graphwalker(path, "b.json"); });
+  EXPECT_NE(p.find("the predefined path names 'e3', a blocked edge of model 'M'"), std::string::npos) << p;
+  std::string typed = text;
+  typed.replace(typed.find(R"("blocked": true}})"), 17, R"("blocked": "yes"}})");
+  const std::string t = message_of<ParseError>([&] { parse_graphwalker(typed, "b.json"); });
+  EXPECT_NE(t.find("b.json:2:97: error: expected true or false"), std::string::npos) << t;
+  EXPECT_NE(t.find("/models/0/vertices/1/properties/blocked"), std::string::npos) << t;
+}
+
 TEST(GraphWalkerReader, CommentsAndADependencyInAStringAreReadAsGraphWalkerReadsThem) {
   // A licence comment with a quote in it does not shift the positions of what follows.
   const std::string text =
