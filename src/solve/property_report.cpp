@@ -221,8 +221,8 @@ PropertyReport solve_property_report(const TestGraph& g, const PropertyRequest& 
       const VertexId v = *r.open_state;
       r.not_certified =
           r.open_lo <= r.open_hi
-              ? fmt::format("the value at {} is only known to lie in [{}, {}], on both sides of {}", g.name(v),
-                            fmt_value(r.open_lo), fmt_value(r.open_hi), exact::short_string(t))
+              ? fmt::format("the value at {} is only known to lie in [{:.17g}, {:.17g}], on both sides of {}",
+                            g.name(v), r.open_lo, r.open_hi, exact::short_string(t))
               : fmt::format("the value at {} has no proved bound ({}), so its comparison with {} is unknown", g.name(v),
                             x.not_certified.empty() ? "not certified" : x.not_certified, exact::short_string(t));
     }
@@ -370,8 +370,9 @@ void write_property_text(std::ostream& out, const TestGraph& g, const PropertyRe
     how += fmt::format(", then {} moves back", *q.query.step_lower);
   if (q.query.kind == PropertyKind::steady_state ||
       (q.query.kind == PropertyKind::reward && q.query.measure == RewardMeasure::long_run))
-    how = "bottom strongly connected components, their stationary distributions and the probabilities of reaching "
-          "them";
+    how =
+        "bottom strongly connected components, their stationary distributions and the probabilities of reaching "
+        "them";
   if (x.has_exact && x.max_bits > 0)
     out << fmt::format("exact (rational arithmetic, numbers up to {} bits); {}\n", x.max_bits, how);
   else if (x.has_exact)

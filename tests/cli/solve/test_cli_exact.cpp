@@ -284,8 +284,14 @@ TEST(CliProperty, QualitativeVerdictsAreDecidedOnTheGraph) {
   s = nlohmann::json::parse(r.out)["summary"];
   EXPECT_EQ(s["value"], 1.0);
   EXPECT_EQ(s["value_exact"], "1/1");
-  // A threshold inside (0, 1) with no proved bound is unknown (exit 5), never a guess ...
+  // A threshold inside (0, 1) is decided by Pmax's proved bound (the end-component quotient) ...
   r = run("Pmax>=0.5 [ F \"goal\" ]", "--check-vertices 0");
+  ASSERT_EQ(r.code, 0) << r.err;
+  s = nlohmann::json::parse(r.out)["summary"];
+  EXPECT_EQ(s["holds"], true);
+  EXPECT_EQ(s["decided_by"], "graph analysis and proved error bound");
+  // ... and one its interval straddles is unknown (exit 5), never a guess ...
+  r = run("Pmax>=0.99999999999999999 [ F \"goal\" ]", "--check-vertices 0");
   EXPECT_EQ(r.code, 5) << r.out;
   s = nlohmann::json::parse(r.out)["summary"];
   EXPECT_TRUE(s["holds"].is_null());
@@ -306,10 +312,15 @@ TEST(CliProperty, QualitativeVerdictsAreDecidedOnTheGraph) {
   r = run_playtest("solve " + d.file("q.tra") + " --property 'P>=1 [ F \"goal\" ]' --check-vertices 0 --limit 0");
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("value >= 1 at every state of 0, 2: false (graph analysis)"), std::string::npos) << r.out;
-  r = run_playtest("solve " + d.file("q.tra") + " --property 'Pmax>=0.5 [ F \"goal\" ]' --check-vertices 0 --limit 0");
+  r = run_playtest("solve " + d.file("q.tra") +
+                   " --property 'Pmax>=0.99999999999999999 [ F \"goal\" ]' --check-vertices 0 --limit 0");
   EXPECT_EQ(r.code, 5);
   EXPECT_NE(r.out.find(": unknown"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("NOT CERTIFIED: the value at 2 has no proved bound"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("NOT CERTIFIED: the value at 2 is only known to lie in [0.9999999999999"), std::string::npos)
+      << r.out;
+  r = run("Pmax>=0.99999999999999999 [ F \"goal\" ]", "");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["summary"]["decided_by"], "graph analysis and exact values");
 }
 
 // Item 5: hostile numbers and headers.

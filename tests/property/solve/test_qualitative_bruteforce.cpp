@@ -218,13 +218,10 @@ TEST(QualitativeBruteForce, ZeroAndOneAreDecidedOnTheGraphAndNoVerdictIsWrong) {
       const PropertyQuery q{.direction = max ? PropertyDirection::max : PropertyDirection::min,
                             .targets = c.targets,
                             .allowed = c.allowed};
-      // The double answer without its exact check: no proved bound, only the graph decides.
-      // Pmin there is the solver core's certified expected cost (issue 32, item 3): its proved
-      // bounds must hold the exact value.
+      // The double answer without its exact check (issue 32, item 3): Pmin is the solver core's
+      // certified expected cost, Pmax the same on the end-component quotient; their proved bounds
+      // must hold the exact value.
       const PropertyResult plain = solve_property(c.g, q, {.exact_check_vertices = 0, .threads = 1});
-      if (max) {
-        EXPECT_FALSE(plain.certified);
-      }
       if (plain.certified) {
         ++pmin_certified;
         ASSERT_EQ(plain.lower.size(), n);
@@ -256,7 +253,7 @@ TEST(QualitativeBruteForce, ZeroAndOneAreDecidedOnTheGraphAndNoVerdictIsWrong) {
               ones, near_one, open, by_graph);
   EXPECT_GT(open, 100);
   EXPECT_GT(by_graph, 1000);
-  EXPECT_GT(pmin_certified, 900);
+  EXPECT_GT(pmin_certified, 1800);  // Pmin and Pmax
 }
 
 // The trap the issue found (consensus: "P>=1" answered false from 0.9999999999999998), and its
@@ -311,16 +308,23 @@ TEST(QualitativeBruteForce, ValuesWithinOneEMinusSixteenOfOne) {
   const PropertyReport r2 = solve_property_report(g, req);
   EXPECT_EQ(*r2.holds, PropertyTruth::yes);
   EXPECT_TRUE(r2.certified);
-  // A threshold strictly inside (0, 1) with no proved bound (Pmax at a): unknown, not certified
-  // (exit 5).
+  // A threshold strictly inside (0, 1) decided by Pmax's proved bound (the end-component
+  // quotient): Pmax at a is 1 / (1 + 1e-17) >= 1/2.
   req.threshold = Rational(1, 2);
   req.threshold_text = "0.5";
   req.states = {a};
   const PropertyReport r3 = solve_property_report(g, req);
-  EXPECT_EQ(*r3.holds, PropertyTruth::unknown);
-  EXPECT_FALSE(r3.certified);
-  EXPECT_NE(r3.not_certified.find("no proved bound"), std::string::npos) << r3.not_certified;
-  // ... and with the exact check it is decided: Pmax at a is 1 / (1 + 1e-17) >= 1/2.
+  EXPECT_EQ(*r3.holds, PropertyTruth::yes);
+  EXPECT_TRUE(r3.certified);
+  EXPECT_EQ(r3.decided_by, "proved error bound");
+  // A threshold the proved interval straddles (1 - 1e-17): unknown, not certified (exit 5).
+  req.threshold = Rational(99999999999999999, 100000000000000000);
+  req.threshold_text = "0.99999999999999999";
+  const PropertyReport r3b = solve_property_report(g, req);
+  EXPECT_EQ(*r3b.holds, PropertyTruth::unknown);
+  EXPECT_FALSE(r3b.certified);
+  EXPECT_NE(r3b.not_certified.find("only known to lie in"), std::string::npos) << r3b.not_certified;
+  // ... and with the exact check it is decided: 1 / (1 + 1e-17) >= 1 - 1e-17.
   req.options.exact_check_vertices = 20000;
   const PropertyReport r4 = solve_property_report(g, req);
   EXPECT_EQ(*r4.holds, PropertyTruth::yes);
