@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "diagnostic_message.hpp"
 #include "playtest/error.hpp"
 #include "playtest/explore/explorer.hpp"
 #include "playtest/input/load.hpp"
@@ -197,8 +198,8 @@ TEST(GraphWalkerModel, APredefinedPathIsTheOnlyWalkAndItsEndTheGoal) {
   o.predefined_path = true;
   const GraphWalkerImport imp = load_graphwalker(text, "p.json", o);
   Walker w(*imp.model);
-  const std::vector<std::string> walk{"P.A", "P.ab", "P.B", "P.ba", "P.A", "P.ab_2", "P.B", "P.ba", "P.A", "P.ab_3",
-                                      "P.B"};
+  const std::vector<std::string> walk{"P.A", "P.ab", "P.B", "P.ba",   "P.A", "P.ab_2",
+                                      "P.B", "P.ba", "P.A", "P.ab_3", "P.B"};
   for (const std::string& step : walk) {
     EXPECT_EQ(w.enabled(), std::set<std::string>{step}) << w.state();  // the path's next step alone
     w.take(step);
@@ -227,7 +228,8 @@ TEST(GraphWalkerModel, APredefinedPathIsTheOnlyWalkAndItsEndTheGoal) {
   EXPECT_EQ(rb.graph.num_edges(), 5u);  // A ab B ba A, then ab_2's guard is false
   // No path in the model: refused, located at the model.
   std::string none = text.substr(0, text.find(R"(,
-    "predefinedPathEdgeIds")")) + "}]}";
+    "predefinedPathEdgeIds")")) +
+                     "}]}";
   try {
     load_graphwalker(none, "p.json", o);
     ADD_FAILURE() << "a model without predefinedPathEdgeIds was accepted";
@@ -238,16 +240,7 @@ TEST(GraphWalkerModel, APredefinedPathIsTheOnlyWalkAndItsEndTheGoal) {
   }
 }
 
-// The message of what `f` throws (of type E), or "" when it throws nothing.
-template <class E, class F>
-std::string message_of(F f) {
-  try {
-    f();
-  } catch (const E& e) {
-    return format_diagnostic(e.diagnostic());
-  }
-  return "";
-}
+using playtest::testing::message_of;
 
 TEST(GraphWalkerReader, MalformedElementsAreLocatedWithLineColumnAndPointer) {
   const std::string text =

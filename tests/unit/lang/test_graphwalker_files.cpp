@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "diagnostic_message.hpp"
 #include "playtest/error.hpp"
 #include "playtest/explore/explorer.hpp"
 #include "playtest/input/load.hpp"
@@ -28,15 +29,7 @@ const std::string dir = std::string(PLAYTEST_SOURCE_DIR) + "/examples/graphwalke
 const std::string login = dir + "Login.graphml";
 const std::string crash = dir + "Crash.graphml";
 
-template <class E, class F>
-std::string message_of(F f) {
-  try {
-    f();
-  } catch (const E& e) {
-    return format_diagnostic(e.diagnostic());
-  }
-  return "(nothing thrown)";
-}
+using playtest::testing::message_of;
 
 // A scratch file with `text`; its path.
 std::string scratch(const std::string& name, const std::string& text) {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "diagnostic_message.hpp"
 #include "playtest/error.hpp"
 #include "playtest/explore/explorer.hpp"
 #include "playtest/input/load.hpp"
@@ -21,15 +22,7 @@ namespace {
 
 const std::string source_dir = PLAYTEST_SOURCE_DIR;
 
-template <class E, class F>
-std::string message_of(F f) {
-  try {
-    f();
-  } catch (const E& e) {
-    return format_diagnostic(e.diagnostic());
-  }
-  return "";
-}
+using playtest::testing::message_of;
 
 // A GraphML file with the given nodes and edges (one per line, each line as written).
 std::string graphml(const std::vector<std::string>& elements) {
@@ -212,13 +205,13 @@ TEST(GraphWalkerGraphml, DanglingEdgesAMissingStartAndBadXmlAreRefused) {
   auto parse_error = [](const std::string& text) {
     return message_of<ParseError>([&] { parse_graphwalker_graphml(text, "x.graphml"); });
   };
-  EXPECT_NE(parse_error("<graphml>\n<graph>\n<node id=\"a\">\n</graph>").find("x.graphml:4:3: error: not well-formed XML"),
-            std::string::npos)
+  EXPECT_NE(
+      parse_error("<graphml>\n<graph>\n<node id=\"a\">\n</graph>").find("x.graphml:4:3: error: not well-formed XML"),
+      std::string::npos)
       << parse_error("<graphml>\n<graph>\n<node id=\"a\">\n</graph>");
   EXPECT_NE(parse_error("<html/>").find("x.graphml:1:1: error: not a GraphML document: the root element is <html>"),
             std::string::npos);
-  EXPECT_NE(parse_error("<!DOCTYPE g [<!ENTITY a \"b\">]><graphml/>").find("a DOCTYPE declaration"),
-            std::string::npos);
+  EXPECT_NE(parse_error("<!DOCTYPE g [<!ENTITY a \"b\">]><graphml/>").find("a DOCTYPE declaration"), std::string::npos);
   EXPECT_NE(parse_error("<graphml/>").find("has no <graph> element"), std::string::npos);
 }
 
