@@ -670,7 +670,9 @@ PrismConstants prism_constants(const PrismPropsFile* file, const PrismConstants&
       throw UsageError("const", fmt::format("the value of {} ('{}') is not a number", name, value));
     if (file != nullptr) {
       const bool declared =
-          std::any_of(file->constants.begin(), file->constants.end(), [&](const auto& c) { return c.name == name; });
+          std::any_of(file->constants.begin(), file->constants.end(), [&given_name = name](const auto& c) {
+            return c.name == given_name;  // clang 15 cannot capture a structured binding itself
+          });
       if (!declared) {
         std::string names;
         for (const auto& c : file->constants) names += fmt::format("{}{}", names.empty() ? "" : ", ", c.name);
