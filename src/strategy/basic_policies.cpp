@@ -69,8 +69,9 @@ Decision BoundedPolicy::choose(const RunView& view, Rng&) {
 const StrategyRow& random_strategy() {
   static const StrategyRow row{
       .name = "random",
-      .summary = "uniform random walk: an out-edge chosen uniformly at random; resets after max(20, 2 x the edges "
-                 "taken) steps without a new edge",
+      .summary =
+          "uniform random walk: an out-edge chosen uniformly at random; resets after max(20, 2 x the edges "
+          "taken) steps without a new edge",
       .source = "seed 002 §5.1 (the random baseline), with random restarts",
       .on_the_fly = true,
       .prepare = [](const StrategyContext& c) {

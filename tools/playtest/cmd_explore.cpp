@@ -5,15 +5,15 @@
 #include "command.hpp"
 #include "common.hpp"
 #include "option_checks.hpp"
+#include "param_effects.hpp"
 #include "playtest/error.hpp"
 #include "playtest/explore/explore_report.hpp"
+#include "playtest/input/load.hpp"
 #include "playtest/io/dot.hpp"
 #include "playtest/io/graph_json.hpp"
-#include "playtest/input/load.hpp"
 #include "playtest/lang/graphwalker_model.hpp"
 #include "playtest/lang/model_program.hpp"
 #include "playtest/source_text.hpp"
-#include "param_effects.hpp"
 #include "progress.hpp"
 
 namespace playtest::cli {
@@ -38,7 +38,8 @@ int run(const Options& o) {
   // Several files are one GraphWalker model (docs/graphwalker.md "Several files").
   const std::shared_ptr<const Model> model =
       is_graphwalker_file(o.path) || !o.more_paths.empty()
-          ? compile_graphwalker(read_graphwalker_document(LoadOptions{.path = o.path, .more_paths = o.more_paths})).model
+          ? compile_graphwalker(read_graphwalker_document(LoadOptions{.path = o.path, .more_paths = o.more_paths}))
+                .model
           : std::shared_ptr<const Model>(load_model(o.path, params));
   ProgressLine progress("explore", "states expanded");
   ExploreResult r = explore(*model, {.max_states = o.max_states,
@@ -80,7 +81,8 @@ int run(const Options& o) {
 const Registration reg{
     "explore", 15, [](CLI::App& app) -> std::function<int()> {
       auto opts = std::make_shared<Options>();
-      auto* sub = app.add_subcommand("explore", "Explore a model program (.ptm) or a GraphWalker model into a test graph");
+      auto* sub =
+          app.add_subcommand("explore", "Explore a model program (.ptm) or a GraphWalker model into a test graph");
       sub->add_option("MODEL", opts->files,
                       "Model program (docs/language.md) or GraphWalker model (several files: one model); - reads "
                       "standard input")

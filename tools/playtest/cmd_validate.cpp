@@ -54,14 +54,15 @@ int run(const Options& o) {
   }
 }
 
-const Registration reg{"validate", 10, [](CLI::App& app) {
-  auto o = std::make_shared<Options>();
-  auto* sub = app.add_subcommand("validate", "Check that a test graph is well-formed and valid");
-  add_input_options(sub, o->input);
-  sub->add_flag("--json", o->json, "Print the result as JSON (also for an invalid file)");
-  sub->footer("Exit codes: 0 valid, 2 invalid or unreadable (the message names file:line:column).");
-  return [o] { return run(*o); };
-}};
+const Registration reg{
+    "validate", 10, [](CLI::App& app) {
+      auto o = std::make_shared<Options>();
+      auto* sub = app.add_subcommand("validate", "Check that a test graph is well-formed and valid");
+      add_input_options(sub, o->input);
+      sub->add_flag("--json", o->json, "Print the result as JSON (also for an invalid file)");
+      sub->footer("Exit codes: 0 valid, 2 invalid or unreadable (the message names file:line:column).");
+      return [o] { return run(*o); };
+    }};
 
 }  // namespace
 }  // namespace playtest::cli

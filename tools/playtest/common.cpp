@@ -27,7 +27,8 @@ void add_input_options(CLI::App* sub, InputOptions& opts) {
         else
           opts.more_paths.push_back(file);
       });
-  sub->add_option("--format", opts.format_name, "The input's format: graph, model, aut, lts, prism, graphwalker (default: auto)")
+  sub->add_option("--format", opts.format_name,
+                  "The input's format: graph, model, aut, lts, prism, graphwalker (default: auto)")
       ->check(CLI::IsMember({"auto", "graph", "model", "aut", "lts", "prism", "graphwalker"}))
       ->default_val("auto")
       ->each([&opts](const std::string& name) { opts.format = input_format_named(name); });

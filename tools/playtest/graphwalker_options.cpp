@@ -8,8 +8,8 @@
 
 #include "playtest/error.hpp"
 #include "playtest/io/graphwalker.hpp"
-#include "playtest/strategy/random_walk_policy.hpp"
 #include "playtest/source_text.hpp"
+#include "playtest/strategy/random_walk_policy.hpp"
 
 namespace playtest::cli {
 
@@ -48,8 +48,9 @@ GeneratorChoice generator_before_load(const std::string& text, StrategyOptions& 
              plan.steps ? fmt::format(" --steps {}", plan.steps) : "",
              plan.time_s != 0 ? fmt::format(" --time {}", plan.time_s) : "");
   if (plan.predefined_path)
-    fmt::print(stderr, "playtest: note: the model's predefinedPathEdgeIds is the walk: only its next step is taken, "
-                       "and a run that cannot follow it to its end is INCONCLUSIVE\n");
+    fmt::print(stderr,
+               "playtest: note: the model's predefinedPathEdgeIds is the walk: only its next step is taken, "
+               "and a run that cannot follow it to its end is INCONCLUSIVE\n");
   for (const std::string& n : plan.notes) fmt::print(stderr, "playtest: note: {}\n", n);
   if (!plan.better.empty() && !keep_strategies) fmt::print(stderr, "playtest: note: {}\n", plan.better);
   return c;

@@ -187,8 +187,7 @@ TEST(GraphWalkerCli, AGraphmlModelValidatesExploresAndRunsAsItsJson) {
   CliResult s = run_playtest("info -", read_file(door_graphml));
   EXPECT_EQ(s.code, 0) << s.out << s.err;
   // The same optimal tour as door.json's (9 steps), through --generator.
-  CliResult c = run_playtest("simulate " + door_graphml +
-                             " --generator 'a_star(edge_coverage(100))' --runs 3 --json");
+  CliResult c = run_playtest("simulate " + door_graphml + " --generator 'a_star(edge_coverage(100))' --runs 3 --json");
   ASSERT_EQ(c.code, 0) << c.out << c.err;
   EXPECT_EQ(nlohmann::json::parse(c.out)["strategies"][0]["mean_steps"], 9.0) << c.out;
   const std::string sut = "python3 " + kit + " " + example("examples/graphwalker/door_test.py");
@@ -217,8 +216,7 @@ TEST(GraphWalkerCli, AMalformedGraphmlLabelIsLocated) {
                                          "</graph></graphml>\n");
   CliResult d = run_playtest("validate " + dangling);
   EXPECT_EQ(d.code, 2) << d.out << d.err;
-  EXPECT_NE(d.err.find("dangling.graphml:3:3: error: the edge's target 'b' is no node of the file"),
-            std::string::npos)
+  EXPECT_NE(d.err.find("dangling.graphml:3:3: error: the edge's target 'b' is no node of the file"), std::string::npos)
       << d.err;
 }
 

@@ -1,7 +1,6 @@
 // What new users met (issue 36): misleading messages and silent ends of `playtest run`, `validate`,
 // `info` and `explore`, each checked end to end.
 #include <gtest/gtest.h>
-
 #include <sys/wait.h>
 
 #include <cstdlib>
@@ -16,8 +15,7 @@ namespace {
 // A shell adapter: `ready`, `ack` to every stimulus, then the shell commands `on_stimulus`.
 std::string shell_adapter(const ScratchDir& d, const std::string& on_stimulus) {
   return d.write("adapter.sh", "echo ready\nwhile read -r cmd arg; do\n  case \"$cmd\" in\n    stimulus) echo ack; " +
-                                   on_stimulus +
-                                   " ;;\n    reset) echo ready ;;\n    end) exit 0 ;;\n  esac\ndone\n");
+                                   on_stimulus + " ;;\n    reset) echo ready ;;\n    end) exit 0 ;;\n  esac\ndone\n");
 }
 
 // Item 2: an output that IS a label of the model, but not allowed where the system is: the FAIL
@@ -38,8 +36,7 @@ reset;
     CliResult r = run_playtest("run " + model + " --sut 'sh " + shell_adapter(d, "echo 'output ?Got(\"b\")'") +
                                "' --strategy random --purpose none --steps 10 --timeout-ms 5000");
     EXPECT_EQ(r.code, 1) << r.out << r.err;
-    EXPECT_NE(r.out.find("'?Got(\"b\")' is a label of the model, but no reachable state enables it"),
-              std::string::npos)
+    EXPECT_NE(r.out.find("'?Got(\"b\")' is a label of the model, but no reachable state enables it"), std::string::npos)
         << r.out;
     EXPECT_EQ(r.out.find("not a label of the model at all"), std::string::npos) << r.out;
   }
@@ -82,9 +79,9 @@ final n == 0;
       SCOPED_TRACE(strategy + " " + purpose);
       CliResult r = run_playtest("run " + model + " " + sut + " --strategy " + strategy + " --purpose " + purpose);
       EXPECT_EQ(r.code, 2) << r.out << r.err;
-      const std::string want = purpose == "reach"
-                                   ? "nothing to test: the purpose is to reach a goal, and the initial vertex"
-                                   : "nothing to test: strategy '" + strategy + "' steers to a goal, and the initial vertex";
+      const std::string want =
+          purpose == "reach" ? "nothing to test: the purpose is to reach a goal, and the initial vertex"
+                             : "nothing to test: strategy '" + strategy + "' steers to a goal, and the initial vertex";
       EXPECT_NE(r.err.find(want), std::string::npos) << r.err;
       EXPECT_NE(r.err.find("holds in its initial state"), std::string::npos) << r.err;
       EXPECT_EQ(r.out.find("with probability 1"), std::string::npos) << r.out;
@@ -104,7 +101,7 @@ final n == 0;
   {
     CliResult r = run_playtest("validate " + model);
     EXPECT_EQ(r.code, 0) << r.err;
-    EXPECT_NE(r.err.find("warning: the initial vertex '") , std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("warning: the initial vertex '"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("is a goal"), std::string::npos) << r.err;
   }
   {
@@ -209,20 +206,19 @@ TEST(CliNewcomer, OutOfFileDescriptorsIsAnErrorRunInTheTraceAndJUnit) {
     const std::string junit = d.file("j" + std::to_string(limit) + ".xml");
     const std::string out = d.file("out.txt"), err = d.file("err.txt");
     const std::string cmd = "ulimit -n " + std::to_string(limit) + " 2>/dev/null || exit 99; exec " +
-                            std::string(PLAYTEST_BINARY) +
-                            " run " + model + " --sut 'sh " + sut +
+                            std::string(PLAYTEST_BINARY) + " run " + model + " --sut 'sh " + sut +
                             "' --strategy random --purpose none --steps 3 --timeout-ms 5000 --trace " + trace +
                             " --junit " + junit;
     // (standard output and error opened before the limit)
     const int status = std::system(("sh -c \"" + cmd + "\" >" + out + " 2>" + err).c_str());
     const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     const std::string text = read_file(out) + read_file(err);
-    if (code == 99) continue;           // the shell holds more than that already
+    if (code == 99) continue;  // the shell holds more than that already
     // Below some limit the dynamic loader cannot open playtest's shared libraries (libClp, ...):
     // playtest never ran.
     if (code == 127 && text.find("error while loading shared libraries") != std::string::npos) continue;
     if (code == 0 || code == 1) break;  // enough file descriptors: the run played (the adapter is silent: FAIL)
-    if (code == 6) {          // playtest's own outputs: the message names the file
+    if (code == 6) {                    // playtest's own outputs: the message names the file
       EXPECT_TRUE(text.find(trace) != std::string::npos || text.find(junit) != std::string::npos) << text;
       continue;
     }
