@@ -65,11 +65,16 @@ stage_end
 # A compiler cache where the machine keeps one: CI runs on the machine of the session that submits,
 # which keeps ccache's cache of its earlier runs and of the developers' builds. Paths are taken
 # relative to this checkout (CCACHE_BASEDIR) so that a clone in another folder hits; the
-# precompiled headers need the two sloppiness settings (ccache's manual, "Precompiled headers"). A
-# cold cache costs little; PLAYTEST_CCACHE=0 builds without it.
+# precompiled headers need the two sloppiness settings (ccache's manual, "Precompiled headers").
+# CCACHE_NOHASHDIR: the sanitizer builds take -g1, and with debug information ccache hashes the
+# build folder itself unless told not to, so that no clone in another folder would hit (the price:
+# the file names in a hit's debug information are those of the checkout that compiled it first).
+# No compile command may hold a path of the checkout for the same reason (the tests read theirs at
+# run time: tests/support/test_paths.hpp). A cold cache costs little; PLAYTEST_CCACHE=0 builds
+# without it.
 cache=(-DCMAKE_CXX_COMPILER_LAUNCHER=)
 if [ "${PLAYTEST_CCACHE:-1}" != 0 ] && command -v ccache >/dev/null; then
-  export CCACHE_BASEDIR=$PWD CCACHE_SLOPPINESS=pch_defines,time_macros
+  export CCACHE_BASEDIR=$PWD CCACHE_SLOPPINESS=pch_defines,time_macros CCACHE_NOHASHDIR=1
   cache=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 fi
 

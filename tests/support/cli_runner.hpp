@@ -10,6 +10,8 @@
 #include <sstream>
 #include <string>
 
+#include "test_paths.hpp"
+
 namespace playtest::testing {
 
 struct CliResult {
@@ -52,7 +54,7 @@ inline CliResult run_playtest(const std::string& args, const std::string& stdin_
   static int counter = 0;
   ScratchDir dir("cli" + std::to_string(counter++));
   const std::string in = dir.write("stdin.txt", stdin_text);
-  const std::string cmd = std::string(PLAYTEST_BINARY) + " " + args + " <" + in + " >" + dir.file("stdout.txt") +
+  const std::string cmd = playtest::testing::playtest_binary() + " " + args + " <" + in + " >" + dir.file("stdout.txt") +
                           " 2>" + dir.file("stderr.txt");
   const int status = std::system(cmd.c_str());
   CliResult r;
@@ -62,6 +64,6 @@ inline CliResult run_playtest(const std::string& args, const std::string& stdin_
   return r;
 }
 
-inline std::string example(const std::string& relative) { return std::string(PLAYTEST_SOURCE_DIR) + "/" + relative; }
+inline std::string example(const std::string& relative) { return playtest::testing::source_dir() + "/" + relative; }
 
 }  // namespace playtest::testing

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "cli_runner.hpp"
+#include "test_paths.hpp"
 
 namespace fs = std::filesystem;
 
@@ -46,7 +47,7 @@ class CliCover : public ::testing::Test {
   fs::path dir_;
 };
 
-const std::string figure1 = std::string(PLAYTEST_SOURCE_DIR) + "/examples/graphs/seed000-figure1.json";
+const std::string figure1 = playtest::testing::source_dir() + "/examples/graphs/seed000-figure1.json";
 
 std::vector<std::vector<std::string>> sorted_segments(const nlohmann::json& j) {
   std::vector<std::vector<std::string>> out;

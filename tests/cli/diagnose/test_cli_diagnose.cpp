@@ -7,15 +7,16 @@
 #include <sstream>
 
 #include "cli_runner.hpp"
+#include "test_paths.hpp"
 
 namespace playtest::testing {
 namespace {
 
 const std::string workers = example("examples/sut/workers.json");
 const std::string lock = example("examples/sut/lock.json");
-const std::string good_sut = WORKERS_SUT;
-const std::string buggy_sut = WORKERS_SUT_BUGGY;
-const std::string lock_sut = LOCK_SUT;
+const std::string good_sut = playtest::testing::test_path("workers_sut");
+const std::string buggy_sut = playtest::testing::test_path("workers_sut_buggy");
+const std::string lock_sut = playtest::testing::test_path("lock_sut");
 
 std::size_t count(const std::string& text, const std::string& what) {
   std::size_t n = 0;
@@ -102,7 +103,7 @@ TEST(CliShrink, ThePlantedLockBugShrinksToAtMostFiveStimuli) {
   // The minimal trace names the model, so the printed command needs nothing else; it reproduces.
   // As run's replay lines: the program as it was started, here the binary's path.
   const std::string cmd = j["replay_command"];
-  const std::string program = std::string(PLAYTEST_BINARY) + " ";
+  const std::string program = playtest::testing::playtest_binary() + " ";
   ASSERT_EQ(cmd.rfind(program + "replay ", 0), 0u) << cmd;
   r = run_playtest(cmd.substr(program.size()));
   EXPECT_EQ(r.code, 1) << cmd << "\n" << r.out << r.err;
@@ -120,7 +121,7 @@ TEST(CliShrink, TextAndTheBuggyWorkers) {
   EXPECT_EQ(r.code, 1) << r.out << r.err;
   EXPECT_NE(r.out.find("minimal: 1 stimulus: submit"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("FAIL at 'last0': allowed {all_done}, observed silence"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("replay: " + std::string(PLAYTEST_BINARY) + " replay " + min + " --model " + workers +
+  EXPECT_NE(r.out.find("replay: " + playtest::testing::playtest_binary() + " replay " + min + " --model " + workers +
                        " --sut " + buggy_sut + " --timeout-ms 10000 --vertex-timeout last0=100 --attempts 2"),
             std::string::npos)
       << r.out;

@@ -8,6 +8,7 @@
 
 #include "cli_runner.hpp"
 #include "spawned.hpp"
+#include "test_paths.hpp"
 
 namespace playtest::testing {
 namespace {
@@ -18,7 +19,7 @@ TEST(CliShrinkInterrupted, InterruptedShrinkReportsTheRateItSaw) {
   ScratchDir d("diag_shrink_interrupted");
   const std::string lock = example("examples/sut/lock.json");
   CliResult r =
-      run_playtest("run " + lock + " --sut " + std::string(LOCK_SUT) +
+      run_playtest("run " + lock + " --sut " + playtest::testing::test_path("lock_sut") +
                    " --strategy random --purpose none --steps 5000 --seed 1 --quiet --trace " + d.file("t.jsonl"));
   ASSERT_EQ(r.code, 1) << r.out << r.err;
   // The lock, counting its starts; the 60th (the original's 10 attempts are long done, and the
@@ -27,8 +28,8 @@ TEST(CliShrinkInterrupted, InterruptedShrinkReportsTheRateItSaw) {
   const std::string wrap =
       d.write("wrap.sh", "n=$(( $(cat " + d.file("count") + " 2>/dev/null || echo 0) + 1 ))\necho $n > " +
                              d.file("count") + "\nif [ $n -ge 60 ]; then touch " + d.file("marker") +
-                             "; sleep 600; fi\nexec " + std::string(LOCK_SUT) + "\n");
-  const pid_t pid = spawn_shell(std::string(PLAYTEST_BINARY) + " shrink " + d.file("t.jsonl") + " --sut 'sh " + wrap +
+                             "; sleep 600; fi\nexec " + playtest::testing::test_path("lock_sut") + "\n");
+  const pid_t pid = spawn_shell(playtest::testing::playtest_binary() + " shrink " + d.file("t.jsonl") + " --sut 'sh " + wrap +
                                 "' -o " + d.file("m.jsonl") + " >" + d.file("out.txt") + " 2>" + d.file("err.txt"));
   ASSERT_GT(pid, 0);
   for (int i = 0; i < 1000 && !std::filesystem::exists(d.file("marker")); ++i)

@@ -19,6 +19,7 @@
 #include "ping_system.hpp"
 #include "playtest/error.hpp"
 #include "spawned.hpp"
+#include "test_paths.hpp"
 
 using playtest::ErrorKind;
 using playtest::testing::CliResult;
@@ -41,9 +42,9 @@ std::string replaced(std::string s, const std::string& from, const std::string& 
 // Standard error with the scratch directory as TMP/, the source tree as SRC/ and the binary's path
 // as playtest.
 std::string normalized(const std::string& err, const ScratchDir* d) {
-  std::string s = replaced(err, PLAYTEST_BINARY, "playtest");
+  std::string s = replaced(err, playtest::testing::playtest_binary(), "playtest");
   if (d != nullptr) s = replaced(s, d->file(""), "TMP/");
-  return replaced(s, std::string(PLAYTEST_SOURCE_DIR) + "/", "SRC/");
+  return replaced(s, playtest::testing::source_dir() + "/", "SRC/");
 }
 
 void expect_exit(const CliResult& r, int code, const std::string& stderr_text, const ScratchDir* d = nullptr) {
@@ -136,7 +137,7 @@ TEST(CliExitCodes, OutputFileInAMissingDirectoryIs6) {
 
 TEST(CliExitCodes, UnwritableStandardOutputIs6) {
   ScratchDir d("exit_env_stdout");
-  const std::string cmd = std::string(PLAYTEST_BINARY) + " info " + example("examples/graphs/seed000-figure1.json") +
+  const std::string cmd = playtest::testing::playtest_binary() + " info " + example("examples/graphs/seed000-figure1.json") +
                           " >/dev/full 2>" + d.file("err.txt");
   const int status = std::system(cmd.c_str());
   ASSERT_TRUE(WIFEXITED(status));
@@ -150,7 +151,7 @@ TEST(CliExitCodes, UnwritableStandardOutputIs6) {
 TEST(CliExitCodes, UnwritableStandardOutputKeepsTheVerdict) {
   PingSystem s("exit_env_stdout_fail");
   const std::string wrong = "'sh " + s.d.write("wrong.sh", ping_adapter("echo ack", "echo 'output pang'")) + "'";
-  const std::string cmd = std::string(PLAYTEST_BINARY) + " run " + s.model + " --sut " + wrong +
+  const std::string cmd = playtest::testing::playtest_binary() + " run " + s.model + " --sut " + wrong +
                           " --steps 4 --seed 1 --json >/dev/full 2>" + s.d.file("err.txt");
   const int status = std::system(cmd.c_str());
   ASSERT_TRUE(WIFEXITED(status));
@@ -225,7 +226,7 @@ TEST(CliExitCodes, InterruptedIs128PlusTheSignal) {
   PingSystem s("exit_interrupted");
   const std::string hang = s.d.write("hang.sh", "echo ready\nread cmd arg\necho ack\nexec sleep 600\n");
   const pid_t pid =
-      playtest::testing::spawn_shell(std::string(PLAYTEST_BINARY) + " run " + s.model + " --sut 'sh " + hang +
+      playtest::testing::spawn_shell(playtest::testing::playtest_binary() + " run " + s.model + " --sut 'sh " + hang +
                                      "' --steps 100 --timeout-ms 600000 --seed 1 --trace " + s.d.file("t.jsonl") +
                                      " >" + s.d.file("out.txt") + " 2>" + s.d.file("err.txt"));
   ASSERT_GT(pid, 0);

@@ -13,10 +13,11 @@
 #include <string>
 
 #include "cli_runner.hpp"
+#include "test_paths.hpp"
 
 namespace playtest::testing::golden {
 
-inline const std::string source_dir = std::string(PLAYTEST_SOURCE_DIR) + "/";
+inline const std::string source_dir = playtest::testing::source_dir() + "/";
 inline const std::string cases = source_dir + "tests/cli/golden/cases/";
 inline const std::string expected_dir = source_dir + "tests/cli/golden/expected/";
 
@@ -33,7 +34,7 @@ inline void replace_all(std::string& s, const std::string& what, const std::stri
 //   ", 0.3 s" (shrink's search time, explore's time) -> ", T s".
 inline std::string normalized_text(const std::string& text, const std::string& scratch = "") {
   std::string s = text;
-  replace_all(s, PLAYTEST_BINARY, "playtest");
+  replace_all(s, playtest::testing::playtest_binary(), "playtest");
   replace_all(s, cases, "CASES/");
   if (!scratch.empty()) replace_all(s, scratch, "TMP/");
   replace_all(s, source_dir, "SRC/");

@@ -2,6 +2,7 @@
 // and for the human tables of solve, cover and run, as Spot's parser tests do, so that every
 // wording change shows up in review. Set PLAYTEST_UPDATE_GOLDEN=1 to rewrite the .expected files.
 #include "golden.hpp"
+#include "test_paths.hpp"
 
 using playtest::testing::run_playtest;
 using playtest::testing::ScratchDir;
@@ -28,7 +29,7 @@ TEST(CliGolden, SolveUncertified) { check_golden("solve_vi", "solve " + cases + 
 TEST(CliGolden, CoverSummary) {
   check_golden(
       "cover_figure1",
-      "cover " + std::string(PLAYTEST_SOURCE_DIR) + "/examples/graphs/seed000-figure1.json --sim-runs 200 --seed 1", 0);
+      "cover " + playtest::testing::source_dir() + "/examples/graphs/seed000-figure1.json --sim-runs 200 --seed 1", 0);
 }
 
 // The human output of run: per-run lines, the trace and the allowed outputs of a FAIL, the purpose
@@ -51,7 +52,7 @@ TEST(CliGolden, RunInconclusiveListsWhatIsLeft) {
 }
 TEST(CliGolden, SimulateTableWithMutants) {
   check_golden("simulate_mutants",
-               "simulate " + std::string(PLAYTEST_SOURCE_DIR) +
+               "simulate " + playtest::testing::source_dir() +
                    "/examples/sut/workers.json --strategy random,cover --runs 50 --mutants --mutant-count 4 --seed 1",
                0);
 }

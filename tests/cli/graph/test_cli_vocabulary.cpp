@@ -8,6 +8,7 @@
 #include <string>
 
 #include "cli_runner.hpp"
+#include "test_paths.hpp"
 
 using playtest::testing::example;
 using playtest::testing::read_file;
@@ -191,7 +192,7 @@ TEST(CliVocabulary, UnwritableStandardOutputIsAnError) {
   ScratchDir d("cli_full_stdout");
   for (const std::string& args : {"info " + example("examples/graphs/seed000-figure1.json"),
                                   "solve " + example("examples/sut/workers.json") + " --objective expected --json"}) {
-    const std::string cmd = std::string(PLAYTEST_BINARY) + " " + args + " >/dev/full 2>" + d.file("err.txt");
+    const std::string cmd = playtest::testing::playtest_binary() + " " + args + " >/dev/full 2>" + d.file("err.txt");
     const int status = std::system(cmd.c_str());
     ASSERT_TRUE(WIFEXITED(status)) << args;
     EXPECT_EQ(WEXITSTATUS(status), 6) << args;

@@ -12,6 +12,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "test_paths.hpp"
+
 namespace {
 
 struct Result {
@@ -20,7 +22,7 @@ struct Result {
 };
 
 Result run(const std::string& args) {
-  const std::string cmd = std::string(PLAYTEST_BINARY) + " " + args + " 2>&1";
+  const std::string cmd = playtest::testing::playtest_binary() + " " + args + " 2>&1";
   Result r;
   FILE* p = popen(cmd.c_str(), "r");
   if (!p) return r;
@@ -31,7 +33,7 @@ Result run(const std::string& args) {
   return r;
 }
 
-std::string ex(const std::string& name) { return std::string(PLAYTEST_SOURCE_DIR) + "/examples/ioco/" + name; }
+std::string ex(const std::string& name) { return playtest::testing::source_dir() + "/examples/ioco/" + name; }
 
 std::string temp_file(const std::string& name, const std::string& text) {
   const std::string path = ::testing::TempDir() + name;

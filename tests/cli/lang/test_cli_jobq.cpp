@@ -10,12 +10,13 @@
 #include <sstream>
 
 #include "cli_runner.hpp"
+#include "test_paths.hpp"
 
 namespace playtest::testing {
 namespace {
 
 const std::string model = example("examples/models/jobq.ptm");
-const std::string server = JOBQ_SERVER;
+const std::string server = playtest::testing::test_path("jobq_server");
 
 // The Python adapter imports the installed kit (docs/adapter-protocol.md, "Installing the kits"):
 // here the checkout's, on PYTHONPATH.
@@ -23,7 +24,7 @@ std::string python_adapter(const std::string& flags = "") {
   return "env PYTHONPATH=" + example("adapters/python") + " python3 " + example("examples/sut/jobq_adapter.py") +
          " " + server + flags;
 }
-std::string cpp_adapter(const std::string& flags = "") { return std::string(JOBQ_ADAPTER) + " " + server + flags; }
+std::string cpp_adapter(const std::string& flags = "") { return playtest::testing::test_path("jobq_adapter") + " " + server + flags; }
 
 std::vector<nlohmann::json> steps_of(const std::string& trace) {
   std::vector<nlohmann::json> out;

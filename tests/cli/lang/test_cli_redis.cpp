@@ -21,6 +21,7 @@
 
 #include "cli_runner.hpp"
 #include "redis_server.hpp"
+#include "test_paths.hpp"
 
 namespace playtest::testing {
 namespace {
@@ -38,7 +39,7 @@ class RedisPubSub : public ::testing::Test {
   // the server's choice, so only the stimuli can be covered for sure). Long waits where the server
   // is right, so that a loaded machine does not make a PASS flaky.
   CliResult run(const std::string& model_file, const std::string& adapter_flags, const std::string& extra) {
-    const std::string sut = std::string(REDIS_ADAPTER) + " --port " + std::to_string(server_->port()) + adapter_flags;
+    const std::string sut = playtest::testing::test_path("redis_adapter") + " --port " + std::to_string(server_->port()) + adapter_flags;
     return run_playtest("run " + model_file + " --sut '" + sut +
                         "' --strategy cover --traps 'Publish*,Subscribe*,Unsubscribe*' --steps 20000 " + extra);
   }

@@ -26,6 +26,7 @@
 
 #include "cli_runner.hpp"
 #include "redis_server.hpp"
+#include "test_paths.hpp"
 
 namespace playtest::testing {
 namespace {
@@ -54,7 +55,7 @@ class RedisQueue : public ::testing::Test {
   }
 
   std::string adapter(const std::string& flags = "") const {
-    return std::string(REDIS_QUEUE_ADAPTER) + " --port " + std::to_string(server_->port()) + flags;
+    return playtest::testing::test_path("redis_queue_adapter") + " --port " + std::to_string(server_->port()) + flags;
   }
 
   // `playtest run` with the random strategy for 300 steps; long waits for the replies where the

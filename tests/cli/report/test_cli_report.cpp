@@ -7,13 +7,14 @@
 #include <sstream>
 
 #include "cli_runner.hpp"
+#include "test_paths.hpp"
 
 namespace playtest::testing {
 namespace {
 
 const std::string model = example("examples/sut/workers.json");
-const std::string good_sut = WORKERS_SUT;
-const std::string buggy_sut = WORKERS_SUT_BUGGY;
+const std::string good_sut = playtest::testing::test_path("workers_sut");
+const std::string buggy_sut = playtest::testing::test_path("workers_sut_buggy");
 
 bool have_dot() { return std::system("command -v dot >/dev/null 2>&1") == 0; }
 
@@ -121,7 +122,7 @@ TEST(CliReport, WithoutGraphvizTheReportSaysSo) {
       run_playtest(run_args(buggy_sut, "--vertex-timeout last0=100 --seed 1 --quiet --trace " + d.file("t.jsonl")));
   ASSERT_EQ(fail.code, 1);
   // An empty PATH: no dot to be found.
-  const std::string cmd = "env PATH= " + std::string(PLAYTEST_BINARY) + " report " + d.file("t.jsonl") + " --model " +
+  const std::string cmd = "env PATH= " + playtest::testing::playtest_binary() + " report " + d.file("t.jsonl") + " --model " +
                           model + " -o " + d.file("r.html") + " >" + d.file("out.txt") + " 2>&1";
   const int status = std::system(cmd.c_str());
   ASSERT_TRUE(WIFEXITED(status));

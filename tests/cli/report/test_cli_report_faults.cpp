@@ -10,6 +10,7 @@
 #include "cli_runner.hpp"
 #include "ping_system.hpp"
 #include "spawned.hpp"
+#include "test_paths.hpp"
 
 namespace playtest::testing {
 namespace {
@@ -20,7 +21,7 @@ TEST(CliReportFaults, SigtermWhileDrawingKeepsThePreviousReport) {
   const std::string bin = hanging_dot(d);
   d.write("r.html", "OLD REPORT");
   const pid_t pid =
-      spawn_shell("env PATH=" + bin + ":$PATH " + std::string(PLAYTEST_BINARY) + " report " + t + " --model " +
+      spawn_shell("env PATH=" + bin + ":$PATH " + playtest::testing::playtest_binary() + " report " + t + " --model " +
                   d.file("pp.json") + " -o " + d.file("r.html") + " >" + d.file("out.txt") + " 2>" + d.file("err.txt"));
   ASSERT_GT(pid, 0);
   const pid_t dot = read_pid(d.file("dot.pid")), child = read_pid(d.file("dotchild.pid"));

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "cli_runner.hpp"
+#include "test_paths.hpp"
 
 namespace playtest::testing {
 namespace {
@@ -52,7 +53,7 @@ TEST(CliTerminal, SolveNamesGeneratedEdgesByLabel) {
 std::string on_a_terminal(const std::string& args, const ScratchDir& d) {
   const std::string log = d.file("typescript");
   const std::string cmd =
-      "script -qefc \"" + std::string(PLAYTEST_BINARY) + " " + args + "\" " + log + " >/dev/null 2>&1 </dev/null";
+      "script -qefc \"" + playtest::testing::playtest_binary() + " " + args + "\" " + log + " >/dev/null 2>&1 </dev/null";
   EXPECT_EQ(std::system(cmd.c_str()) == -1, false);
   return read_file(log);
 }

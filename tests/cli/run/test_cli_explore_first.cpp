@@ -12,6 +12,7 @@
 
 #include "cli_runner.hpp"
 #include "counters_adapter.hpp"
+#include "test_paths.hpp"
 
 namespace playtest::testing {
 namespace {
@@ -305,7 +306,7 @@ TEST(CliCampaignLimits, TraceDirLosesNoRunInProgressToSigkill) {
   const std::string stuck = d.write("stuck.sh",
                                     "echo ready\nread -r cmd arg\necho ack\ncase \"$arg\" in Put*) echo 'output "
                                     "?Ack' ;; esac\nwhile read -r line; do :; done\n");
-  const std::string cmd = "timeout -s KILL 3 " + std::string(PLAYTEST_BINARY) + " run " + queue + " --sut 'sh " +
+  const std::string cmd = "timeout -s KILL 3 " + playtest::testing::playtest_binary() + " run " + queue + " --sut 'sh " +
                           stuck +
                           "' --strategy random --purpose none --runs 2 --jobs 2 --ack-timeout-ms 60000 "
                           "--timeout-ms 60000 --trace-dir " +

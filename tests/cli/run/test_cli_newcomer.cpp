@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "cli_runner.hpp"
+#include "test_paths.hpp"
 
 namespace playtest::testing {
 namespace {
@@ -206,7 +207,7 @@ TEST(CliNewcomer, OutOfFileDescriptorsIsAnErrorRunInTheTraceAndJUnit) {
     const std::string junit = d.file("j" + std::to_string(limit) + ".xml");
     const std::string out = d.file("out.txt"), err = d.file("err.txt");
     const std::string cmd = "ulimit -n " + std::to_string(limit) + " 2>/dev/null || exit 99; exec " +
-                            std::string(PLAYTEST_BINARY) + " run " + model + " --sut 'sh " + sut +
+                            playtest::testing::playtest_binary() + " run " + model + " --sut 'sh " + sut +
                             "' --strategy random --purpose none --steps 3 --timeout-ms 5000 --trace " + trace +
                             " --junit " + junit;
     // (standard output and error opened before the limit)

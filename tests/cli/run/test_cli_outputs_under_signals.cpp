@@ -12,6 +12,7 @@
 #include "cli_runner.hpp"
 #include "ping_system.hpp"
 #include "spawned.hpp"
+#include "test_paths.hpp"
 
 namespace playtest::testing {
 namespace {
@@ -34,7 +35,7 @@ struct Drawing {
   }
   // Starts `playtest ARGS` with the hanging dot first on PATH and waits until dot runs.
   void start(const std::string& args) {
-    pid = spawn_shell("env PATH=" + bin + ":$PATH " + std::string(PLAYTEST_BINARY) + " " + args + " >" +
+    pid = spawn_shell("env PATH=" + bin + ":$PATH " + playtest::testing::playtest_binary() + " " + args + " >" +
                       d.file("out.txt") + " 2>" + d.file("err.txt"));
     ASSERT_GT(pid, 0);
     dot = read_pid(d.file("dot.pid"));
@@ -112,7 +113,7 @@ TEST(CliOutputsUnderSignals, OutOfFileDescriptorsIsNamed) {
   // empty trace).
   for (const auto& [limit, code] : {std::pair{"16", 3}, std::pair{"30", 3}}) {
     ScratchDir d(std::string("faults_fds_") + limit);
-    const std::string cmd = "ulimit -n " + std::string(limit) + "; " + std::string(PLAYTEST_BINARY) + " " +
+    const std::string cmd = "ulimit -n " + std::string(limit) + "; " + playtest::testing::playtest_binary() + " " +
                             s.run("--runs 16 --jobs 8 --trace " + d.file("t.jsonl")) + " >" + d.file("out.txt") +
                             " 2>" + d.file("err.txt");
     const int status = std::system(("sh -c " + shell_word(cmd)).c_str());

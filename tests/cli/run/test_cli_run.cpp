@@ -7,13 +7,14 @@
 #include <sstream>
 
 #include "cli_runner.hpp"
+#include "test_paths.hpp"
 
 namespace playtest::testing {
 namespace {
 
 const std::string model = example("examples/sut/workers.json");
-const std::string good_sut = WORKERS_SUT;
-const std::string buggy_sut = WORKERS_SUT_BUGGY;
+const std::string good_sut = playtest::testing::test_path("workers_sut");
+const std::string buggy_sut = playtest::testing::test_path("workers_sut_buggy");
 
 std::string run_args(const std::string& sut, const std::string& strategy, const std::string& extra = "") {
   // Long timeouts where the SUT is correct (a loaded machine must not make a PASS flaky); the FAIL

@@ -10,6 +10,7 @@
 
 #include "cli_runner.hpp"
 #include "ping_system.hpp"
+#include "test_paths.hpp"
 
 namespace playtest::testing {
 namespace {
@@ -49,7 +50,7 @@ TEST(CliStartsAndBudgets, ShrinkReplayAndRunShrinkStartTheSystemAsJobOne) {
   EXPECT_NE(sh.out.find("minimal: 1 stimulus: ping"), std::string::npos) << sh.out;
   // The printed command reproduces it as printed.
   // (shrink's replay line has run's form: "replay: " and the binary's path, issue 24)
-  const std::string head = "replay: " + std::string(PLAYTEST_BINARY) + " ";
+  const std::string head = "replay: " + playtest::testing::playtest_binary() + " ";
   const auto at = sh.out.find(head);
   ASSERT_NE(at, std::string::npos) << sh.out;
   const std::string again = sh.out.substr(at + head.size(), sh.out.find('\n', at) - at - head.size());

@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "cli_runner.hpp"
+#include "test_paths.hpp"
 
 extern char** environ;
 
@@ -73,7 +74,7 @@ Killed run_and_kill(const ScratchDir& d, int signo, const std::string& extra) {
                                                      d.file("background.pid") +
                                                      "\n"
                                                      "sleep 600\n");
-  const std::string cmd = std::string(PLAYTEST_BINARY) + " run " + model + " --sut 'sh " + adapter +
+  const std::string cmd = playtest::testing::playtest_binary() + " run " + model + " --sut 'sh " + adapter +
                           "' --steps 100 --timeout-ms 600000 --runs 3 --trace " + d.file("t.jsonl") + " --junit " +
                           d.file("j.xml") + " " + extra + " >" + d.file("out.txt") + " 2>" + d.file("err.txt");
   std::string sh = "/bin/sh", dash_c = "-c", exec_cmd = "exec " + cmd;
@@ -176,7 +177,7 @@ TEST(CliRunInterrupted, SigtermStopsEveryJob) {
                              d.file("background.$PLAYTEST_JOB.pid") +
                              "\n"
                              "sleep 600\n");
-  const std::string cmd = std::string(PLAYTEST_BINARY) + " run " + model + " --sut 'sh " + adapter +
+  const std::string cmd = playtest::testing::playtest_binary() + " run " + model + " --sut 'sh " + adapter +
                           "' --steps 100 --timeout-ms 600000 --runs 10 --jobs 4 --trace " + d.file("t.jsonl") +
                           " --junit " + d.file("j.xml") + " >" + d.file("out.txt") + " 2>" + d.file("err.txt");
   std::string sh = "/bin/sh", dash_c = "-c", exec_cmd = "exec " + cmd;

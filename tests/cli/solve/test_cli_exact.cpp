@@ -8,6 +8,7 @@
 #include <string>
 
 #include "cli_runner.hpp"
+#include "test_paths.hpp"
 
 using playtest::testing::CliResult;
 using playtest::testing::read_file;
@@ -334,7 +335,7 @@ TEST(CliHostile, AutHeaderDeclaringHugeStateCountAllocatesNothingForIt) {
   const std::string f = d.write("h.aut", "des (0, 1, 200000000)\n(0, \"?a\", 1)\n");
   // Under a 1 GB address-space limit: before the fix the loader allocated for 2e8 states (960 MB
   // resident) and died of it.
-  const std::string cmd = "ulimit -v 1000000; " + std::string(PLAYTEST_BINARY) + " info " + f + " > " +
+  const std::string cmd = "ulimit -v 1000000; " + playtest::testing::playtest_binary() + " info " + f + " > " +
                           d.file("out.txt") + " 2> " + d.file("err.txt");
   const int status = std::system(cmd.c_str());
   ASSERT_TRUE(WIFEXITED(status));

@@ -23,6 +23,7 @@
 #include "playtest/run/simulated_sut.hpp"
 #include "playtest/run/simulation.hpp"
 #include "playtest/strategy/claims.hpp"
+#include "test_paths.hpp"
 
 namespace playtest {
 namespace {
@@ -178,7 +179,7 @@ double mean_steps(const TestGraph& g, const std::string& strategy, Adaptation ad
 }
 
 TestGraph example(const std::string& path) {
-  std::ifstream in(std::string(PLAYTEST_SOURCE_DIR) + "/" + path);
+  std::ifstream in(playtest::testing::source_dir() + "/" + path);
   std::stringstream ss;
   ss << in.rdbuf();
   return parse_graph(ss.str(), path);

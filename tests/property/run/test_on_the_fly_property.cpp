@@ -21,6 +21,7 @@
 #include "playtest/run/simulated_sut.hpp"
 #include "playtest/strategy/anti_ant_policy.hpp"
 #include "playtest/strategy/random_walk_policy.hpp"
+#include "test_paths.hpp"
 
 namespace playtest {
 namespace {
@@ -31,7 +32,7 @@ struct Case {
 };
 
 std::unique_ptr<Model> load(const Case& c) {
-  const std::string path = std::string(PLAYTEST_SOURCE_DIR) + "/examples/models/" + c.file;
+  const std::string path = playtest::testing::source_dir() + "/examples/models/" + c.file;
   std::ifstream in(path);
   std::stringstream text;
   text << in.rdbuf();

@@ -18,6 +18,7 @@
 #include "playtest/input/load.hpp"
 #include "playtest/run/mutation.hpp"
 #include "playtest/run/simulated_sut.hpp"
+#include "test_paths.hpp"
 
 namespace playtest {
 namespace {
@@ -53,7 +54,7 @@ class CampaignFilesTest : public ::testing::Test {
 };
 
 TEST_F(CampaignFilesTest, TheObserverWritesTheTraceAndTheJUnitFileOfACampaign) {
-  const std::string model = std::string(PLAYTEST_SOURCE_DIR) + "/examples/models/counter.ptm";
+  const std::string model = playtest::testing::source_dir() + "/examples/models/counter.ptm";
   const LoadedInput in = load_input({.path = model, .params = {"N=3"}, .values = true});
   ASSERT_TRUE(in.graph.has_value());
   const TestGraph& g = *in.graph;
@@ -121,7 +122,7 @@ TEST_F(CampaignFilesTest, AnUnwritableOutputFailsBeforeAnyRun) {
 }
 
 TEST_F(CampaignFilesTest, TheFirstFailureIsShrunkToATraceWithItsReplayCommand) {
-  const TestGraph g = load_test_graph({.path = std::string(PLAYTEST_SOURCE_DIR) + "/examples/sut/workers.json"});
+  const TestGraph g = load_test_graph({.path = playtest::testing::source_dir() + "/examples/sut/workers.json"});
   const Runner runner(g, {.max_steps = 200});
   // The system under test: the first mutant of the model that a run of the campaign catches.
   for (const Mutant& m : make_mutants(g, 20, 4)) {

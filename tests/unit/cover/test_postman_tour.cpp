@@ -10,6 +10,7 @@
 #include "playtest/error.hpp"
 #include "playtest/graph/graph_builder.hpp"
 #include "playtest/io/graph_json.hpp"
+#include "test_paths.hpp"
 
 using namespace playtest;
 using namespace playtest::cover_test;
@@ -57,7 +58,7 @@ void check_figure1(const TestGraph& g) {
 TEST(PostmanTour, Figure1FromBuilder) { check_figure1(figure1()); }
 
 TEST(PostmanTour, Figure1FromExampleFile) {
-  check_figure1(load_graph(PLAYTEST_SOURCE_DIR "/examples/graphs/seed000-figure1.json"));
+  check_figure1(load_graph(playtest::testing::source_dir() + "/examples/graphs/seed000-figure1.json"));
 }
 
 TEST(PostmanTour, SegmentsDoNotDependOnTheStartVertex) {

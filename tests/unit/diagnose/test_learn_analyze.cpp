@@ -12,6 +12,7 @@
 #include "playtest/io/graph_json.hpp"
 #include "playtest/run/simulated_sut.hpp"
 #include "playtest/strategy/random_walk_policy.hpp"
+#include "test_paths.hpp"
 
 namespace playtest {
 namespace {
@@ -185,7 +186,7 @@ TEST(Analyze, GoalsAndEdges) {
 }
 
 TEST(Analyze, CoverageBoundAsProposition2) {
-  const TestGraph g = load_graph(std::string(PLAYTEST_SOURCE_DIR) + "/examples/graphs/seed000-figure1.json");
+  const TestGraph g = load_graph(playtest::testing::source_dir() + "/examples/graphs/seed000-figure1.json");
   const Analysis a = analyze(g, {}, {}, {.coverage_target = 0.99});
   ASSERT_TRUE(a.coverage);
   const CoverageAnalysis& c = *a.coverage;

@@ -13,6 +13,7 @@
 #include "playtest/run/trace_reader.hpp"
 #include "playtest/run/trace_writer.hpp"
 #include "playtest/strategy/random_walk_policy.hpp"
+#include "test_paths.hpp"
 
 namespace playtest {
 namespace {
@@ -20,7 +21,7 @@ namespace {
 using testing::PlantedBugAdapter;
 
 const TestGraph& lock_model() {
-  static const TestGraph g = load_graph(std::string(PLAYTEST_SOURCE_DIR) + "/examples/sut/lock.json");
+  static const TestGraph g = load_graph(playtest::testing::source_dir() + "/examples/sut/lock.json");
   return g;
 }
 

@@ -9,11 +9,12 @@
 #include "playtest/error.hpp"
 #include "playtest/input/load.hpp"
 #include "playtest/io/graph_json.hpp"
+#include "test_paths.hpp"
 
 namespace playtest {
 namespace {
 
-const std::string source_dir = PLAYTEST_SOURCE_DIR;
+const std::string source_dir = playtest::testing::source_dir();
 
 TEST(LoadInput, AModelProgramWithAParameterIsExploredWithIt) {
   // counter.ptm: two counters on an N x N grid, every state one vertex.

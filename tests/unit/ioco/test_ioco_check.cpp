@@ -11,13 +11,14 @@
 #include "playtest/ioco/ioco_check.hpp"
 #include "playtest/ioco/ioco_graph.hpp"
 #include "playtest/ioco/suspension.hpp"
+#include "test_paths.hpp"
 
 using namespace playtest;
 using namespace playtest::ioco;
 using ioco_test::Naive;
 
 namespace {
-Lts example(const std::string& name) { return load_lts(std::string(PLAYTEST_SOURCE_DIR) + "/examples/ioco/" + name); }
+Lts example(const std::string& name) { return load_lts(playtest::testing::source_dir() + "/examples/ioco/" + name); }
 using S = std::vector<std::string>;
 
 // Does some run of the test graph against impl reach a missing output? (product exploration)

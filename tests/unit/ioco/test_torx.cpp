@@ -10,12 +10,13 @@
 #include "playtest/graph/graph_builder.hpp"
 #include "playtest/ioco/torx_analysis.hpp"
 #include "playtest/ioco/torx_policy.hpp"
+#include "test_paths.hpp"
 
 using namespace playtest;
 using namespace playtest::ioco;
 
 namespace {
-Lts example(const std::string& name) { return load_lts(std::string(PLAYTEST_SOURCE_DIR) + "/examples/ioco/" + name); }
+Lts example(const std::string& name) { return load_lts(playtest::testing::source_dir() + "/examples/ioco/" + name); }
 using S = std::vector<std::string>;
 const TorxOptions old_config{.p_stop = 0.0, .p_input = 0.5, .p_observe = 0.5, .max_length = 3};
 const TorxOptions new_config{.p_stop = 0.0, .p_input = 0.33, .p_observe = 0.67, .max_length = 3};

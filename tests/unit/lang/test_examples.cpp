@@ -13,12 +13,13 @@
 #include "playtest/explore/explorer.hpp"
 #include "playtest/graph/transforms.hpp"
 #include "playtest/lang/model_program.hpp"
+#include "test_paths.hpp"
 
 using namespace playtest;
 
 namespace {
 
-std::string example(const std::string& name) { return std::string(PLAYTEST_SOURCE_DIR) + "/examples/models/" + name; }
+std::string example(const std::string& name) { return playtest::testing::source_dir() + "/examples/models/" + name; }
 
 using EdgeTuple = std::tuple<std::string, std::string, std::string, double, double, bool>;
 std::multiset<EdgeTuple> edge_set(const TestGraph& g) {

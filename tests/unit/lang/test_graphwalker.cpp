@@ -17,11 +17,12 @@
 #include "playtest/lang/graphwalker_generator.hpp"
 #include "playtest/lang/graphwalker_model.hpp"
 #include "playtest/source_text.hpp"
+#include "test_paths.hpp"
 
 namespace playtest {
 namespace {
 
-const std::string source_dir = PLAYTEST_SOURCE_DIR;
+const std::string source_dir = playtest::testing::source_dir();
 
 // Collects a state's successors.
 struct Collect : SuccessorSink {

@@ -21,11 +21,12 @@
 #include "playtest/io/graphwalker.hpp"
 #include "playtest/lang/graphwalker_model.hpp"
 #include "playtest/source_text.hpp"
+#include "test_paths.hpp"
 
 namespace playtest {
 namespace {
 
-const std::string dir = std::string(PLAYTEST_SOURCE_DIR) + "/examples/graphwalker/login_crash/";
+const std::string dir = playtest::testing::source_dir() + "/examples/graphwalker/login_crash/";
 const std::string login = dir + "Login.graphml";
 const std::string crash = dir + "Crash.graphml";
 

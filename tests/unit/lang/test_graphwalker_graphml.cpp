@@ -16,11 +16,12 @@
 #include "playtest/io/graphwalker.hpp"
 #include "playtest/lang/graphwalker_model.hpp"
 #include "playtest/source_text.hpp"
+#include "test_paths.hpp"
 
 namespace playtest {
 namespace {
 
-const std::string source_dir = PLAYTEST_SOURCE_DIR;
+const std::string source_dir = playtest::testing::source_dir();
 
 using playtest::testing::message_of;
 

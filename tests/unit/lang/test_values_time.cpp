@@ -13,6 +13,7 @@
 #include "playtest/explore/model_graph.hpp"
 #include "playtest/explore/model_values.hpp"
 #include "playtest/lang/model_program.hpp"
+#include "test_paths.hpp"
 
 using namespace playtest;
 
@@ -382,7 +383,7 @@ TEST(LanguageValues, Errors) {
 }
 
 TEST(LanguageValues, JobQueueExample) {
-  auto m = load_model(std::string(PLAYTEST_SOURCE_DIR) + "/examples/models/jobq.ptm");
+  auto m = load_model(playtest::testing::source_dir() + "/examples/models/jobq.ptm");
   ExploreResult r = explore(*m);
   EXPECT_EQ(r.status, ExploreStatus::complete);
   const TestGraph& g = r.graph;

@@ -13,6 +13,8 @@
 #include <sstream>
 #include <string>
 
+#include "test_paths.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -82,7 +84,7 @@ std::string area_of(const fs::path& rel) {
 }
 
 std::vector<Violation> violations(std::set<std::string>* unknown_areas) {
-  const fs::path root = PLAYTEST_SOURCE_DIR;
+  const fs::path root = playtest::testing::source_dir();
   const std::regex inc(R"(#\s*include\s*"playtest/([a-z_]+)(/|\.hpp))");
   std::vector<Violation> out;
   for (const fs::path& base : {root / "include" / "playtest", root / "src"}) {

@@ -13,12 +13,13 @@
 #include "playtest/io/graph_json.hpp"
 #include "playtest/plan/reactive_planner.hpp"
 #include "playtest/strategy/traps.hpp"
+#include "test_paths.hpp"
 
 namespace playtest {
 namespace {
 
 std::string example_text() {
-  std::ifstream in(std::string(PLAYTEST_SOURCE_DIR) + "/examples/graphs/seed002-example.json");
+  std::ifstream in(playtest::testing::source_dir() + "/examples/graphs/seed002-example.json");
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();

@@ -25,12 +25,13 @@
 #include "playtest/run/simulation.hpp"
 #include "playtest/run/trace_writer.hpp"
 #include "playtest/source_text.hpp"
+#include "test_paths.hpp"
 
 namespace playtest {
 namespace {
 
 TestGraph workers_model() {
-  return parse_graph(read_source_text(std::string(PLAYTEST_SOURCE_DIR) + "/examples/sut/workers.json"));
+  return parse_graph(read_source_text(playtest::testing::source_dir() + "/examples/sut/workers.json"));
 }
 
 // A simulated system that starts every run from the same seed: its answers depend only on what the

@@ -16,6 +16,7 @@
 #include "playtest/catalog/strategy_table.hpp"
 #include "playtest/run/runner.hpp"
 #include "playtest/run/trace_writer.hpp"
+#include "test_paths.hpp"
 
 namespace playtest {
 namespace {
@@ -77,7 +78,7 @@ class JobRunnerAdapter final : public InProcessAdapter {
   std::unique_ptr<JobRunner> jobs_;
 };
 
-TestGraph workers_model() { return load_graph(std::string(PLAYTEST_SOURCE_DIR) + "/examples/sut/workers.json"); }
+TestGraph workers_model() { return load_graph(playtest::testing::source_dir() + "/examples/sut/workers.json"); }
 
 TEST(InProcessAdapter, CorrectComponentPassesForEveryStrategy) {
   TestGraph g = workers_model();

@@ -17,6 +17,7 @@
 #include "playtest/run/runner.hpp"
 #include "playtest/run/simulated_sut.hpp"
 #include "playtest/run/simulation.hpp"
+#include "test_paths.hpp"
 
 namespace playtest {
 namespace {
@@ -67,7 +68,7 @@ class InputThenObserve final : public Policy {
 };
 
 ioco::Lts candy(const std::string& name) {
-  return ioco::load_lts(std::string(PLAYTEST_SOURCE_DIR) + "/examples/ioco/" + name);
+  return ioco::load_lts(playtest::testing::source_dir() + "/examples/ioco/" + name);
 }
 
 RunOptions steps(std::uint64_t n) {
