@@ -540,20 +540,60 @@ SolveSection solve_section(const TestGraph& g, const BoundedReachResult& r) {
   return s;
 }
 
-ReportSummary write_html_report(std::ostream& out, const Report& rep, const ReportOptions& o) {
-  ReportSummary summary;
-  summary.runs = static_cast<std::uint32_t>(rep.runs.size());
-  Drawer drawer(o, summary);
-  const TestGraph* g = rep.model;
+namespace {
+
+// The page of write_html_report, built one section at a time. What the sections share is made
+// once, in the constructor: the runs resolved against the model, how often each edge was taken,
+// how runs are named; the sections add to `page` and to the table of contents `toc`.
+struct PageBuilder {
+  const Report& rep;
+  const ReportOptions& o;
+  ReportSummary& summary;
+  Drawer drawer;
+  const TestGraph* g;
   Data page;
+  Data toc = list();
+  std::vector<Resolved> resolved;
+  std::vector<std::uint32_t> visits;
+  std::map<std::string, std::uint32_t> sources;  // runs per trace
+  bool with_source = false;  // runs come from more than one trace: name the trace
+  bool full_path = false;    // two traces share a file name: name the whole path
+  std::uint32_t total = 0;   // runs
+  bool part = false;         // the model is the part of a model the traces saw
+  bool whole = false;        // the whole model is small enough to draw
+  Coverage cov;
+  std::uint32_t pictures_of_failures = 0;
+  std::vector<std::uint8_t> slack_edge;  // 1: never at its vertex, 2: only in some histories
+
+  PageBuilder(const Report& report, const ReportOptions& options, ReportSummary& s);
+  void verdict_and_facts();
+  void runs_tables();
+  Data failure(std::size_t i, const std::string& anchor);
+  struct FailurePicture {
+    Picture pic;
+    std::string caption;
+    std::string prefix;  // the ids of the picture's elements, for the steps' hover links
+  };
+  FailurePicture failure_picture(const RunRecord& r, const Resolved& res, const std::string& prefix, std::size_t begin);
+  void claims();
+  void model();
+  Data model_legend(std::uint32_t max_visits, const Scale& scale) const;
+  std::string model_picture(const Scale& scale);
+  void uncovered_edges();
+  void simulation();
+  void cover();
+  void solve();
+};
+
+PageBuilder::PageBuilder(const Report& report, const ReportOptions& options, ReportSummary& s)
+    : rep(report), o(options), summary(s), drawer(options, s), g(report.model) {
+  summary.runs = static_cast<std::uint32_t>(rep.runs.size());
+  total = summary.runs;
   page.set("title", rep.title.empty() ? std::string("playtest report") : rep.title);
   page.set("version", rep.tool_version);
-  Data toc = list();
   if (!rep.runs.empty()) toc.push_back(toc_item("runs", "runs"));
 
   // Runs, resolved against the model; coverage over all of them.
-  std::vector<Resolved> resolved;
-  std::vector<std::uint32_t> visits;
   if (g) {
     visits.assign(g->num_edges(), 0);
     for (const RunRecord& r : rep.runs) {
@@ -562,15 +602,18 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
         if (!e.is_none()) ++visits[e.index()];
     }
   }
-  std::map<std::string, std::uint32_t> sources;
   std::set<std::string> file_names;
   for (const RunRecord& r : rep.runs) {
     ++sources[r.source];
     file_names.insert(r.source.substr(r.source.rfind('/') + 1));
   }
-  const bool with_source = sources.size() > 1;
-  const bool full_path = file_names.size() < sources.size();
+  with_source = sources.size() > 1;
+  full_path = file_names.size() < sources.size();
+  part = g && !rep.model_part.empty();
+  whole = g && drawable(*g, o);
+}
 
+void PageBuilder::verdict_and_facts() {
   // The overall verdict: FAIL over ERROR over INCONCLUSIVE over PASS; a run without a verdict is an ERROR.
   std::optional<Verdict> overall;
   std::uint32_t counts[4] = {0, 0, 0, 0};
@@ -590,7 +633,6 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
         "by SIGKILL) or edited; the overall verdict is ERROR at best",
         rep.runs_missing, rep.runs_missing == 1 ? "" : "s", rep.runs_missing == 1 ? "is" : "are"));
   }
-  const std::uint32_t total = summary.runs;
   const std::string missing = rep.runs_missing == 0
                                   ? std::string()
                                   : fmt::format("; {} run{} of the campaign missing (the trace was cut short)",
@@ -630,7 +672,6 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
   Data facts = list();
   if (!rep.model_name.empty() || g)
     facts.push_back(facts_item("model", rep.model_name.empty() ? std::string("(given)") : rep.model_name));
-  const bool part = g && !rep.model_part.empty();
   if (g)
     facts.push_back(
         facts_item(part ? "seen" : "size", fmt::format("{} vertices ({} choice points), {} edges{}", g->num_vertices(),
@@ -640,7 +681,6 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
     if (!r.strategy.empty() && std::find(strategies.begin(), strategies.end(), r.strategy) == strategies.end())
       strategies.push_back(r.strategy);
   if (!strategies.empty()) facts.push_back(facts_item("strategy", join_limited(strategies, 6)));
-  Coverage cov;
   if (g && total) {
     cov = coverage_of(*g, visits);
     facts.push_back(facts_item(
@@ -650,13 +690,13 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
   if (sources.size() == 1 && !sources.begin()->first.empty())
     facts.push_back(facts_item("trace", sources.begin()->first));
   page.set("facts", facts);
+}
 
+void PageBuilder::runs_tables() {
   // The runs table.
   Data runs = list();
   Data failures = list();
   Data others = list();
-  std::uint32_t pictures_of_failures = 0;
-  const bool whole = g && drawable(*g, o);
   for (std::size_t i = 0; i < rep.runs.size(); ++i) {
     const RunRecord& r = rep.runs[i];
     const std::string anchor = fmt::format("run-{}", i + 1);
@@ -692,164 +732,7 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
       others.push_back(other);
       continue;
     }
-    // A failing (or broken, or unfinished) run: what happened, the path on the picture, the steps.
-    Data f;
-    const std::string prefix = fmt::format("f{}_", i + 1);
-    f.set("anchor", anchor);
-    f.set("name", run_name(r, true, full_path));
-    f.set("verdict", verdict_name(r.verdict));
-    f.set("verdict_class", verdict_class(r.verdict));
-    f.set("has_replay", !r.replay.empty());
-    f.set("replay", r.replay);
-    f.set("replay_hint", replay_hint(r));
-    std::string head, got, tail;
-    if (r.verdict == Verdict::fail) {
-      std::vector<std::string> allowed = r.allowed;
-      if (allowed.empty() && res && !res->fail_vertex.is_none()) allowed = allowed_at(*g, res->fail_vertex);
-      head = fmt::format("After {} steps, at vertex '{}' the model allowed {{{}}}; the system", r.steps, r.fail_vertex,
-                         join_limited(allowed, 12));
-      got = r.observed ? fmt::format("sent '{}'", *r.observed) : std::string("stayed silent");
-      tail = ".";
-    } else if (r.verdict == Verdict::error) {
-      head = fmt::format("After {} steps the test could not go on: {}", r.steps, r.message);
-    } else {
-      head = fmt::format(
-          "The trace ends after {} steps without a verdict: playtest, the adapter or the machine stopped "
-          "during the run.",
-          r.trace.empty() ? 0 : r.trace.back().step);
-    }
-    f.set("explain_head", head);
-    f.set("has_got", !got.empty());
-    f.set("got", got);
-    f.set("explain_tail", tail);
-    const std::size_t begin = path_begin(r);
-    std::string picture_prefix;
-    std::string caption;
-    Picture pic;
-    if (!g) {
-      pic.message = "No model was given (--model MODEL), so the path cannot be drawn; the steps are on the right.";
-    } else if (pictures_of_failures >= o.max_failure_pictures) {
-      pic.message = fmt::format("Only the first {} failing runs are drawn; the steps of this one are on the right.",
-                                o.max_failure_pictures);
-    } else {
-      // The path: every step since the last reset, its edges red with their step numbers.
-      std::map<std::uint32_t, std::vector<std::uint64_t>> on_path;
-      std::vector<VertexId> path_vertices;
-      for (std::size_t k = begin; k < r.trace.size(); ++k) {
-        if (!res->edge[k].is_none()) on_path[res->edge[k].value].push_back(r.trace[k].step);
-        path_vertices.push_back(res->from[k]);
-        if (!res->to[k].is_none()) path_vertices.push_back(res->to[k]);
-      }
-      const VertexId at = !res->fail_vertex.is_none() ? res->fail_vertex
-                          : r.trace.empty()           ? g->initial()
-                                                      : (res->to.back().is_none() ? res->from.back() : res->to.back());
-      std::vector<std::uint8_t> shown;
-      DotOptions d;
-      d.id_prefix = prefix;
-      name_vertices(d, *g, o);
-      // What to draw, from the most to the least: the whole model (when small), the neighbourhood
-      // of the failure and of the path's last vertices, then smaller ones, until the picture is
-      // narrow enough to read at a page 1280 px wide (max_failure_picture_pt).
-      struct Level {
-        std::uint32_t radius, max_vertices, seeds;
-      };
-      std::vector<Level> levels;
-      if (whole && g->num_vertices() <= o.max_failure_whole_vertices) levels.push_back({0, 0, 0});  // whole
-      levels.push_back({o.neighbourhood_radius, o.max_neighbourhood, 24});
-      if (o.max_neighbourhood > 12) levels.push_back({1, 12, 6});
-      if (o.max_neighbourhood > 6) levels.push_back({1, 6, 3});
-      auto show_level = [&](const Level& l) {
-        if (l.max_vertices == 0) {
-          d.show_vertex = nullptr;
-          caption.clear();
-          return;
-        }
-        std::vector<VertexId> seeds{at};
-        for (std::size_t k = path_vertices.size(); k-- > 0 && seeds.size() < l.seeds;)
-          seeds.push_back(path_vertices[k]);
-        shown = neighbourhood(*g, seeds, l.radius, l.max_vertices);
-        d.show_vertex = [&](VertexId v) { return shown[v.index()] != 0; };
-        const auto drawn = std::count(shown.begin(), shown.end(), std::uint8_t{1});
-        caption = g->num_vertices() > static_cast<std::uint32_t>(drawn)
-                      ? fmt::format(
-                            "The model has {} vertices, too many to draw readably here; this is the "
-                            "neighbourhood of '{}' ({} vertices within {} step{}, and the last vertices of "
-                            "the path). ",
-                            g->num_vertices(), d.vertex_name ? d.vertex_name(at) : std::string(g->name(at)), drawn,
-                            l.radius, l.radius == 1 ? "" : "s")
-                      : std::string();
-      };
-      d.edge_style = [&](EdgeId e) {
-        DotStyle s;
-        auto it = on_path.find(e.value);
-        if (it == on_path.end()) {
-          s.color = "#b8c0c8";
-          return s;
-        }
-        s.color = fail_red;
-        s.penwidth = 2.6;
-        s.css_class = "path";
-        std::vector<std::string> nums;
-        const auto& steps = it->second;
-        const std::size_t from = steps.size() > 3 ? steps.size() - 3 : 0;
-        for (std::size_t k = from; k < steps.size(); ++k) nums.push_back(fmt::format("{}", steps[k]));
-        s.note = (from ? "#…" : "#") + join_limited(nums, 3);
-        return s;
-      };
-      d.vertex_style = [&](VertexId v) {
-        DotStyle s;
-        if (v == at) {
-          s.fillcolor = "#ffd7d5";
-          s.color = fail_red;
-          s.penwidth = 2.5;
-          s.css_class = "failvertex";
-        }
-        return s;
-      };
-      FallbackFailureBox box;
-      if (r.verdict == Verdict::fail) {
-        const std::string what =
-            r.observed ? fmt::format("got '{}'\nnot allowed", *r.observed) : std::string("silence\nno timeout edge");
-        box = {.at = at,
-               .text = what,
-               .edge_label = r.trace.empty() ? std::string("") : fmt::format("#{}", r.trace.back().step),
-               .color = fail_red};
-        d.extra_statements = fmt::format(
-            "  __failure [shape=box, style=\"filled,dashed\", fillcolor=\"#ffebe9\", color=\"{0}\", fontcolor=\"{0}\", "
-            "label={1}, id=\"{2}failure\", class=\"failure\"];\n"
-            "  v{3} -> __failure [color=\"{0}\", style=dashed, penwidth=2.6, fontcolor=\"{0}\", label={4}, "
-            "id=\"{2}failure_edge\", class=\"path failure\"];\n",
-            fail_red, dot_quote(what), prefix, at.value,
-            dot_quote(r.trace.empty() ? std::string("") : fmt::format("#{}", r.trace.back().step)));
-      }
-      for (std::size_t li = 0; li < levels.size(); ++li) {
-        if (li > 0) drawer.discard();
-        show_level(levels[li]);
-        pic = drawer.draw(*g, d, r.verdict == Verdict::fail ? &box : nullptr);
-        if (pic.svg.empty() || svg_width_pt(pic.svg) <= max_failure_picture_pt) break;
-      }
-      if (!pic.fallback.empty()) caption = pic.fallback + " " + caption;
-      if (!pic.svg.empty()) {
-        ++pictures_of_failures;
-        picture_prefix = prefix;
-      }
-      caption += r.verdict == Verdict::fail
-                     ? "The path to the failure (every step since the run's last reset) is red, each edge with the "
-                       "numbers of the steps that took it; the failing vertex is filled, the dashed box is what the "
-                       "system did there. Hover a step to find its edge."
-                     : "The path of the run since its last reset is red; the filled vertex is where it stopped.";
-      if (d.vertex_name) {
-        std::vector<VertexId> named{at};
-        for (std::size_t k = path_vertices.size(); k-- > 0;) named.push_back(path_vertices[k]);
-        caption += " Vertices are drawn by number: " + name_list(*g, named, 12) + ".";
-      }
-    }
-    f.set("picture", pic.svg);
-    f.set("has_picture_message", !pic.message.empty());
-    f.set("picture_message", pic.message);
-    f.set("caption", pic.svg.empty() ? std::string() : caption);
-    f.set("steps_html", steps_html(r, g, res, picture_prefix, begin, o));
-    failures.push_back(f);
+    failures.push_back(failure(i, anchor));
     toc.push_back(toc_item(anchor, fmt::format("{} {}", verdict_name(r.verdict), run_name(r, with_source, full_path))));
   }
   page.set("has_runs", !rep.runs.empty());
@@ -857,9 +740,255 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
   page.set("failures", failures);
   page.set("has_other_runs", !others.is_empty_list());
   page.set("other_runs", others);
+}
 
-  // The model with coverage.
-  // The model section belongs to runs; simulate, cover and solve draw the model in their own sections.
+// A failing (or broken, or unfinished) run: what happened, the path on the picture, the steps.
+Data PageBuilder::failure(std::size_t i, const std::string& anchor) {
+  const RunRecord& r = rep.runs[i];
+  const Resolved* res = g ? &resolved[i] : nullptr;
+  Data f;
+  const std::string prefix = fmt::format("f{}_", i + 1);
+  f.set("anchor", anchor);
+  f.set("name", run_name(r, true, full_path));
+  f.set("verdict", verdict_name(r.verdict));
+  f.set("verdict_class", verdict_class(r.verdict));
+  f.set("has_replay", !r.replay.empty());
+  f.set("replay", r.replay);
+  f.set("replay_hint", replay_hint(r));
+  std::string head, got, tail;
+  if (r.verdict == Verdict::fail) {
+    std::vector<std::string> allowed = r.allowed;
+    if (allowed.empty() && res && !res->fail_vertex.is_none()) allowed = allowed_at(*g, res->fail_vertex);
+    head = fmt::format("After {} steps, at vertex '{}' the model allowed {{{}}}; the system", r.steps, r.fail_vertex,
+                       join_limited(allowed, 12));
+    got = r.observed ? fmt::format("sent '{}'", *r.observed) : std::string("stayed silent");
+    tail = ".";
+  } else if (r.verdict == Verdict::error) {
+    head = fmt::format("After {} steps the test could not go on: {}", r.steps, r.message);
+  } else {
+    head = fmt::format(
+        "The trace ends after {} steps without a verdict: playtest, the adapter or the machine stopped "
+        "during the run.",
+        r.trace.empty() ? 0 : r.trace.back().step);
+  }
+  f.set("explain_head", head);
+  f.set("has_got", !got.empty());
+  f.set("got", got);
+  f.set("explain_tail", tail);
+  const std::size_t begin = path_begin(r);
+  FailurePicture pic;
+  if (!g) {
+    pic.pic.message = "No model was given (--model MODEL), so the path cannot be drawn; the steps are on the right.";
+  } else if (pictures_of_failures >= o.max_failure_pictures) {
+    pic.pic.message = fmt::format("Only the first {} failing runs are drawn; the steps of this one are on the right.",
+                                  o.max_failure_pictures);
+  } else {
+    pic = failure_picture(r, *res, prefix, begin);
+  }
+  f.set("picture", pic.pic.svg);
+  f.set("has_picture_message", !pic.pic.message.empty());
+  f.set("picture_message", pic.pic.message);
+  f.set("caption", pic.pic.svg.empty() ? std::string() : pic.caption);
+  f.set("steps_html", steps_html(r, g, res, pic.prefix, begin, o));
+  return f;
+}
+
+// The path of a failing run on the model (or on the neighbourhood of its end, for a large model).
+PageBuilder::FailurePicture PageBuilder::failure_picture(const RunRecord& r, const Resolved& resolved_run,
+                                                         const std::string& prefix, std::size_t begin) {
+  const Resolved* res = &resolved_run;
+  FailurePicture out;
+  Picture& pic = out.pic;
+  std::string& caption = out.caption;
+  // The path: every step since the last reset, its edges red with their step numbers.
+  std::map<std::uint32_t, std::vector<std::uint64_t>> on_path;
+  std::vector<VertexId> path_vertices;
+  for (std::size_t k = begin; k < r.trace.size(); ++k) {
+    if (!res->edge[k].is_none()) on_path[res->edge[k].value].push_back(r.trace[k].step);
+    path_vertices.push_back(res->from[k]);
+    if (!res->to[k].is_none()) path_vertices.push_back(res->to[k]);
+  }
+  const VertexId at = !res->fail_vertex.is_none() ? res->fail_vertex
+                      : r.trace.empty()           ? g->initial()
+                                                  : (res->to.back().is_none() ? res->from.back() : res->to.back());
+  std::vector<std::uint8_t> shown;
+  DotOptions d;
+  d.id_prefix = prefix;
+  name_vertices(d, *g, o);
+  // What to draw, from the most to the least: the whole model (when small), the neighbourhood
+  // of the failure and of the path's last vertices, then smaller ones, until the picture is
+  // narrow enough to read at a page 1280 px wide (max_failure_picture_pt).
+  struct Level {
+    std::uint32_t radius, max_vertices, seeds;
+  };
+  std::vector<Level> levels;
+  if (whole && g->num_vertices() <= o.max_failure_whole_vertices) levels.push_back({0, 0, 0});  // whole
+  levels.push_back({o.neighbourhood_radius, o.max_neighbourhood, 24});
+  if (o.max_neighbourhood > 12) levels.push_back({1, 12, 6});
+  if (o.max_neighbourhood > 6) levels.push_back({1, 6, 3});
+  auto show_level = [&](const Level& l) {
+    if (l.max_vertices == 0) {
+      d.show_vertex = nullptr;
+      caption.clear();
+      return;
+    }
+    std::vector<VertexId> seeds{at};
+    for (std::size_t k = path_vertices.size(); k-- > 0 && seeds.size() < l.seeds;) seeds.push_back(path_vertices[k]);
+    shown = neighbourhood(*g, seeds, l.radius, l.max_vertices);
+    d.show_vertex = [&](VertexId v) { return shown[v.index()] != 0; };
+    const auto drawn = std::count(shown.begin(), shown.end(), std::uint8_t{1});
+    caption = g->num_vertices() > static_cast<std::uint32_t>(drawn)
+                  ? fmt::format(
+                        "The model has {} vertices, too many to draw readably here; this is the "
+                        "neighbourhood of '{}' ({} vertices within {} step{}, and the last vertices of "
+                        "the path). ",
+                        g->num_vertices(), d.vertex_name ? d.vertex_name(at) : std::string(g->name(at)), drawn,
+                        l.radius, l.radius == 1 ? "" : "s")
+                  : std::string();
+  };
+  d.edge_style = [&](EdgeId e) {
+    DotStyle s;
+    auto it = on_path.find(e.value);
+    if (it == on_path.end()) {
+      s.color = "#b8c0c8";
+      return s;
+    }
+    s.color = fail_red;
+    s.penwidth = 2.6;
+    s.css_class = "path";
+    std::vector<std::string> nums;
+    const auto& steps = it->second;
+    const std::size_t from = steps.size() > 3 ? steps.size() - 3 : 0;
+    for (std::size_t k = from; k < steps.size(); ++k) nums.push_back(fmt::format("{}", steps[k]));
+    s.note = (from ? "#…" : "#") + join_limited(nums, 3);
+    return s;
+  };
+  d.vertex_style = [&](VertexId v) {
+    DotStyle s;
+    if (v == at) {
+      s.fillcolor = "#ffd7d5";
+      s.color = fail_red;
+      s.penwidth = 2.5;
+      s.css_class = "failvertex";
+    }
+    return s;
+  };
+  FallbackFailureBox box;
+  if (r.verdict == Verdict::fail) {
+    const std::string what =
+        r.observed ? fmt::format("got '{}'\nnot allowed", *r.observed) : std::string("silence\nno timeout edge");
+    box = {.at = at,
+           .text = what,
+           .edge_label = r.trace.empty() ? std::string("") : fmt::format("#{}", r.trace.back().step),
+           .color = fail_red};
+    d.extra_statements = fmt::format(
+        "  __failure [shape=box, style=\"filled,dashed\", fillcolor=\"#ffebe9\", color=\"{0}\", fontcolor=\"{0}\", "
+        "label={1}, id=\"{2}failure\", class=\"failure\"];\n"
+        "  v{3} -> __failure [color=\"{0}\", style=dashed, penwidth=2.6, fontcolor=\"{0}\", label={4}, "
+        "id=\"{2}failure_edge\", class=\"path failure\"];\n",
+        fail_red, dot_quote(what), prefix, at.value,
+        dot_quote(r.trace.empty() ? std::string("") : fmt::format("#{}", r.trace.back().step)));
+  }
+  for (std::size_t li = 0; li < levels.size(); ++li) {
+    if (li > 0) drawer.discard();
+    show_level(levels[li]);
+    pic = drawer.draw(*g, d, r.verdict == Verdict::fail ? &box : nullptr);
+    if (pic.svg.empty() || svg_width_pt(pic.svg) <= max_failure_picture_pt) break;
+  }
+  if (!pic.fallback.empty()) caption = pic.fallback + " " + caption;
+  if (!pic.svg.empty()) {
+    ++pictures_of_failures;
+    out.prefix = prefix;
+  }
+  caption += r.verdict == Verdict::fail
+                 ? "The path to the failure (every step since the run's last reset) is red, each edge with the "
+                   "numbers of the steps that took it; the failing vertex is filled, the dashed box is what the "
+                   "system did there. Hover a step to find its edge."
+                 : "The path of the run since its last reset is red; the filled vertex is where it stopped.";
+  if (d.vertex_name) {
+    std::vector<VertexId> named{at};
+    for (std::size_t k = path_vertices.size(); k-- > 0;) named.push_back(path_vertices[k]);
+    caption += " Vertices are drawn by number: " + name_list(*g, named, 12) + ".";
+  }
+  return out;
+}
+
+// Claims about the system (strategy/claims.hpp): why runs stopped early (each claim once, with
+// the runs it concerns), and the model's slack, made here from what the traces hold.
+void PageBuilder::claims() {
+  if (!g || total == 0) return;
+  slack_edge.assign(g->num_edges(), 0);
+  Evidence evidence;
+  for (std::size_t i = 0; i < rep.runs.size() && i < resolved.size(); ++i)
+    add_evidence(evidence, *g, rep.runs[i], resolved[i]);
+  struct Stop {
+    const ClaimRecord* claim;
+    std::string runs;
+  };
+  std::vector<Stop> stops;
+  for (const RunRecord& r : rep.runs)
+    for (const ClaimRecord& c : r.stopped_by) {
+      auto it = std::find_if(stops.begin(), stops.end(),
+                             [&](const Stop& s) { return s.claim->vertex == c.vertex && s.claim->label == c.label; });
+      const std::string run = fmt::format("{}", r.run);
+      if (it == stops.end())
+        stops.push_back({&c, run});
+      else {
+        it->claim = &c;  // the latest run's: the most evidence
+        it->runs += ", " + run;
+      }
+    }
+  Data stop_rows = list();
+  for (const Stop& s : stops) {
+    Data row;
+    // A later run may have seen what an earlier one stopped waiting for: said, never hidden.
+    std::uint64_t seen = 0;
+    if (const auto v = g->find_vertex(s.claim->vertex))
+      for (EdgeId e : g->out_edges(*v))
+        if (g->label(e) == s.claim->label) seen += evidence.count(*v, e);
+    row.set("text", seen == 0 ? s.claim->text
+                              : fmt::format("{}; these traces show it {} time{} in all: that stop was premature",
+                                            s.claim->text, seen, seen == 1 ? "" : "s"));
+    row.set("runs", s.runs);
+    row.set("behind", fmt::format("{}", s.claim->edges_behind));
+    stop_rows.push_back(row);
+  }
+  page.set("has_stops", !stops.empty());
+  page.set("stops", stop_rows);
+  const HistoryModel history = learn_history(*g, evidence);
+  const std::vector<OutcomeClaim> slack = model_slack(*g, evidence, &history);
+  Data never = list(), some = list();
+  std::size_t n_never = 0, n_some = 0;
+  for (const OutcomeClaim& c : slack) {
+    const bool at_vertex = c.kind == OutcomeClaim::Kind::never_at_vertex;
+    slack_edge[c.outcome.index()] = at_vertex ? 1 : 2;
+    std::size_t& n = at_vertex ? n_never : n_some;
+    if (n++ >= o.max_listed_edges) continue;
+    Data row;
+    row.set("label", std::string(g->label(c.outcome)));
+    row.set("vertex", std::string(g->name(c.vertex)));
+    row.set("visits", fmt::format("{}", c.visits));
+    row.set("histories", fmt::format("{}", c.histories));
+    row.set("rate", fmt::format("{:.2g}%", c.rate * 100));
+    row.set("text", describe_claim(*g, c));
+    (at_vertex ? never : some).push_back(row);
+  }
+  page.set("has_slack", !slack.empty());
+  page.set("slack_count", fmt::format("{}", slack.size()));
+  page.set("has_never", n_never > 0);
+  page.set("never", never);
+  page.set("never_count", fmt::format("{}", n_never));
+  page.set("has_some", n_some > 0);
+  page.set("some", some);
+  page.set("some_count", fmt::format("{}", n_some));
+  page.set("slack_more", n_never > o.max_listed_edges || n_some > o.max_listed_edges
+                             ? fmt::format("(The first {} of each kind are listed.)", o.max_listed_edges)
+                             : std::string());
+}
+
+// The model with coverage (the model section belongs to runs; simulate, cover and solve draw the
+// model in their own sections).
+void PageBuilder::model() {
   page.set("has_model", g != nullptr && total > 0);
   page.set("has_model_part", part);
   if (part)
@@ -867,469 +996,422 @@ ReportSummary write_html_report(std::ostream& out, const Report& rep, const Repo
              fmt::format("Coverage of the {} edges the trace{} saw (every edge of the states {} passed through): {}.",
                          g->num_edges(), rep.runs.size() == 1 ? "" : "s", rep.runs.size() == 1 ? "it" : "they",
                          rep.model_part));
-  // Claims about the system (strategy/claims.hpp): why runs stopped early (each claim once, with
-  // the runs it concerns), and the model's slack, made here from what the traces hold.
-  std::vector<std::uint8_t> slack_edge;  // 1: never at its vertex, 2: only in some histories
-  if (g && total > 0) {
-    slack_edge.assign(g->num_edges(), 0);
-    Evidence evidence;
-    for (std::size_t i = 0; i < rep.runs.size() && i < resolved.size(); ++i)
-      add_evidence(evidence, *g, rep.runs[i], resolved[i]);
-    struct Stop {
-      const ClaimRecord* claim;
-      std::string runs;
-    };
-    std::vector<Stop> stops;
-    for (const RunRecord& r : rep.runs)
-      for (const ClaimRecord& c : r.stopped_by) {
-        auto it = std::find_if(stops.begin(), stops.end(),
-                               [&](const Stop& s) { return s.claim->vertex == c.vertex && s.claim->label == c.label; });
-        const std::string run = fmt::format("{}", r.run);
-        if (it == stops.end())
-          stops.push_back({&c, run});
-        else {
-          it->claim = &c;  // the latest run's: the most evidence
-          it->runs += ", " + run;
-        }
-      }
-    Data stop_rows = list();
-    for (const Stop& s : stops) {
-      Data row;
-      // A later run may have seen what an earlier one stopped waiting for: said, never hidden.
-      std::uint64_t seen = 0;
-      if (const auto v = g->find_vertex(s.claim->vertex))
-        for (EdgeId e : g->out_edges(*v))
-          if (g->label(e) == s.claim->label) seen += evidence.count(*v, e);
-      row.set("text", seen == 0 ? s.claim->text
-                                : fmt::format("{}; these traces show it {} time{} in all: that stop was premature",
-                                              s.claim->text, seen, seen == 1 ? "" : "s"));
-      row.set("runs", s.runs);
-      row.set("behind", fmt::format("{}", s.claim->edges_behind));
-      stop_rows.push_back(row);
+  if (!g || total == 0) return;
+  page.set("model_summary",
+           fmt::format("{}{}: {} vertices ({} active, {} choice points, {} goals), {} edges, {} labels; "
+                       "initial vertex '{}'.",
+                       rep.model_name.empty() ? std::string("The model") : rep.model_name,
+                       part ? ", the part the traces saw" : "", g->num_vertices(), g->num_vertices() - g->num_passive(),
+                       g->num_passive(), g->num_goals(), g->num_edges(), g->num_labels(), g->name(g->initial())));
+  std::uint32_t max_visits = 0;
+  for (std::uint32_t v : visits) max_visits = std::max(max_visits, v);
+  page.set("coverage_summary",
+           total == 0 ? std::string("No runs: nothing was covered.")
+                      : fmt::format("The runs took {} of {} edges ({:.1f}%) and {} of {} labels at least once; the "
+                                    "most used edge {} times.",
+                                    cov.edges_covered, cov.edges_total,
+                                    cov.edges_total ? 100.0 * cov.edges_covered / cov.edges_total : 0.0,
+                                    cov.labels_covered, cov.labels_total, max_visits));
+  const Scale scale(max_visits);
+  page.set("has_legend", total > 0);
+  page.set("legend", model_legend(max_visits, scale));
+  const std::string model_message = model_picture(scale);
+  page.set("has_model_picture", whole && model_message.empty());
+  page.set("has_model_message", !model_message.empty());
+  page.set("model_message", model_message);
+  if (total) toc.push_back(toc_item("model", "model and coverage"));
+  if (const auto n = std::count(slack_edge.begin(), slack_edge.end(), std::uint8_t{1}) +
+                     std::count(slack_edge.begin(), slack_edge.end(), std::uint8_t{2}))
+    toc.push_back(toc_item("slack", fmt::format("model slack: {} outcome{}", n, n == 1 ? "" : "s")));
+  uncovered_edges();
+}
+
+Data PageBuilder::model_legend(std::uint32_t max_visits, const Scale& scale) const {
+  Data legend = list();
+  if (total) {
+    Data never;
+    never.set("color", uncovered_orange);
+    never.set("dash", "dashed");
+    never.set("text", "never taken");
+    legend.push_back(never);
+    if (std::find(slack_edge.begin(), slack_edge.end(), std::uint8_t{1}) != slack_edge.end()) {
+      Data item;
+      item.set("color", slack_purple);
+      item.set("dash", "dashed");
+      item.set("text", "never chosen by the system at its vertex");
+      legend.push_back(item);
     }
-    page.set("has_stops", !stops.empty());
-    page.set("stops", stop_rows);
-    const HistoryModel history = learn_history(*g, evidence);
-    const std::vector<OutcomeClaim> slack = model_slack(*g, evidence, &history);
-    Data never = list(), some = list();
-    std::size_t n_never = 0, n_some = 0;
-    for (const OutcomeClaim& c : slack) {
-      const bool at_vertex = c.kind == OutcomeClaim::Kind::never_at_vertex;
-      slack_edge[c.outcome.index()] = at_vertex ? 1 : 2;
-      std::size_t& n = at_vertex ? n_never : n_some;
-      if (n++ >= o.max_listed_edges) continue;
-      Data row;
-      row.set("label", std::string(g->label(c.outcome)));
-      row.set("vertex", std::string(g->name(c.vertex)));
-      row.set("visits", fmt::format("{}", c.visits));
-      row.set("histories", fmt::format("{}", c.histories));
-      row.set("rate", fmt::format("{:.2g}%", c.rate * 100));
-      row.set("text", describe_claim(*g, c));
-      (at_vertex ? never : some).push_back(row);
+    if (std::find(slack_edge.begin(), slack_edge.end(), std::uint8_t{2}) != slack_edge.end()) {
+      Data item;
+      item.set("color", history_teal);
+      item.set("dash", "dashed");
+      item.set("text", "chosen only after some histories");
+      legend.push_back(item);
     }
-    page.set("has_slack", !slack.empty());
-    page.set("slack_count", fmt::format("{}", slack.size()));
-    page.set("has_never", n_never > 0);
-    page.set("never", never);
-    page.set("never_count", fmt::format("{}", n_never));
-    page.set("has_some", n_some > 0);
-    page.set("some", some);
-    page.set("some_count", fmt::format("{}", n_some));
-    page.set("slack_more", n_never > o.max_listed_edges || n_some > o.max_listed_edges
-                               ? fmt::format("(The first {} of each kind are listed.)", o.max_listed_edges)
-                               : std::string());
+    std::uint32_t lo = 1;
+    for (std::size_t b = 0; b < scale.upper.size() && max_visits > 0; ++b) {
+      Data item;
+      item.set("color", scale.color(b));
+      item.set("dash", "");
+      const std::uint32_t hi = scale.upper[b];
+      item.set("text", lo == hi ? fmt::format("taken {}×", lo) : fmt::format("taken {}–{}×", lo, hi));
+      legend.push_back(item);
+      lo = hi + 1;
+    }
   }
-  if (g && total > 0) {
-    page.set(
-        "model_summary",
-        fmt::format("{}{}: {} vertices ({} active, {} choice points, {} goals), {} edges, {} labels; "
-                    "initial vertex '{}'.",
-                    rep.model_name.empty() ? std::string("The model") : rep.model_name,
-                    part ? ", the part the traces saw" : "", g->num_vertices(), g->num_vertices() - g->num_passive(),
-                    g->num_passive(), g->num_goals(), g->num_edges(), g->num_labels(), g->name(g->initial())));
-    std::uint32_t max_visits = 0;
-    for (std::uint32_t v : visits) max_visits = std::max(max_visits, v);
-    page.set("coverage_summary",
-             total == 0 ? std::string("No runs: nothing was covered.")
-                        : fmt::format("The runs took {} of {} edges ({:.1f}%) and {} of {} labels at least once; the "
-                                      "most used edge {} times.",
-                                      cov.edges_covered, cov.edges_total,
-                                      cov.edges_total ? 100.0 * cov.edges_covered / cov.edges_total : 0.0,
-                                      cov.labels_covered, cov.labels_total, max_visits));
-    const Scale scale(max_visits);
-    Data legend = list();
-    if (total) {
-      Data never;
-      never.set("color", uncovered_orange);
-      never.set("dash", "dashed");
-      never.set("text", "never taken");
-      legend.push_back(never);
-      if (std::find(slack_edge.begin(), slack_edge.end(), std::uint8_t{1}) != slack_edge.end()) {
-        Data item;
-        item.set("color", slack_purple);
-        item.set("dash", "dashed");
-        item.set("text", "never chosen by the system at its vertex");
-        legend.push_back(item);
-      }
-      if (std::find(slack_edge.begin(), slack_edge.end(), std::uint8_t{2}) != slack_edge.end()) {
-        Data item;
-        item.set("color", history_teal);
-        item.set("dash", "dashed");
-        item.set("text", "chosen only after some histories");
-        legend.push_back(item);
-      }
-      std::uint32_t lo = 1;
-      for (std::size_t b = 0; b < scale.upper.size() && max_visits > 0; ++b) {
-        Data item;
-        item.set("color", scale.color(b));
-        item.set("dash", "");
-        const std::uint32_t hi = scale.upper[b];
-        item.set("text", lo == hi ? fmt::format("taken {}×", lo) : fmt::format("taken {}–{}×", lo, hi));
-        legend.push_back(item);
-        lo = hi + 1;
-      }
-    }
-    page.set("has_legend", total > 0);
-    page.set("legend", legend);
-    std::string model_message;
-    if (whole) {
-      DotOptions d;
-      d.id_prefix = "m_";
-      name_vertices(d, *g, o);
-      if (total)
-        d.edge_style = [&](EdgeId e) {
-          DotStyle s;
-          if (slack_edge[e.index()] == 1) {  // an outcome the system never chose at its vertex
-            s.color = slack_purple;
-            s.dashed = true;
-            s.penwidth = 2.2;
-            s.note = "never chosen";
-            s.css_class = "slack";
-            return s;
-          }
-          const std::uint32_t c = visits[e.index()];
-          if (slack_edge[e.index()] == 2) {  // chosen, but never in some histories
-            s.color = history_teal;
-            s.dashed = true;
-            s.penwidth = 2.0;
-            s.note = fmt::format("×{}, only after some histories", c);
-            s.css_class = "history-only";
-            return s;
-          }
-          if (c == 0) {
-            s.color = uncovered_orange;
-            s.dashed = true;
-            s.css_class = "uncovered";
-            return s;
-          }
-          const std::size_t b = scale.bucket(c);
-          s.color = scale.color(b);
-          s.penwidth = 1.2 + 0.6 * static_cast<double>(b);
-          s.note = fmt::format("×{}", c);
-          s.css_class = "covered";
+  return legend;
+}
+
+// The whole model with its coverage, when it is small enough to draw; else the message why not.
+std::string PageBuilder::model_picture(const Scale& scale) {
+  std::string model_message;
+  if (whole) {
+    DotOptions d;
+    d.id_prefix = "m_";
+    name_vertices(d, *g, o);
+    if (total)
+      d.edge_style = [&](EdgeId e) {
+        DotStyle s;
+        if (slack_edge[e.index()] == 1) {  // an outcome the system never chose at its vertex
+          s.color = slack_purple;
+          s.dashed = true;
+          s.penwidth = 2.2;
+          s.note = "never chosen";
+          s.css_class = "slack";
           return s;
-        };
-      Picture pic = drawer.draw(*g, d);
-      // Short names in the picture: the table that says which state each one is.
-      Data states = list();
-      if (d.vertex_name && !pic.svg.empty())
-        for (VertexId v : g->vertices()) {
-          Data row;
-          row.set("short", d.vertex_name(v));
-          row.set("anchor", fmt::format("state-v{}", v.value));
-          row.set("kind", g->is_passive(v) ? "choice point" : "active");
-          row.set("state", std::string(g->name(v)));
-          states.push_back(row);
         }
-      page.set("has_state_table", !states.is_empty_list());
-      page.set("state_table", states);
-      page.set("state_count", fmt::format("{}", g->num_vertices()));
-      page.set("model_picture", pic.svg);
-      page.set("model_fallback", pic.fallback);
-      model_message = pic.message;
-    } else {
-      model_message = fmt::format(
-          "The model has {} vertices and {} edges: pictures of the whole model are drawn up to {} vertices and {} "
-          "edges (a larger layout takes Graphviz minutes and stalls a browser). The failures above show their "
-          "neighbourhoods; the uncovered edges are listed below.",
-          g->num_vertices(), g->num_edges(), o.max_drawn_vertices, o.max_drawn_edges);
-      summary.messages.push_back(
-          fmt::format("the model has {} vertices: only neighbourhoods of failures are drawn", g->num_vertices()));
-    }
-    page.set("has_model_picture", whole && model_message.empty());
-    page.set("has_model_message", !model_message.empty());
-    page.set("model_message", model_message);
-    Data uncovered = list();
-    std::uint32_t n_uncovered = 0;
-    for (EdgeId e : g->edges()) {
-      if (visits[e.index()]) continue;
-      if (n_uncovered++ >= o.max_listed_edges) continue;
-      Data row;
-      row.set("label", std::string(g->label(e)));
-      row.set("from", std::string(g->name(g->source(e))));
-      row.set("to", std::string(g->name(g->target(e))));
-      row.set("edge", std::string(g->name(e)));
-      uncovered.push_back(row);
-    }
-    page.set("uncovered_count", fmt::format("{} of {}", n_uncovered, g->num_edges()));
-    page.set("has_uncovered", n_uncovered > 0);
-    page.set("uncovered", uncovered);
-    page.set("has_uncovered_more", n_uncovered > o.max_listed_edges);
-    page.set("uncovered_more",
-             fmt::format("{}", n_uncovered > o.max_listed_edges ? n_uncovered - o.max_listed_edges : 0));
-    if (total) toc.push_back(toc_item("model", "model and coverage"));
-    if (const auto n = std::count(slack_edge.begin(), slack_edge.end(), std::uint8_t{1}) +
-                       std::count(slack_edge.begin(), slack_edge.end(), std::uint8_t{2}))
-      toc.push_back(toc_item("slack", fmt::format("model slack: {} outcome{}", n, n == 1 ? "" : "s")));
-    if (total && n_uncovered) toc.push_back(toc_item("uncovered", fmt::format("{} edges never covered", n_uncovered)));
-  }
-
-  // simulate
-  if (rep.simulation) {
-    const StrategyComparison& sc = *rep.simulation;
-    Data s;
-    std::uint32_t runs_each = sc.rows.empty() ? 0 : sc.rows.front().stats.runs;
-    s.set("runs_text", fmt::format("{} run{}", runs_each, runs_each == 1 ? "" : "s"));
-    s.set("seed", fmt::format("{}", sc.seed));
-    s.set("max_steps", sc.max_steps ? fmt::format("{}", sc.max_steps) : std::string("unlimited"));
-    // Each row's purpose in words (run/simulation.hpp's describe_purpose needs the model).
-    std::vector<std::string> row_purpose, purposes;
-    for (const StrategyComparison::Row& row : sc.rows) {
-      row_purpose.push_back(g ? describe_purpose(*g, row.purpose) : std::string(to_string(row.purpose.kind)));
-      if (std::find(purposes.begin(), purposes.end(), row_purpose.back()) == purposes.end())
-        purposes.push_back(row_purpose.back());
-    }
-    s.set("one_purpose", purposes.size() == 1);
-    s.set("purpose", purposes.size() == 1 ? purposes[0] : std::string());
-    const bool has_mutants = !sc.mutants.empty();
-    s.set("has_mutants", has_mutants);
-    Data rows = list();
-    Histograms hist;
-    hist.x_label = "steps to meet the purpose";
-    const char* palette[] = {"#1f6feb", "#bf3989", "#1a7f37", "#9a6700", "#8250df", "#0a7ea4", "#cf222e", "#57606a"};
-    bool any_sample = false;
-    for (std::size_t k = 0; k < sc.rows.size(); ++k) {
-      const SimulationStats& st = sc.rows[k].stats;
-      Data row;
-      row.set("strategy", sc.rows[k].strategy);
-      row.set("row_purpose", row_purpose[k]);
-      row.set("runs", fmt::format("{}", st.runs));
-      row.set("success", fmt::format("{:.1f}%", 100.0 * st.success_rate));
-      row.set("mean", st.success_rate > 0 ? fmt::format("{:.2f}", st.mean_steps) : std::string("–"));
-      row.set("sd", st.success_rate > 0 ? fmt::format("{:.2f}", st.sd_steps) : std::string("–"));
-      row.set("passed", fmt::format("{}", st.passed));
-      row.set("failed", fmt::format("{}", st.failed));
-      row.set("inconclusive", fmt::format("{}", st.inconclusive));
-      row.set("errors", fmt::format("{}", st.errors));
-      row.set("detected",
-              fmt::format("{}/{} ({:.0f}%)", st.mutants_detected, st.mutants, 100.0 * st.detected_fraction()));
-      row.set("detect_steps",
-              st.mutant_runs_failed ? fmt::format("{:.1f}", st.mean_steps_to_detect) : std::string("–"));
-      rows.push_back(row);
-      HistogramRow h;
-      h.name = sc.rows[k].strategy;
-      h.color = palette[k % std::size(palette)];
-      for (std::uint64_t x : st.steps_to_purpose) h.values.push_back(static_cast<double>(x));
-      any_sample = any_sample || !h.values.empty();
-      h.note = st.success_rate > 0 ? fmt::format("mean {:.1f}, sd {:.1f}, {:.0f}% met", st.mean_steps, st.sd_steps,
-                                                 100.0 * st.success_rate)
-                                   : std::string("purpose never met");
-      hist.rows.push_back(std::move(h));
-    }
-    s.set("rows", rows);
-    s.set("has_histograms", any_sample);
-    s.set("histograms", any_sample ? svg_histograms(hist) : std::string());
-    bool table = has_mutants;
-    for (const StrategyComparison::Row& row : sc.rows)
-      table = table && row.stats.mutant_detected.size() == sc.mutants.size();
-    s.set("has_mutant_table", table);
-    if (table) {
-      Data heads = list();
-      for (const StrategyComparison::Row& row : sc.rows) heads.push_back(Data("head", row.strategy));
-      s.set("mutant_heads", heads);
-      Data mrows = list();
-      for (std::size_t m = 0; m < sc.mutants.size(); ++m) {
-        Data mr;
-        mr.set("description", sc.mutants[m].description);
-        Data cells = list();
-        for (const StrategyComparison::Row& row : sc.rows) {
-          Data c;
-          const bool killed = row.stats.mutant_detected[m] != 0;
-          c.set("cell", killed ? "killed" : "survived");
-          c.set("cell_class", killed ? "killed" : "survived");
-          cells.push_back(c);
+        const std::uint32_t c = visits[e.index()];
+        if (slack_edge[e.index()] == 2) {  // chosen, but never in some histories
+          s.color = history_teal;
+          s.dashed = true;
+          s.penwidth = 2.0;
+          s.note = fmt::format("×{}, only after some histories", c);
+          s.css_class = "history-only";
+          return s;
         }
-        mr.set("cells", cells);
-        mrows.push_back(mr);
+        if (c == 0) {
+          s.color = uncovered_orange;
+          s.dashed = true;
+          s.css_class = "uncovered";
+          return s;
+        }
+        const std::size_t b = scale.bucket(c);
+        s.color = scale.color(b);
+        s.penwidth = 1.2 + 0.6 * static_cast<double>(b);
+        s.note = fmt::format("×{}", c);
+        s.css_class = "covered";
+        return s;
+      };
+    Picture pic = drawer.draw(*g, d);
+    // Short names in the picture: the table that says which state each one is.
+    Data states = list();
+    if (d.vertex_name && !pic.svg.empty())
+      for (VertexId v : g->vertices()) {
+        Data row;
+        row.set("short", d.vertex_name(v));
+        row.set("anchor", fmt::format("state-v{}", v.value));
+        row.set("kind", g->is_passive(v) ? "choice point" : "active");
+        row.set("state", std::string(g->name(v)));
+        states.push_back(row);
       }
-      s.set("mutant_rows", mrows);
-    }
-    page.set("simulation", s);
-    toc.push_back(toc_item("simulate", "strategies compared"));
+    page.set("has_state_table", !states.is_empty_list());
+    page.set("state_table", states);
+    page.set("state_count", fmt::format("{}", g->num_vertices()));
+    page.set("model_picture", pic.svg);
+    page.set("model_fallback", pic.fallback);
+    model_message = pic.message;
+  } else {
+    model_message = fmt::format(
+        "The model has {} vertices and {} edges: pictures of the whole model are drawn up to {} vertices and {} "
+        "edges (a larger layout takes Graphviz minutes and stalls a browser). The failures above show their "
+        "neighbourhoods; the uncovered edges are listed below.",
+        g->num_vertices(), g->num_edges(), o.max_drawn_vertices, o.max_drawn_edges);
+    summary.messages.push_back(
+        fmt::format("the model has {} vertices: only neighbourhoods of failures are drawn", g->num_vertices()));
   }
+  return model_message;
+}
 
-  // cover
-  if (rep.cover) {
-    const CoverReport& cs = *rep.cover;
-    const PostmanTour& tour = cs.tour();
-    const TourSegments& segments = cs.segments();
-    Data c;
-    c.set("tour_steps", fmt::format("{}", tour.steps.size()));
-    c.set("start", g && !tour.start.is_none() ? std::string(g->name(tour.start)) : std::string("?"));
-    c.set("cost", short_number(tour.cost));
-    c.set("lower_bound", short_number(tour.lower_bound));
-    c.set("has_uncoverable", !tour.uncoverable.empty());
-    c.set("uncoverable", fmt::format("{}", tour.uncoverable.size()));
-    c.set("segments", fmt::format("{}", segments.count()));
-    const CoverBound& b = cs.bound;
-    std::string bound_text;
-    if (!b.computed) {
-      bound_text = "The bound of seed 000 Proposition 2 was not computed (too much work for this tour).";
-    } else if (b.cyclic) {
-      bound_text = "The tour has no choice point: following it covers every edge in one round (p = 1).";
-    } else {
-      const std::uint64_t m99 = cs.rounds_99.value_or(0);
-      bound_text = fmt::format(
-          "Seed 000, Proposition 2: with n = {} segments and p = min p_i,v = {:.4g}, Cover(v, m n) covers every edge "
-          "with probability at least 1 − n (1 − p)^m{}.",
-          b.num_segments, b.p, m99 ? fmt::format("; at least 0.99 from m = {}", m99) : std::string());
-    }
-    c.set("bound_text", bound_text);
-    const bool plot = cs.options.sim_runs > 0 && !cs.table.rows.empty();
-    c.set("has_plot", plot);
-    if (plot) {
-      LinePlot lp;
-      lp.title = "Probability that every edge is covered";
-      lp.x_label = "k: visits of choice points";
-      lp.y_label = "P(all edges covered)";
-      PlotSeries est{.name = fmt::format("simulated ({} runs, 95% interval)", cs.table.runs)};
-      PlotSeries bnd{.name = "bound 1 − n (1 − p)^m (Proposition 2)",
-                     .color = fail_red,
-                     .dashed = true,
-                     .steps = true,
-                     .markers = false};
-      for (const ConvergenceRow& row : cs.table.rows) {
-        est.x.push_back(row.visits);
-        est.y.push_back(row.estimate);
-        est.low.push_back(row.low);
-        est.high.push_back(row.high);
-        if (b.computed) {
-          bnd.x.push_back(row.visits);
-          bnd.y.push_back(b.bound_after_visits(row.visits));
-        }
+void PageBuilder::uncovered_edges() {
+  Data uncovered = list();
+  std::uint32_t n_uncovered = 0;
+  for (EdgeId e : g->edges()) {
+    if (visits[e.index()]) continue;
+    if (n_uncovered++ >= o.max_listed_edges) continue;
+    Data row;
+    row.set("label", std::string(g->label(e)));
+    row.set("from", std::string(g->name(g->source(e))));
+    row.set("to", std::string(g->name(g->target(e))));
+    row.set("edge", std::string(g->name(e)));
+    uncovered.push_back(row);
+  }
+  page.set("uncovered_count", fmt::format("{} of {}", n_uncovered, g->num_edges()));
+  page.set("has_uncovered", n_uncovered > 0);
+  page.set("uncovered", uncovered);
+  page.set("has_uncovered_more", n_uncovered > o.max_listed_edges);
+  page.set("uncovered_more",
+           fmt::format("{}", n_uncovered > o.max_listed_edges ? n_uncovered - o.max_listed_edges : 0));
+  if (total && n_uncovered) toc.push_back(toc_item("uncovered", fmt::format("{} edges never covered", n_uncovered)));
+}
+
+void PageBuilder::simulation() {
+  if (!rep.simulation) return;
+  const StrategyComparison& sc = *rep.simulation;
+  Data s;
+  std::uint32_t runs_each = sc.rows.empty() ? 0 : sc.rows.front().stats.runs;
+  s.set("runs_text", fmt::format("{} run{}", runs_each, runs_each == 1 ? "" : "s"));
+  s.set("seed", fmt::format("{}", sc.seed));
+  s.set("max_steps", sc.max_steps ? fmt::format("{}", sc.max_steps) : std::string("unlimited"));
+  // Each row's purpose in words (run/simulation.hpp's describe_purpose needs the model).
+  std::vector<std::string> row_purpose, purposes;
+  for (const StrategyComparison::Row& row : sc.rows) {
+    row_purpose.push_back(g ? describe_purpose(*g, row.purpose) : std::string(to_string(row.purpose.kind)));
+    if (std::find(purposes.begin(), purposes.end(), row_purpose.back()) == purposes.end())
+      purposes.push_back(row_purpose.back());
+  }
+  s.set("one_purpose", purposes.size() == 1);
+  s.set("purpose", purposes.size() == 1 ? purposes[0] : std::string());
+  const bool has_mutants = !sc.mutants.empty();
+  s.set("has_mutants", has_mutants);
+  Data rows = list();
+  Histograms hist;
+  hist.x_label = "steps to meet the purpose";
+  const char* palette[] = {"#1f6feb", "#bf3989", "#1a7f37", "#9a6700", "#8250df", "#0a7ea4", "#cf222e", "#57606a"};
+  bool any_sample = false;
+  for (std::size_t k = 0; k < sc.rows.size(); ++k) {
+    const SimulationStats& st = sc.rows[k].stats;
+    Data row;
+    row.set("strategy", sc.rows[k].strategy);
+    row.set("row_purpose", row_purpose[k]);
+    row.set("runs", fmt::format("{}", st.runs));
+    row.set("success", fmt::format("{:.1f}%", 100.0 * st.success_rate));
+    row.set("mean", st.success_rate > 0 ? fmt::format("{:.2f}", st.mean_steps) : std::string("–"));
+    row.set("sd", st.success_rate > 0 ? fmt::format("{:.2f}", st.sd_steps) : std::string("–"));
+    row.set("passed", fmt::format("{}", st.passed));
+    row.set("failed", fmt::format("{}", st.failed));
+    row.set("inconclusive", fmt::format("{}", st.inconclusive));
+    row.set("errors", fmt::format("{}", st.errors));
+    row.set("detected",
+            fmt::format("{}/{} ({:.0f}%)", st.mutants_detected, st.mutants, 100.0 * st.detected_fraction()));
+    row.set("detect_steps", st.mutant_runs_failed ? fmt::format("{:.1f}", st.mean_steps_to_detect) : std::string("–"));
+    rows.push_back(row);
+    HistogramRow h;
+    h.name = sc.rows[k].strategy;
+    h.color = palette[k % std::size(palette)];
+    for (std::uint64_t x : st.steps_to_purpose) h.values.push_back(static_cast<double>(x));
+    any_sample = any_sample || !h.values.empty();
+    h.note = st.success_rate > 0 ? fmt::format("mean {:.1f}, sd {:.1f}, {:.0f}% met", st.mean_steps, st.sd_steps,
+                                               100.0 * st.success_rate)
+                                 : std::string("purpose never met");
+    hist.rows.push_back(std::move(h));
+  }
+  s.set("rows", rows);
+  s.set("has_histograms", any_sample);
+  s.set("histograms", any_sample ? svg_histograms(hist) : std::string());
+  bool table = has_mutants;
+  for (const StrategyComparison::Row& row : sc.rows)
+    table = table && row.stats.mutant_detected.size() == sc.mutants.size();
+  s.set("has_mutant_table", table);
+  if (table) {
+    Data heads = list();
+    for (const StrategyComparison::Row& row : sc.rows) heads.push_back(Data("head", row.strategy));
+    s.set("mutant_heads", heads);
+    Data mrows = list();
+    for (std::size_t m = 0; m < sc.mutants.size(); ++m) {
+      Data mr;
+      mr.set("description", sc.mutants[m].description);
+      Data cells = list();
+      for (const StrategyComparison::Row& row : sc.rows) {
+        Data c;
+        const bool killed = row.stats.mutant_detected[m] != 0;
+        c.set("cell", killed ? "killed" : "survived");
+        c.set("cell_class", killed ? "killed" : "survived");
+        cells.push_back(c);
       }
-      lp.series.push_back(std::move(est));
-      if (b.computed) lp.series.push_back(std::move(bnd));
-      c.set("plot", svg_line_plot(lp));
-      c.set("plot_caption",
-            fmt::format("{} seeded runs of the cover strategy ({} segment choice, seed {}) against a system that picks "
-                        "with the model's probabilities; the band is the 95% Wilson interval. The bound holds for the "
-                        "paper's random segment choice.",
-                        cs.table.runs, cs.options.cover.choice == SegmentChoice::random ? "random" : "prefer-uncovered",
-                        cs.options.seed));
+      mr.set("cells", cells);
+      mrows.push_back(mr);
     }
-    std::vector<std::string> steps;
-    auto step_text = [&](const TourStep& t) {
-      if (!g) return t.is_reset() ? std::string("reset") : fmt::format("e{}", t.edge.value);
-      return t.is_reset() ? fmt::format("reset({})", g->name(t.from)) : std::string(g->name(t.edge));
+    s.set("mutant_rows", mrows);
+  }
+  page.set("simulation", s);
+  toc.push_back(toc_item("simulate", "strategies compared"));
+}
+
+// The edge-coverage tour of `cover`, its bound and the simulated convergence.
+void PageBuilder::cover() {
+  if (!rep.cover) return;
+  const CoverReport& cs = *rep.cover;
+  const PostmanTour& tour = cs.tour();
+  const TourSegments& segments = cs.segments();
+  Data c;
+  c.set("tour_steps", fmt::format("{}", tour.steps.size()));
+  c.set("start", g && !tour.start.is_none() ? std::string(g->name(tour.start)) : std::string("?"));
+  c.set("cost", short_number(tour.cost));
+  c.set("lower_bound", short_number(tour.lower_bound));
+  c.set("has_uncoverable", !tour.uncoverable.empty());
+  c.set("uncoverable", fmt::format("{}", tour.uncoverable.size()));
+  c.set("segments", fmt::format("{}", segments.count()));
+  const CoverBound& b = cs.bound;
+  std::string bound_text;
+  if (!b.computed) {
+    bound_text = "The bound of seed 000 Proposition 2 was not computed (too much work for this tour).";
+  } else if (b.cyclic) {
+    bound_text = "The tour has no choice point: following it covers every edge in one round (p = 1).";
+  } else {
+    const std::uint64_t m99 = cs.rounds_99.value_or(0);
+    bound_text = fmt::format(
+        "Seed 000, Proposition 2: with n = {} segments and p = min p_i,v = {:.4g}, Cover(v, m n) covers every edge "
+        "with probability at least 1 − n (1 − p)^m{}.",
+        b.num_segments, b.p, m99 ? fmt::format("; at least 0.99 from m = {}", m99) : std::string());
+  }
+  c.set("bound_text", bound_text);
+  const bool plot = cs.options.sim_runs > 0 && !cs.table.rows.empty();
+  c.set("has_plot", plot);
+  if (plot) {
+    LinePlot lp;
+    lp.title = "Probability that every edge is covered";
+    lp.x_label = "k: visits of choice points";
+    lp.y_label = "P(all edges covered)";
+    PlotSeries est{.name = fmt::format("simulated ({} runs, 95% interval)", cs.table.runs)};
+    PlotSeries bnd{.name = "bound 1 − n (1 − p)^m (Proposition 2)",
+                   .color = fail_red,
+                   .dashed = true,
+                   .steps = true,
+                   .markers = false};
+    for (const ConvergenceRow& row : cs.table.rows) {
+      est.x.push_back(row.visits);
+      est.y.push_back(row.estimate);
+      est.low.push_back(row.low);
+      est.high.push_back(row.high);
+      if (b.computed) {
+        bnd.x.push_back(row.visits);
+        bnd.y.push_back(b.bound_after_visits(row.visits));
+      }
+    }
+    lp.series.push_back(std::move(est));
+    if (b.computed) lp.series.push_back(std::move(bnd));
+    c.set("plot", svg_line_plot(lp));
+    c.set("plot_caption",
+          fmt::format("{} seeded runs of the cover strategy ({} segment choice, seed {}) against a system that picks "
+                      "with the model's probabilities; the band is the 95% Wilson interval. The bound holds for the "
+                      "paper's random segment choice.",
+                      cs.table.runs, cs.options.cover.choice == SegmentChoice::random ? "random" : "prefer-uncovered",
+                      cs.options.seed));
+  }
+  std::vector<std::string> steps;
+  auto step_text = [&](const TourStep& t) {
+    if (!g) return t.is_reset() ? std::string("reset") : fmt::format("e{}", t.edge.value);
+    return t.is_reset() ? fmt::format("reset({})", g->name(t.from)) : std::string(g->name(t.edge));
+  };
+  for (const TourStep& t : tour.steps) steps.push_back(step_text(t));
+  std::string tour_text;
+  for (std::size_t k = 0; k < steps.size() && k < 2000; ++k) tour_text += (k ? " " : "") + steps[k];
+  if (steps.size() > 2000) tour_text += fmt::format(" … ({} more)", steps.size() - 2000);
+  c.set("tour_text", tour_text);
+  Data seg_rows = list();
+  for (std::uint32_t k = 0; k < segments.count() && k < 500; ++k) {
+    std::vector<std::string> e;
+    for (const TourStep& t : segments.segment(k)) e.push_back(step_text(t));
+    Data row;
+    row.set("name", fmt::format("T{}", k + 1));
+    row.set("edges", join_limited(e, 200));
+    seg_rows.push_back(row);
+  }
+  c.set("segment_rows", seg_rows);
+  // The tour on the model: edges taken more than once bold, with how often.
+  std::string cover_svg, cover_message;
+  if (!g) {
+    cover_message = "No model was given, so the tour cannot be drawn.";
+  } else if (!drawable(*g, o)) {
+    cover_message = fmt::format("The model has {} vertices: the tour is drawn up to {} vertices.", g->num_vertices(),
+                                o.max_drawn_vertices);
+  } else if (tour.multiplicity.size() == g->num_edges()) {
+    DotOptions d;
+    d.id_prefix = "c_";
+    d.edge_style = [&](EdgeId e) {
+      DotStyle st;
+      const std::uint32_t m = tour.multiplicity[e.index()];
+      if (m == 0) {
+        st.color = uncovered_orange;
+        st.dashed = true;
+        st.css_class = "untoured";
+      } else if (m > 1) {
+        st.color = blues[3];
+        st.penwidth = 2.6;
+        st.note = fmt::format("×{}", m);
+        st.css_class = "repeated";
+      }
+      return st;
     };
-    for (const TourStep& t : tour.steps) steps.push_back(step_text(t));
-    std::string tour_text;
-    for (std::size_t k = 0; k < steps.size() && k < 2000; ++k) tour_text += (k ? " " : "") + steps[k];
-    if (steps.size() > 2000) tour_text += fmt::format(" … ({} more)", steps.size() - 2000);
-    c.set("tour_text", tour_text);
-    Data seg_rows = list();
-    for (std::uint32_t k = 0; k < segments.count() && k < 500; ++k) {
-      std::vector<std::string> e;
-      for (const TourStep& t : segments.segment(k)) e.push_back(step_text(t));
-      Data row;
-      row.set("name", fmt::format("T{}", k + 1));
-      row.set("edges", join_limited(e, 200));
-      seg_rows.push_back(row);
-    }
-    c.set("segment_rows", seg_rows);
-    // The tour on the model: edges taken more than once bold, with how often.
-    std::string cover_svg, cover_message;
-    if (!g) {
-      cover_message = "No model was given, so the tour cannot be drawn.";
-    } else if (!drawable(*g, o)) {
-      cover_message = fmt::format("The model has {} vertices: the tour is drawn up to {} vertices.", g->num_vertices(),
-                                  o.max_drawn_vertices);
-    } else if (tour.multiplicity.size() == g->num_edges()) {
-      DotOptions d;
-      d.id_prefix = "c_";
-      d.edge_style = [&](EdgeId e) {
-        DotStyle st;
-        const std::uint32_t m = tour.multiplicity[e.index()];
-        if (m == 0) {
-          st.color = uncovered_orange;
-          st.dashed = true;
-          st.css_class = "untoured";
-        } else if (m > 1) {
-          st.color = blues[3];
-          st.penwidth = 2.6;
-          st.note = fmt::format("×{}", m);
-          st.css_class = "repeated";
-        }
-        return st;
-      };
-      Picture pic = drawer.draw(*g, d);
-      cover_svg = pic.svg;
-      c.set("cover_fallback", pic.fallback);
-      cover_message = pic.message;
-    }
-    c.set("has_cover_picture", !cover_svg.empty());
-    c.set("cover_picture", cover_svg);
-    c.set("has_cover_message", !cover_message.empty());
-    c.set("cover_message", cover_message);
-    page.set("cover", c);
-    toc.push_back(toc_item("cover", "cover convergence"));
+    Picture pic = drawer.draw(*g, d);
+    cover_svg = pic.svg;
+    c.set("cover_fallback", pic.fallback);
+    cover_message = pic.message;
   }
+  c.set("has_cover_picture", !cover_svg.empty());
+  c.set("cover_picture", cover_svg);
+  c.set("has_cover_message", !cover_message.empty());
+  c.set("cover_message", cover_message);
+  page.set("cover", c);
+  toc.push_back(toc_item("cover", "cover convergence"));
+}
 
-  // solve
-  if (rep.solve) {
-    const SolveSection& ss = *rep.solve;
-    Data s;
-    s.set("objective", ss.objective);
-    Data lines = list();
-    for (const std::string& l : ss.summary) lines.push_back(Data("line", l));
-    s.set("summary", lines);
-    std::string message;
-    std::string svg;
-    if (!g) {
-      message = "No model was given, so the strategy cannot be drawn.";
-    } else if (!drawable(*g, o)) {
-      message = fmt::format("The model has {} vertices: the strategy is drawn up to {} vertices.", g->num_vertices(),
-                            o.max_drawn_vertices);
-    } else {
-      DotOptions d;
-      d.id_prefix = "s_";
-      d.vertex_note = [&](VertexId v) { return v.index() < ss.vertex_value.size() ? ss.vertex_value[v.index()] : ""; };
-      d.dim_vertex = [&](VertexId v) { return v.index() < ss.losing.size() && ss.losing[v.index()]; };
-      d.edge_style = [&](EdgeId e) {
-        DotStyle st;
-        const VertexId from = g->source(e);
-        if (from.index() < ss.strategy.size() && ss.strategy[from.index()] == e) {
-          st.color = strategy_green;
-          st.penwidth = 2.6;
-          st.css_class = "strategy";
-        }
-        return st;
-      };
-      Picture pic = drawer.draw(*g, d);
-      svg = pic.svg;
-      s.set("solve_fallback", pic.fallback);
-      message = pic.message;
-    }
-    s.set("has_solve_picture", !svg.empty());
-    s.set("solve_picture", svg);
-    s.set("has_solve_message", !message.empty());
-    s.set("solve_message", message);
-    page.set("solve", s);
-    toc.push_back(toc_item("solve", "strategy"));
+void PageBuilder::solve() {
+  if (!rep.solve) return;
+  const SolveSection& ss = *rep.solve;
+  Data s;
+  s.set("objective", ss.objective);
+  Data lines = list();
+  for (const std::string& l : ss.summary) lines.push_back(Data("line", l));
+  s.set("summary", lines);
+  std::string message;
+  std::string svg;
+  if (!g) {
+    message = "No model was given, so the strategy cannot be drawn.";
+  } else if (!drawable(*g, o)) {
+    message = fmt::format("The model has {} vertices: the strategy is drawn up to {} vertices.", g->num_vertices(),
+                          o.max_drawn_vertices);
+  } else {
+    DotOptions d;
+    d.id_prefix = "s_";
+    d.vertex_note = [&](VertexId v) { return v.index() < ss.vertex_value.size() ? ss.vertex_value[v.index()] : ""; };
+    d.dim_vertex = [&](VertexId v) { return v.index() < ss.losing.size() && ss.losing[v.index()]; };
+    d.edge_style = [&](EdgeId e) {
+      DotStyle st;
+      const VertexId from = g->source(e);
+      if (from.index() < ss.strategy.size() && ss.strategy[from.index()] == e) {
+        st.color = strategy_green;
+        st.penwidth = 2.6;
+        st.css_class = "strategy";
+      }
+      return st;
+    };
+    Picture pic = drawer.draw(*g, d);
+    svg = pic.svg;
+    s.set("solve_fallback", pic.fallback);
+    message = pic.message;
   }
-  page.set("toc", toc);
-  out << render(detail::page_template(), page);
+  s.set("has_solve_picture", !svg.empty());
+  s.set("solve_picture", svg);
+  s.set("has_solve_message", !message.empty());
+  s.set("solve_message", message);
+  page.set("solve", s);
+}
+
+}  // namespace
+
+ReportSummary write_html_report(std::ostream& out, const Report& rep, const ReportOptions& o) {
+  ReportSummary summary;
+  PageBuilder b(rep, o, summary);
+  b.verdict_and_facts();
+  b.runs_tables();
+  b.claims();
+  b.model();
+  b.simulation();
+  b.cover();
+  b.solve();
+  b.page.set("toc", b.toc);
+  out << render(detail::page_template(), b.page);
   return summary;
 }
 
