@@ -713,23 +713,195 @@ PropertyResult pmin_by_expected_cost(const TestGraph& g, const std::vector<std::
 
 }  // namespace detail
 
-PropertyResult solve_property(const TestGraph& g, const PropertyQuery& q, const PropertyOptions& o) {
+namespace {
+
+// The query's targets and until left side as per-vertex flags, and its shape checked: what the
+// solvers below cannot answer is a UsageError naming the field.
+struct QueryMasks {
+  std::vector<std::uint8_t> is_target, is_allowed;
+};
+
+QueryMasks check_query(const TestGraph& g, const PropertyQuery& q) {
   const std::uint32_t n = g.num_vertices();
-  std::vector<std::uint8_t> is_target(n, 0), is_allowed(n, 1);
+  QueryMasks m{std::vector<std::uint8_t>(n, 0), std::vector<std::uint8_t>(n, 1)};
   for (VertexId v : q.targets) {
     if (v.index() >= n) throw UsageError("targets", "solve_property: target vertex id out of range");
-    is_target[v.index()] = 1;
+    m.is_target[v.index()] = 1;
   }
   if (q.allowed) {
-    std::fill(is_allowed.begin(), is_allowed.end(), 0);
+    std::fill(m.is_allowed.begin(), m.is_allowed.end(), 0);
     for (VertexId v : *q.allowed) {
       if (v.index() >= n) throw UsageError("allowed", "solve_property: vertex id out of range");
-      is_allowed[v.index()] = 1;
+      m.is_allowed[v.index()] = 1;
     }
   }
   if (q.complement && q.kind != PropertyKind::probability)
     throw UsageError("property", "only a probability (P) has a complement path (G, W, R)");
   if (q.state_reward.size() > n) throw UsageError("state_reward", "solve_property: more state rewards than vertices");
+  return m;
+}
+
+// The until and reachability queries solve_query answers: bounds that go together, integer rewards
+// under a reward bound, and an unfolding of at most 200M vertices.
+void check_reach_query(const TestGraph& g, const PropertyQuery& q) {
+  const std::uint32_t n = g.num_vertices();
+  if (q.kind == PropertyKind::reward && (q.step_bound || q.reward_bound || q.allowed))
+    throw UsageError("property", "a reward (R) property takes neither a bound nor an until (R [ F target ] only)");
+  if (q.step_bound && q.reward_bound)
+    throw UsageError("property", "a step bound and a reward bound together are not supported");
+  if (!q.reward_bound) return;
+  for (EdgeId e : g.edges()) {
+    const double c = g.cost(e);
+    if (c != std::floor(c) || c > 0x1p53)
+      throw UsageError("property",
+                       fmt::format("a reward bound needs integer rewards; edge '{}' costs {}", g.name(e), c));
+  }
+  if ((*q.reward_bound + 1) * std::uint64_t{std::max<std::uint32_t>(n, 1)} > 200'000'000)
+    throw UsageError("property",
+                     fmt::format("the reward bound {} times {} vertices is too large to unfold", *q.reward_bound, n));
+}
+
+// The result's values, strategy, statistics and classes from a solved query (double or exact).
+template <class T>
+void fill_result(const Solved<T>& s, const PropertyQuery& q, std::uint32_t n, PropertyResult& r) {
+  r.value.assign(n, 0.0);
+  r.strategy = s.strategy;
+  r.improvements = s.st.improvements;
+  r.evaluations = s.st.evaluations;
+  r.levels = s.levels;
+  r.max_bits = std::max(r.max_bits, s.st.max_bits);
+  r.num_infinite = 0;
+  r.infinite.assign(n, 0);
+  r.probability_class.clear();
+  r.num_zero = r.num_one = 0;
+  if (q.kind == PropertyKind::probability) {
+    r.probability_class.assign(n, ProbabilityClass::between);
+    for (std::uint32_t v = 0; v < n; ++v) {
+      if (s.qclass[v] == QualStatus::one) {
+        r.probability_class[v] = ProbabilityClass::one;
+        ++r.num_one;
+      } else if (s.qclass[v] == QualStatus::zero) {
+        r.probability_class[v] = ProbabilityClass::zero;
+        ++r.num_zero;
+      }
+    }
+  }
+  for (std::uint32_t v = 0; v < n; ++v) {
+    if (s.state[v] == State::infinite) {
+      r.value[v] = std::numeric_limits<double>::infinity();
+      r.infinite[v] = 1;
+      ++r.num_infinite;
+    } else {
+      r.value[v] = Arith<T>::to_d(s.x[v]);
+    }
+  }
+}
+
+// The exact rational values of a solved query into r (0 where the value is infinite).
+void fill_exact(const Solved<Rational>& s, std::uint32_t n, PropertyResult& r) {
+  r.has_exact = true;
+  r.exact = s.x;
+  for (std::uint32_t v = 0; v < n; ++v)
+    if (s.state[v] == State::infinite) r.exact[v] = 0;
+  r.certified = true;
+  r.error_bound = 0;
+}
+
+Budget budget_of(double seconds) {
+  return Budget{Clock::now() +
+                std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(std::max(0.0, seconds)))};
+}
+
+// --exact: the query in rationals within --exact-seconds, else a UsageError saying so.
+PropertyResult solve_exactly(const TestGraph& g, const PropertyQuery& q, const QueryMasks& m,
+                             const PropertyOptions& o) {
+  const std::uint32_t n = g.num_vertices();
+  const Budget budget = budget_of(o.exact_seconds);
+  try {
+    PropertyResult r;
+    const Solved<Rational> s = solve_query(g, numbers_rational(g), q, m.is_target, m.is_allowed, o, &budget, nullptr);
+    fill_result(s, q, n, r);
+    fill_exact(s, n, r);
+    return r;
+  } catch (const BudgetExceeded&) {
+    throw UsageError("exact_seconds",
+                     fmt::format("exact solving did not finish within {} s ({} vertices); raise the budget or "
+                                 "drop the exact request",
+                                 o.exact_seconds, n));
+  }
+}
+
+// Rmin above the exact check's limit: the least expected cost to the targets, the solver core's,
+// with its certificate.
+PropertyResult rmin_by_expected_cost(const TestGraph& g, const PropertyQuery& q, const PropertyOptions& o) {
+  const std::uint32_t n = g.num_vertices();
+  PropertyResult r;
+  ExpectedCostResult e = solve_expected_cost(g, q.targets, {.threads = o.threads});
+  r.value = std::move(e.value);
+  r.strategy = std::move(e.strategy);
+  r.infinite.assign(n, 0);
+  for (std::uint32_t v = 0; v < n; ++v) {
+    r.infinite[v] = std::isinf(r.value[v]) ? 1 : 0;
+    r.num_infinite += r.infinite[v];
+  }
+  r.evaluations = e.evaluations;
+  r.improvements = e.improvements;
+  r.certified = e.certified;
+  r.not_certified = std::move(e.not_certified);
+  if (r.certified && !e.lower_bound.empty() && !e.upper_bound.empty()) {
+    double bound = 0;
+    for (std::uint32_t v = 0; v < n; ++v)
+      if (!r.infinite[v]) bound = std::max({bound, e.upper_bound[v] - r.value[v], r.value[v] - e.lower_bound[v]});
+    // The subtractions are rounded to nearest: one ulp more is a bound.
+    r.error_bound = r.certified ? std::nextafter(bound, std::numeric_limits<double>::infinity()) : -1;
+    r.lower = std::move(e.lower_bound);
+    r.upper = std::move(e.upper_bound);
+  }
+  return r;
+}
+
+// The double answer `r` of `s` checked: in rationals up to the exact check's limit (within
+// --check-seconds), certified by Rmax's certificate above it, or said to be unproved.
+void check_double_answer(const TestGraph& g, const PropertyQuery& q, const QueryMasks& m, const PropertyOptions& o,
+                         const Solved<double>& s, PropertyResult& r) {
+  const std::uint32_t n = g.num_vertices();
+  if (s.st.numeric_failure && n > o.exact_check_vertices) {
+    r.not_certified = fmt::format(
+        "the floating-point linear system is singular (probabilities too close to 0 or 1 for double), and {} "
+        "vertices are above the exact check's limit of {}; only the vertices with probability exactly 0 or 1 "
+        "are known",
+        n, o.exact_check_vertices);
+    return;
+  }
+  if (n > o.exact_check_vertices) {
+    if (q.kind == PropertyKind::reward && q.direction == PropertyDirection::max &&
+        detail::certify_rmax(g, m.is_target, r))
+      return;
+    r.not_certified = fmt::format(
+        "{} vertices, above the exact check's limit of {}; the double answer has no proved "
+        "bound",
+        n, o.exact_check_vertices);
+    return;
+  }
+  const Budget check_budget = budget_of(o.check_seconds);
+  try {
+    const Solved<Rational> e = solve_query(g, numbers_rational(g), q, m.is_target, m.is_allowed, o, &check_budget, &s);
+    const PropertyResult x = r;
+    fill_result(e, q, n, r);
+    fill_exact(e, n, r);
+    // Report what the double solver needed, with the exact check's extra work added.
+    r.improvements += x.improvements;
+    r.evaluations += x.evaluations;
+  } catch (const BudgetExceeded&) {
+    r.not_certified = fmt::format("the exact check did not finish within {} s (--check-seconds)", o.check_seconds);
+  }
+}
+
+}  // namespace
+
+PropertyResult solve_property(const TestGraph& g, const PropertyQuery& q, const PropertyOptions& o) {
+  const std::uint32_t n = g.num_vertices();
+  const QueryMasks m = check_query(g, q);
   if (q.complement) return detail::solve_complement(g, q, o);
   if (q.kind == PropertyKind::probability && q.step_lower) return detail::solve_lower_bounded(g, q, o);
   if (q.kind == PropertyKind::steady_state || (q.kind == PropertyKind::reward && q.measure == RewardMeasure::long_run))
@@ -738,156 +910,31 @@ PropertyResult solve_property(const TestGraph& g, const PropertyQuery& q, const 
     if (!q.step_bound) throw UsageError("property", "C<=k and I=k need their step count k");
     return detail::solve_step_reward(g, q, o);
   }
-  if (q.kind == PropertyKind::reward && (q.step_bound || q.reward_bound || q.allowed))
-    throw UsageError("property", "a reward (R) property takes neither a bound nor an until (R [ F target ] only)");
-  if (q.step_bound && q.reward_bound)
-    throw UsageError("property", "a step bound and a reward bound together are not supported");
-  if (q.reward_bound) {
-    for (EdgeId e : g.edges()) {
-      const double c = g.cost(e);
-      if (c != std::floor(c) || c > 0x1p53)
-        throw UsageError("property",
-                         fmt::format("a reward bound needs integer rewards; edge '{}' costs {}", g.name(e), c));
-    }
-    if ((*q.reward_bound + 1) * std::uint64_t{std::max<std::uint32_t>(n, 1)} > 200'000'000)
-      throw UsageError("property",
-                       fmt::format("the reward bound {} times {} vertices is too large to unfold", *q.reward_bound, n));
-  }
-
-  PropertyResult r;
-  auto finish = [&](const auto& s) {
-    r.value.assign(n, 0.0);
-    r.strategy = s.strategy;
-    r.improvements = s.st.improvements;
-    r.evaluations = s.st.evaluations;
-    r.levels = s.levels;
-    r.max_bits = std::max(r.max_bits, s.st.max_bits);
-    r.num_infinite = 0;
-    r.infinite.assign(n, 0);
-    r.probability_class.clear();
-    r.num_zero = r.num_one = 0;
-    if (q.kind == PropertyKind::probability) {
-      r.probability_class.assign(n, ProbabilityClass::between);
-      for (std::uint32_t v = 0; v < n; ++v) {
-        if (s.qclass[v] == QualStatus::one) {
-          r.probability_class[v] = ProbabilityClass::one;
-          ++r.num_one;
-        } else if (s.qclass[v] == QualStatus::zero) {
-          r.probability_class[v] = ProbabilityClass::zero;
-          ++r.num_zero;
-        }
-      }
-    }
-    for (std::uint32_t v = 0; v < n; ++v) {
-      if (s.state[v] == State::infinite) {
-        r.value[v] = std::numeric_limits<double>::infinity();
-        r.infinite[v] = 1;
-        ++r.num_infinite;
-      } else {
-        r.value[v] = Arith<std::decay_t<decltype(s.x[0])>>::to_d(s.x[v]);
-      }
-    }
-  };
-  const Budget budget{Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                         std::chrono::duration<double>(std::max(0.0, o.exact_seconds)))};
-  if (o.exact) {
-    try {
-      const Solved<Rational> s = solve_query(g, numbers_rational(g), q, is_target, is_allowed, o, &budget, nullptr);
-      finish(s);
-      r.has_exact = true;
-      r.exact = s.x;
-      for (std::uint32_t v = 0; v < n; ++v)
-        if (s.state[v] == State::infinite) r.exact[v] = 0;
-    } catch (const BudgetExceeded&) {
-      throw UsageError("exact_seconds",
-                       fmt::format("exact solving did not finish within {} s ({} vertices); raise the budget or "
-                                   "drop the exact request",
-                                   o.exact_seconds, n));
-    }
-    r.certified = true;
-    r.error_bound = 0;
-    return r;
-  }
-  if (q.kind == PropertyKind::reward && q.direction == PropertyDirection::min && n > o.exact_check_vertices) {
-    // Rmin is the least expected cost to the targets: the solver core's, with its certificate.
-    ExpectedCostResult e = solve_expected_cost(g, q.targets, {.threads = o.threads});
-    r.value = std::move(e.value);
-    r.strategy = std::move(e.strategy);
-    r.infinite.assign(n, 0);
-    for (std::uint32_t v = 0; v < n; ++v) {
-      r.infinite[v] = std::isinf(r.value[v]) ? 1 : 0;
-      r.num_infinite += r.infinite[v];
-    }
-    r.evaluations = e.evaluations;
-    r.improvements = e.improvements;
-    r.certified = e.certified;
-    r.not_certified = std::move(e.not_certified);
-    if (r.certified && !e.lower_bound.empty() && !e.upper_bound.empty()) {
-      double bound = 0;
-      for (std::uint32_t v = 0; v < n; ++v)
-        if (!r.infinite[v]) bound = std::max({bound, e.upper_bound[v] - r.value[v], r.value[v] - e.lower_bound[v]});
-      // The subtractions are rounded to nearest: one ulp more is a bound.
-      r.error_bound = r.certified ? std::nextafter(bound, std::numeric_limits<double>::infinity()) : -1;
-      r.lower = std::move(e.lower_bound);
-      r.upper = std::move(e.upper_bound);
-    }
-    return r;
-  }
-  if (q.kind == PropertyKind::probability && q.direction == PropertyDirection::min && !q.step_bound &&
-      !q.reward_bound && n > o.exact_check_vertices)
-    return detail::pmin_by_expected_cost(g, is_target, is_allowed, o);
-  if (q.kind == PropertyKind::probability && q.direction == PropertyDirection::max && !q.step_bound &&
-      !q.reward_bound && n > o.exact_check_vertices)
-    return detail::pmax_by_quotient(g, is_target, is_allowed, o);
-  if (q.kind == PropertyKind::reward && q.direction == PropertyDirection::max && n > o.exact_check_vertices) {
+  check_reach_query(g, q);
+  if (o.exact) return solve_exactly(g, q, m, o);
+  const bool large = n > o.exact_check_vertices;
+  const bool unbounded = !q.step_bound && !q.reward_bound;
+  if (q.kind == PropertyKind::reward && q.direction == PropertyDirection::min && large)
+    return rmin_by_expected_cost(g, q, o);
+  if (q.kind == PropertyKind::probability && q.direction == PropertyDirection::min && unbounded && large)
+    return detail::pmin_by_expected_cost(g, m.is_target, m.is_allowed, o);
+  if (q.kind == PropertyKind::probability && q.direction == PropertyDirection::max && unbounded && large)
+    return detail::pmax_by_quotient(g, m.is_target, m.is_allowed, o);
+  if (q.kind == PropertyKind::reward && q.direction == PropertyDirection::max && large) {
     // Value iteration, certified, within --check-seconds; else policy iteration below (slower on
     // large models, but it settles where value iteration crawls), certified when its answer is.
-    PropertyResult vi = detail::rmax_by_value_iteration(g, is_target, o);
+    PropertyResult vi = detail::rmax_by_value_iteration(g, m.is_target, o);
     if (vi.certified) return vi;
   }
-  const Solved<double> s = solve_query(g, numbers_double(g), q, is_target, is_allowed, o, nullptr, nullptr);
-  finish(s);
+  PropertyResult r;
+  const Solved<double> s = solve_query(g, numbers_double(g), q, m.is_target, m.is_allowed, o, nullptr, nullptr);
+  fill_result(s, q, n, r);
   if (q.step_bound) {
     r.certified = true;
     r.error_bound = rounding_bound(g, *q.step_bound);
     return r;
   }
-  if (s.st.numeric_failure && n > o.exact_check_vertices) {
-    r.not_certified = fmt::format(
-        "the floating-point linear system is singular (probabilities too close to 0 or 1 for double), and {} "
-        "vertices are above the exact check's limit of {}; only the vertices with probability exactly 0 or 1 "
-        "are known",
-        n, o.exact_check_vertices);
-    return r;
-  }
-  if (n > o.exact_check_vertices) {
-    if (q.kind == PropertyKind::reward && q.direction == PropertyDirection::max &&
-        detail::certify_rmax(g, is_target, r))
-      return r;
-    r.not_certified = fmt::format(
-        "{} vertices, above the exact check's limit of {}; the double answer has no proved "
-        "bound",
-        n, o.exact_check_vertices);
-    return r;
-  }
-  const Budget check_budget{Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                               std::chrono::duration<double>(std::max(0.0, o.check_seconds)))};
-  try {
-    const Solved<Rational> e = solve_query(g, numbers_rational(g), q, is_target, is_allowed, o, &check_budget, &s);
-    PropertyResult x = r;
-    finish(e);
-    r.has_exact = true;
-    r.exact = e.x;
-    for (std::uint32_t v = 0; v < n; ++v)
-      if (e.state[v] == State::infinite) r.exact[v] = 0;
-    r.certified = true;
-    r.error_bound = 0;
-    // Report what the double solver needed, with the exact check's extra work added.
-    r.improvements += x.improvements;
-    r.evaluations += x.evaluations;
-  } catch (const BudgetExceeded&) {
-    r.not_certified = fmt::format("the exact check did not finish within {} s (--check-seconds)", o.check_seconds);
-  }
+  check_double_answer(g, q, m, o, s, r);
   return r;
 }
 
