@@ -22,6 +22,7 @@
 #include <optional>
 #include <thread>
 
+#include "detail/json_positions.hpp"
 #include "playtest/error.hpp"
 #include "playtest/graph/graph_builder.hpp"
 #include "playtest/io/graph_json.hpp"
@@ -53,10 +54,10 @@ class Source {
   // Whether anything but white space was read.
   bool saw_content() const { return content_; }
 
-  std::uint32_t line() const { return line_; }
-  std::uint32_t column() const { return col_; }
-  std::uint32_t value_line() const { return start_line_; }
-  std::uint32_t value_column() const { return start_col_; }
+  std::uint32_t line() const { return positions_.line(); }
+  std::uint32_t column() const { return positions_.column(); }
+  std::uint32_t value_line() const { return positions_.value_line(); }
+  std::uint32_t value_column() const { return positions_.value_column(); }
   std::uint64_t bytes() const { return consumed_ + pos_; }
 
  private:
@@ -73,34 +74,7 @@ class Source {
 
   void track(char c) {
     if (!content_ && c != ' ' && c != '\t' && c != '\n' && c != '\r') content_ = true;
-    if (in_string_) {
-      if (escape_)
-        escape_ = false;
-      else if (c == '\\')
-        escape_ = true;
-      else if (c == '"')
-        in_string_ = false;
-    } else {
-      if (c == '"') {
-        in_string_ = true;
-        mark();
-      } else if (c == '{' || c == '[') {
-        mark();
-      } else if (sep_ && (c == '-' || (c >= '0' && c <= '9') || c == 't' || c == 'f' || c == 'n')) {
-        mark();
-      }
-      sep_ = c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',' || c == ':' || c == '[' || c == '{';
-    }
-    if (c == '\n') {
-      ++line_;
-      col_ = 0;
-    } else if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) {
-      ++col_;  // count characters, not UTF-8 continuation bytes
-    }
-  }
-  void mark() {
-    start_line_ = line_;
-    start_col_ = col_ + 1;
+    positions_.take(c);
   }
 
   std::FILE* file_ = nullptr;
@@ -109,37 +83,11 @@ class Source {
   std::size_t len_ = 0, pos_ = 0;
   std::uint64_t consumed_ = 0;
   bool read_error_ = false;
-  bool in_string_ = false, escape_ = false, sep_ = true, content_ = false;
-  std::uint32_t line_ = 1, col_ = 0, start_line_ = 1, start_col_ = 1;
+  bool content_ = false;
+  detail::JsonPositions positions_;
 };
 
-// Input iterator over a Source, compared only against the default-constructed end iterator.
-class SourceIterator {
- public:
-  using iterator_category = std::input_iterator_tag;
-  using value_type = char;
-  using difference_type = std::ptrdiff_t;
-  using pointer = const char*;
-  using reference = char;
-  SourceIterator() = default;
-  explicit SourceIterator(Source* s) : s_(s) {}
-  char operator*() const { return s_->peek(); }
-  SourceIterator& operator++() {
-    s_->advance();
-    return *this;
-  }
-  SourceIterator operator++(int) {
-    auto t = *this;
-    s_->advance();
-    return t;
-  }
-  bool operator==(const SourceIterator& o) const { return is_end() == o.is_end(); }
-  bool operator!=(const SourceIterator& o) const { return !(*this == o); }
-
- private:
-  bool is_end() const { return s_ == nullptr || s_->at_end(); }
-  Source* s_ = nullptr;
-};
+using SourceIterator = detail::CharSourceIterator<Source>;
 
 enum class Section : std::uint8_t { none, top, vertices, vertex, edges, edge, reset };
 

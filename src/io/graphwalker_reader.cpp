@@ -11,6 +11,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "detail/json_positions.hpp"
 #include "playtest/io/graphwalker.hpp"
 #include "playtest/source_text.hpp"
 
@@ -30,8 +31,8 @@ class Tracker {
     track(text_[pos_]);
     ++pos_;
   }
-  std::uint32_t start_line() const { return start_line_; }
-  std::uint32_t start_column() const { return start_col_; }
+  std::uint32_t start_line() const { return positions_.value_line(); }
+  std::uint32_t start_column() const { return positions_.value_column(); }
 
  private:
   void track(char c) {
@@ -39,80 +40,25 @@ class Tracker {
     if (in_comment_ != 0) {
       if (in_comment_ == '/' ? c == '\n' : (c == '/' && prev_ == '*')) in_comment_ = 0;
       prev_ = c;
-      count(c);
+      positions_.count(c);
       return;
     }
-    if (!in_string_ && c == '/' && pos_ + 1 < text_.size() && (text_[pos_ + 1] == '*' || text_[pos_ + 1] == '/')) {
+    if (!positions_.in_string() && c == '/' && pos_ + 1 < text_.size() &&
+        (text_[pos_ + 1] == '*' || text_[pos_ + 1] == '/')) {
       in_comment_ = text_[pos_ + 1];
       prev_ = 0;
-      count(c);
+      positions_.count(c);
       return;
     }
-    if (in_string_) {
-      if (escape_)
-        escape_ = false;
-      else if (c == '\\')
-        escape_ = true;
-      else if (c == '"')
-        in_string_ = false;
-    } else {
-      if (c == '"') {
-        in_string_ = true;
-        mark();
-      } else if (c == '{' || c == '[') {
-        mark();
-      } else if (sep_ && (c == '-' || (c >= '0' && c <= '9') || c == 't' || c == 'f' || c == 'n')) {
-        mark();
-      }
-      sep_ = c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',' || c == ':' || c == '[' || c == '{';
-    }
-    count(c);
-  }
-  void count(char c) {
-    if (c == '\n') {
-      ++line_;
-      col_ = 0;
-    } else if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) {
-      ++col_;  // characters, not UTF-8 continuation bytes
-    }
-  }
-  void mark() {
-    start_line_ = line_;
-    start_col_ = col_ + 1;
+    positions_.take(c);
   }
   std::string_view text_;
   std::size_t pos_ = 0;
-  bool in_string_ = false, escape_ = false, sep_ = true;
   char in_comment_ = 0, prev_ = 0;
-  std::uint32_t line_ = 1, col_ = 0, start_line_ = 1, start_col_ = 1;
+  detail::JsonPositions positions_;
 };
 
-class TrackerIterator {
- public:
-  using iterator_category = std::input_iterator_tag;
-  using value_type = char;
-  using difference_type = std::ptrdiff_t;
-  using pointer = const char*;
-  using reference = char;
-  TrackerIterator() = default;
-  explicit TrackerIterator(Tracker* t) : t_(t) {}
-  char operator*() const { return t_->peek(); }
-  TrackerIterator& operator++() {
-    t_->advance();
-    return *this;
-  }
-  TrackerIterator operator++(int) {
-    auto c = *this;
-    t_->advance();
-    return c;
-  }
-  bool operator==(const TrackerIterator& o) const { return is_end() == o.is_end(); }
-  bool operator!=(const TrackerIterator& o) const { return !(*this == o); }
-
- private:
-  bool is_end() const { return t_ == nullptr || t_->at_end(); }
-  Tracker* t_ = nullptr;
-};
+using TrackerIterator = detail::CharSourceIterator<Tracker>;
 
 std::string pointer_escape(std::string_view key) {
   std::string out;

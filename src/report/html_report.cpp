@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
+#include <functional>
 #include <kainjow/mustache.hpp>
 #include <map>
 #include <ostream>
@@ -556,11 +557,11 @@ struct PageBuilder {
   std::vector<Resolved> resolved;
   std::vector<std::uint32_t> visits;
   std::map<std::string, std::uint32_t> sources;  // runs per trace
-  bool with_source = false;  // runs come from more than one trace: name the trace
-  bool full_path = false;    // two traces share a file name: name the whole path
-  std::uint32_t total = 0;   // runs
-  bool part = false;         // the model is the part of a model the traces saw
-  bool whole = false;        // the whole model is small enough to draw
+  bool with_source = false;                      // runs come from more than one trace: name the trace
+  bool full_path = false;                        // two traces share a file name: name the whole path
+  std::uint32_t total = 0;                       // runs
+  bool part = false;                             // the model is the part of a model the traces saw
+  bool whole = false;                            // the whole model is small enough to draw
   Coverage cov;
   std::uint32_t pictures_of_failures = 0;
   std::vector<std::uint8_t> slack_edge;  // 1: never at its vertex, 2: only in some histories
@@ -583,6 +584,8 @@ struct PageBuilder {
   void simulation();
   void cover();
   void solve();
+  void section_picture(Data& section, const std::string& key, const std::string& what, bool drawn,
+                       const std::function<void(DotOptions&)>& style);
 };
 
 PageBuilder::PageBuilder(const Report& report, const ReportOptions& options, ReportSummary& s)
@@ -1319,14 +1322,8 @@ void PageBuilder::cover() {
   }
   c.set("segment_rows", seg_rows);
   // The tour on the model: edges taken more than once bold, with how often.
-  std::string cover_svg, cover_message;
-  if (!g) {
-    cover_message = "No model was given, so the tour cannot be drawn.";
-  } else if (!drawable(*g, o)) {
-    cover_message = fmt::format("The model has {} vertices: the tour is drawn up to {} vertices.", g->num_vertices(),
-                                o.max_drawn_vertices);
-  } else if (tour.multiplicity.size() == g->num_edges()) {
-    DotOptions d;
+  const bool has_tour = g && tour.multiplicity.size() == g->num_edges();
+  section_picture(c, "cover", "the tour", has_tour, [&](DotOptions& d) {
     d.id_prefix = "c_";
     d.edge_style = [&](EdgeId e) {
       DotStyle st;
@@ -1343,15 +1340,7 @@ void PageBuilder::cover() {
       }
       return st;
     };
-    Picture pic = drawer.draw(*g, d);
-    cover_svg = pic.svg;
-    c.set("cover_fallback", pic.fallback);
-    cover_message = pic.message;
-  }
-  c.set("has_cover_picture", !cover_svg.empty());
-  c.set("cover_picture", cover_svg);
-  c.set("has_cover_message", !cover_message.empty());
-  c.set("cover_message", cover_message);
+  });
   page.set("cover", c);
   toc.push_back(toc_item("cover", "cover convergence"));
 }
@@ -1364,15 +1353,7 @@ void PageBuilder::solve() {
   Data lines = list();
   for (const std::string& l : ss.summary) lines.push_back(Data("line", l));
   s.set("summary", lines);
-  std::string message;
-  std::string svg;
-  if (!g) {
-    message = "No model was given, so the strategy cannot be drawn.";
-  } else if (!drawable(*g, o)) {
-    message = fmt::format("The model has {} vertices: the strategy is drawn up to {} vertices.", g->num_vertices(),
-                          o.max_drawn_vertices);
-  } else {
-    DotOptions d;
+  section_picture(s, "solve", "the strategy", true, [&](DotOptions& d) {
     d.id_prefix = "s_";
     d.vertex_note = [&](VertexId v) { return v.index() < ss.vertex_value.size() ? ss.vertex_value[v.index()] : ""; };
     d.dim_vertex = [&](VertexId v) { return v.index() < ss.losing.size() && ss.losing[v.index()]; };
@@ -1386,16 +1367,34 @@ void PageBuilder::solve() {
       }
       return st;
     };
+  });
+  page.set("solve", s);
+  toc.push_back(toc_item("solve", "strategy"));
+}
+
+// A section's picture of the model (cover's tour, solve's strategy) styled by `style`, when there is
+// a model small enough to draw and `drawn` (there is something to draw); else the message why not.
+// Sets has_KEY_picture, KEY_picture, KEY_fallback, has_KEY_message and KEY_message of `section`.
+void PageBuilder::section_picture(Data& section, const std::string& key, const std::string& what, bool drawn,
+                                  const std::function<void(DotOptions&)>& style) {
+  std::string svg, message;
+  if (!g) {
+    message = fmt::format("No model was given, so {} cannot be drawn.", what);
+  } else if (!drawable(*g, o)) {
+    message = fmt::format("The model has {} vertices: {} is drawn up to {} vertices.", g->num_vertices(), what,
+                          o.max_drawn_vertices);
+  } else if (drawn) {
+    DotOptions d;
+    style(d);
     Picture pic = drawer.draw(*g, d);
     svg = pic.svg;
-    s.set("solve_fallback", pic.fallback);
+    section.set(key + "_fallback", pic.fallback);
     message = pic.message;
   }
-  s.set("has_solve_picture", !svg.empty());
-  s.set("solve_picture", svg);
-  s.set("has_solve_message", !message.empty());
-  s.set("solve_message", message);
-  page.set("solve", s);
+  section.set("has_" + key + "_picture", !svg.empty());
+  section.set(key + "_picture", svg);
+  section.set("has_" + key + "_message", !message.empty());
+  section.set(key + "_message", message);
 }
 
 }  // namespace

@@ -413,7 +413,8 @@ TEST(HtmlReport, ShortNamesHaveATableOfFullStates) {
 // Issue 36: a step row printed the whole state twice; it names the states by number and shows what
 // the step changed (old → new), the whole states on hover and the first above the table.
 TEST(HtmlReport, StepRowsShowWhatChanged) {
-  const TestGraph g = parse_graph(R"json({"playtest": "graph/1", "initial": "(x=0, q=[1, 2], busy=false, name=\"a, b\")",
+  const TestGraph g =
+      parse_graph(R"json({"playtest": "graph/1", "initial": "(x=0, q=[1, 2], busy=false, name=\"a, b\")",
     "vertices": [{"id": "(x=0, q=[1, 2], busy=false, name=\"a, b\")", "kind": "active"},
                  {"id": "(x=1, q=[2], busy=true, name=\"a, b\")", "kind": "passive"}],
     "edges": [{"from": "(x=0, q=[1, 2], busy=false, name=\"a, b\")", "to": "(x=1, q=[2], busy=true, name=\"a, b\")",
@@ -632,6 +633,27 @@ TEST(HtmlReport, SolvedStrategyDrawnWithValues) {
   for (EdgeId e : r.strategy) choices += !e.is_none();
   EXPECT_EQ(count(html, "class=\"edge strategy\""), choices);
   EXPECT_GT(choices, 0u);
+}
+
+// Every section a report holds is linked from the table of contents, whether or not its picture
+// could be drawn (a model too large to draw: the cover and solve sections say why instead).
+TEST(HtmlReport, EverySectionIsInTheTableOfContents) {
+  const TestGraph g = load_graph(testing::example("examples/graphs/seed000-figure1.json"));
+  const CoverReport cs = analyze_cover(g, {.sim_runs = 20, .max_visits = 4, .seed = 1});
+  const ExpectedCostResult r = solve_expected_cost(g, g.goals());
+  for (std::uint32_t max_drawn : {0u, 1000u}) {
+    SCOPED_TRACE(max_drawn);
+    ReportOptions o;
+    o.max_drawn_vertices = max_drawn;
+    const std::string html = html_of({.title = "both", .model = &g, .cover = &cs, .solve = solve_section(g, r)}, o);
+    EXPECT_NE(html.find("<a href=\"#cover\">cover convergence</a>"), std::string::npos);
+    EXPECT_NE(html.find("<a href=\"#solve\">strategy</a>"), std::string::npos);
+    EXPECT_NE(html.find("<section id=\"cover\">"), std::string::npos);
+    EXPECT_NE(html.find("<section id=\"solve\">"), std::string::npos);
+    const bool small = max_drawn > 0;
+    EXPECT_EQ(html.find("the tour is drawn up to 0 vertices") != std::string::npos, !small);
+    EXPECT_EQ(html.find("the strategy is drawn up to 0 vertices") != std::string::npos, !small);
+  }
 }
 
 TEST(SvgPlot, NumbersAndEscaping) {
