@@ -38,7 +38,7 @@ int run(const Options& o) {
     print_json(analysis_json(g, a, o.input.path));
   else
     write_analysis_text(std::cout, g, a, o.input.path);
-  return a.certified ? exit_ok : exit_uncertified;
+  return exit_code(a.certified ? Outcome::certified : Outcome::uncertified);
 }
 
 const Registration reg{

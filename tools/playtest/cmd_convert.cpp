@@ -73,16 +73,18 @@ int run(const Options& o) {
     write_dot(g, out.stream(), {.title = o.input.path});
     out.close();
   }
-  return exit_ok;
+  return exit_code(Outcome::done);
 }
 
 const Registration reg{
     "convert", 35, [](CLI::App& app) {
       auto o = std::make_shared<Options>();
-      auto* sub = app.add_subcommand("convert", "Write a test graph as graph/1 JSON, DOT, a PRISM explicit MDP or a GraphWalker model");
+      auto* sub = app.add_subcommand(
+          "convert", "Write a test graph as graph/1 JSON, DOT, a PRISM explicit MDP or a GraphWalker model");
       add_input_options(sub, o->input);
       sub->add_option("--to", o->to,
-                      "Output format: graph (graph/1 JSON), dot, prism (BASE.tra/.lab/.trew), graphwalker (GraphWalker/AltWalker "
+                      "Output format: graph (graph/1 JSON), dot, prism (BASE.tra/.lab/.trew), graphwalker "
+                      "(GraphWalker/AltWalker "
                       "JSON); default: from the -o "
                       "extension (.json graph, .dot dot; standard output: graph)")
           ->check(CLI::IsMember({"graph", "dot", "prism", "graphwalker"}));

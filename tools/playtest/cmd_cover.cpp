@@ -49,7 +49,7 @@ int run(CoverCliOptions o) {
       fmt::print("             {}\n", o.tour_out.empty() ? std::string("(--tour-out FILE writes every step)")
                                                          : fmt::format("(every step is in {})", o.tour_out));
   }
-  return exit_ok;
+  return exit_code(Outcome::done);
 }
 
 const Registration reg{"cover", 50, [](CLI::App& app) {

@@ -17,19 +17,21 @@ int run(const Options& o) {
   Output out(o.out);
   write_dot(g, out.stream(), {.title = o.title.empty() ? o.input.path : o.title});
   out.close();
-  return exit_ok;
+  return exit_code(Outcome::done);
 }
 
-const Registration reg{"dot", 30, [](CLI::App& app) {
-  auto o = std::make_shared<Options>();
-  auto* sub = app.add_subcommand("dot", "Write a Graphviz DOT picture of a test graph");
-  add_input_options(sub, o->input);
-  sub->add_option("-o,--output", o->out, "Output file (- for standard output)")->default_val("-");
-  sub->add_option("--title", o->title, "Title of the picture (default: the file name)");
-  sub->footer("Active vertices are ellipses, passive ones diamonds, goals doubled, the initial vertex bold\n"
-              "with an arrow into it; edges show label, cost (c=) and probability (p=).");
-  return [o] { return run(*o); };
-}};
+const Registration reg{
+    "dot", 30, [](CLI::App& app) {
+      auto o = std::make_shared<Options>();
+      auto* sub = app.add_subcommand("dot", "Write a Graphviz DOT picture of a test graph");
+      add_input_options(sub, o->input);
+      sub->add_option("-o,--output", o->out, "Output file (- for standard output)")->default_val("-");
+      sub->add_option("--title", o->title, "Title of the picture (default: the file name)");
+      sub->footer(
+          "Active vertices are ellipses, passive ones diamonds, goals doubled, the initial vertex bold\n"
+          "with an arrow into it; edges show label, cost (c=) and probability (p=).");
+      return [o] { return run(*o); };
+    }};
 
 }  // namespace
 }  // namespace playtest::cli

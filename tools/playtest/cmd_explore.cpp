@@ -75,7 +75,7 @@ int run(const Options& o) {
     for (const ParamEffect& e : effects) std::cout << "state space: " << describe(e) << '\n';
   }
   if (r.status != ExploreStatus::complete) fmt::print(stderr, "playtest: warning: {}\n", r.message);
-  return exit_ok;
+  return exit_code(Outcome::done);
 }
 
 const Registration reg{

@@ -2,8 +2,8 @@
 // that cannot reach a goal, dead ends, strongly connected components).
 #include "command.hpp"
 #include "common.hpp"
-#include "playtest/diagnose/analyze.hpp"
 #include "param_effects.hpp"
+#include "playtest/diagnose/analyze.hpp"
 #include "playtest/graph/graph_summary.hpp"
 #include "playtest/lang/model_program.hpp"
 
@@ -41,7 +41,7 @@ int run(const Options& o) {
     for (const ParamEffect& e : effects) std::cout << "state space: " << describe(e) << '\n';
     for (const std::string& w : warnings) std::cout << "warning:     " << w << '\n';
   }
-  return exit_ok;
+  return exit_code(Outcome::done);
 }
 
 const Registration reg{

@@ -36,7 +36,7 @@ int run_check(const Options& o) {
     print_json(ioco_json(r, o.spec, o.impl));
   else
     write_ioco_text(std::cout, r, o.spec, o.impl);
-  return r.conforms ? exit_ok : exit_fail;
+  return exit_code(r.conforms ? Outcome::conforms : Outcome::does_not_conform);
 }
 
 int run_prob(Options o) {
@@ -46,13 +46,13 @@ int run_prob(Options o) {
   const TorxReport r = analyze_torx(spec, impl, o.report);
   if (!o.json) {
     write_torx_text(std::cout, r);
-    return exit_ok;
+    return exit_code(Outcome::done);
   }
   nlohmann::json j = torx_json(r);
   j["model"] = o.spec;
   j["impl"] = o.impl.empty() ? o.spec : o.impl;
   print_json(j);
-  return exit_ok;
+  return exit_code(Outcome::done);
 }
 
 Registration reg{
@@ -86,7 +86,7 @@ Registration reg{
       return [c, p, check, prob]() -> int {
         if (c->parsed()) return run_check(*check);
         if (p->parsed()) return run_prob(*prob);
-        return exit_usage;
+        return exit_code(ErrorKind::usage);
       };
     }};
 

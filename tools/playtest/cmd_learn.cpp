@@ -49,7 +49,7 @@ int run(const Options& o) {
     print_json(learn_json(g, r, c));
   else
     write_learn_text(std::cout, g, r, c);
-  return exit_ok;
+  return exit_code(Outcome::done);
 }
 
 const Registration reg{

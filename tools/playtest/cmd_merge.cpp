@@ -33,7 +33,9 @@ int run(const Options& o) {
     for (const std::string& line : *m.trace) out.stream() << line << '\n';
     out.close();
   }
-  const int code = m.simulate ? exit_ok : m.interrupted && m.signal != 0 ? 128 + m.signal : exit_code_of(m.verdict);
+  const int code = m.simulate                       ? exit_code(Outcome::done)
+                   : m.interrupted && m.signal != 0 ? stopped_exit_code(m.signal)
+                                                    : exit_code_of(m.verdict);
   if (o.json) {
     nlohmann::json j = m.simulate ? comparison_json(*m.comparison) : m.summary;
     if (!m.simulate) j["exit_code"] = code;

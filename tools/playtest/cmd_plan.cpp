@@ -24,12 +24,12 @@ int run(const Options& o) {
                                           {.c = o.c, .length = o.cost ? PathLength::cost : PathLength::unit}, o.json);
   if (!o.json) {
     write_planner_text(std::cout, g, r);
-    return exit_ok;
+    return exit_code(Outcome::done);
   }
   nlohmann::json j = planner_json(g, r);
   j["model"] = o.input.path;
   print_json(j);
-  return exit_ok;
+  return exit_code(Outcome::done);
 }
 
 const Registration reg{

@@ -53,7 +53,7 @@ int run(const ReportCliOptions& o) {
     for (const std::string& m : t.notes) fmt::print("  note: {}\n", m);
     for (const std::string& m : s.messages) fmt::print("  note: {}\n", m);
   }
-  return exit_ok;
+  return exit_code(Outcome::done);
 }
 
 const Registration reg{"report", 62, [](CLI::App& app) {

@@ -57,7 +57,7 @@ int play(const RunCliOptions& o, const GameGraph& g, const ModelGraph* on_the_fl
   const bool interrupted = c.interrupted || (shrunk && shrunk->result.interrupted);
   const RunResult* model_failed = failed_model_run(c);
   int code = interrupted    ? interrupted_exit_code(stop)
-             : model_failed ? static_cast<int>(exit_usage)
+             : model_failed ? exit_code(ErrorKind::input)
                             : exit_code_of(c.verdict);
   const RunOutputOptions out{.per_run = !o.quiet,
                              .replay = replay,

@@ -43,7 +43,8 @@ int run(const Options& o) {
   else
     write_shrink_text(std::cout, d.result, d.context);
   if (d.result.interrupted) return interrupted_exit_code(stop);
-  return d.result.reproduced && d.result.minimal_rate.successes > 0 ? exit_fail : exit_inconclusive;
+  return exit_code(d.result.reproduced && d.result.minimal_rate.successes > 0 ? Outcome::reproduced
+                                                                              : Outcome::not_reproduced);
 }
 
 const Registration reg{

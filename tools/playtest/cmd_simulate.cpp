@@ -2,8 +2,8 @@
 // system that plays the model's own probabilities (seeded), and against mutants of the model. The
 // model is loaded by input/load.hpp; the options and the rendering are simulate_options.hpp.
 #include "command.hpp"
-#include "graphwalker_options.hpp"
 #include "common.hpp"
+#include "graphwalker_options.hpp"
 #include "playtest/diagnose/mutant_analysis.hpp"
 #include "playtest/run/mutation.hpp"
 #include "playtest/strategy/traps.hpp"
@@ -70,7 +70,7 @@ int compare(const SimulateCliOptions& o, const GameGraph& g, const ModelGraph* o
     }
   }
   write_comparison(o, g, c, on_the_fly != nullptr, format, on_the_fly_reason);
-  return exit_ok;
+  return exit_code(Outcome::done);
 }
 
 int run(const SimulateCliOptions& given) {

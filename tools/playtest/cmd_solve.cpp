@@ -28,7 +28,7 @@ int finish_property(const SolveOptions& o, const TestGraph& g, const PropertyReq
       o, g, req.text, [&](EdgeId e) { return r.result.strategy[g.source(e).index()] == e; },
       [&](VertexId v) { return fmt::format("{:.6g}", r.result.value[v.index()]); },
       [&](VertexId v) { return r.result.value[v.index()] == 0; });
-  return r.certified ? exit_ok : exit_uncertified;
+  return exit_code(r.certified ? Outcome::certified : Outcome::uncertified);
 }
 
 // The property: --property's text, or --props FILE's property --prop, with the constants of --const
@@ -105,7 +105,7 @@ int run(SolveOptions& o) {
   write_strategy_dot(
       o, g, o.objective, [&](EdgeId e) { return r.edge(g.source(e)) == e; }, [&](VertexId v) { return r.note(v); },
       [&](VertexId v) { return r.lost(v); });
-  return r.certified ? exit_ok : exit_uncertified;
+  return exit_code(r.certified ? Outcome::certified : Outcome::uncertified);
 }
 
 const Registration reg{"solve", 40, [](CLI::App& app) {

@@ -37,7 +37,7 @@ int run(Options o) {
   } else if (o.out != "-") {
     write_transform_text(std::cout, p);
   }
-  return exit_ok;
+  return exit_code(Outcome::done);
 }
 
 const Registration reg{

@@ -36,7 +36,7 @@ int run(const Options& o) {
       fmt::print("{}: ok ({} vertices, {} edges)\n", files, g.num_vertices(), g.num_edges());
     }
     for (const std::string& w : warnings) fmt::print(stderr, "playtest: {}: warning: {}\n", o.input.path, w);
-    return exit_ok;
+    return exit_code(Outcome::done);
   } catch (const Error& e) {
     if (!o.json) throw;
     const Diagnostic& d = e.diagnostic();
@@ -50,7 +50,7 @@ int run(const Options& o) {
     nlohmann::json j{{"file", o.input.path}, {"valid", false}, {"error", err}};
     fmt::print("{}\n", j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     fmt::print(stderr, "playtest: {}\n", format_diagnostic(d));
-    return exit_usage;
+    return exit_code(ErrorKind::input);
   }
 }
 

@@ -48,20 +48,6 @@ void add_input_options(CLI::App* sub, InputOptions& opts) {
   sub->add_option("--goal-label", opts.goal_label, "PRISM .tra: the label of the goal states (default: goal)");
 }
 
-int exit_code_of(Verdict v) {
-  switch (v) {
-    case Verdict::pass:
-      return exit_ok;
-    case Verdict::fail:
-      return exit_fail;
-    case Verdict::inconclusive:
-      return exit_inconclusive;
-    case Verdict::error:
-      return exit_error;
-  }
-  return exit_error;
-}
-
 void print_json(const nlohmann::json& j) {
   std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
 }

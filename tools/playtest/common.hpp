@@ -31,9 +31,6 @@ struct InputOptions : LoadOptions {
 // Adds the positional FILE argument ("-" for standard input) and the options that go with it.
 void add_input_options(CLI::App* sub, InputOptions& opts);
 
-// The exit code of a test verdict (README "Exit codes").
-int exit_code_of(Verdict v);
-
 // Prints `j` on standard output, indented, invalid UTF-8 replaced.
 void print_json(const nlohmann::json& j);
 

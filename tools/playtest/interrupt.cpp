@@ -23,7 +23,7 @@ extern "C" void on_signal(int signo) {
     // The second signal: the user insists. Leave now with the conventional status, taking the
     // process groups playtest started and its unfinished temporary files along.
     release_tracked();
-    ::_exit(128 + signo);
+    ::_exit(stopped_exit_code(signo));
   }
   stop->request(signo);
 }
@@ -78,6 +78,6 @@ InterruptScope::~InterruptScope() {
   g_stop.store(nullptr);
 }
 
-int interrupted_exit_code(const StopSignal& stop) { return stop.signal() != 0 ? 128 + stop.signal() : exit_error; }
+int interrupted_exit_code(const StopSignal& stop) { return stopped_exit_code(stop.signal()); }
 
 }  // namespace playtest::cli

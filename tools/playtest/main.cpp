@@ -238,53 +238,6 @@ void test_throw_trigger() {
   throw UsageError("", "PLAYTEST_TEST_THROW=" + w + " names no kind the exit-code table knows");
 }
 
-// What reached main: an Error of one kind, or something outside the vocabulary.
-enum class Outside : unsigned char { internal_error, out_of_memory, other_exception, not_an_exception };
-using Thrown = std::variant<ErrorKind, Outside>;
-
-// The one map from what a command threw to playtest's exit code (docs/testing.md "Verdicts and exit
-// codes"; a golden test per row in tests/cli/errors). Every ErrorKind and every Outside appears
-// exactly once (checked below at compile time). `plus_signal`: the code is 128 + the stop's signal
-// (`code` when it came without one).
-struct ExitRow {
-  Thrown thrown;
-  int code;
-  bool plus_signal = false;
-};
-constexpr ExitRow exit_table[] = {
-    {ErrorKind::input, exit_usage},
-    {ErrorKind::usage, exit_usage},
-    {ErrorKind::adapter, exit_error},
-    {ErrorKind::environment, exit_environment},
-    {ErrorKind::stop_requested, exit_error, true},
-    {ErrorKind::budget_spent, exit_inconclusive},
-    {Outside::out_of_memory, exit_environment},
-    {Outside::internal_error, exit_internal},
-    {Outside::other_exception, exit_internal},
-    {Outside::not_an_exception, exit_internal},
-};
-
-constexpr bool each_once() {
-  auto count = [](Thrown t) {
-    int n = 0;
-    for (const ExitRow& row : exit_table) n += row.thrown == t ? 1 : 0;
-    return n;
-  };
-  for (ErrorKind k : all_error_kinds)
-    if (count(k) != 1) return false;
-  for (Outside o :
-       {Outside::internal_error, Outside::out_of_memory, Outside::other_exception, Outside::not_an_exception})
-    if (count(o) != 1) return false;
-  return std::size(exit_table) == std::size(all_error_kinds) + 4;
-}
-static_assert(each_once(), "exit_table: every ErrorKind and every Outside exactly once");
-
-const ExitRow& row_of(Thrown t) {
-  for (const ExitRow& row : exit_table)
-    if (row.thrown == t) return row;
-  return exit_table[std::size(exit_table) - 1];  // not reached: each_once()
-}
-
 void report_bug(const std::string& what) {
   fmt::print(stderr, "playtest: internal error (a bug in playtest, please report it): {}\n", terminal_text(what));
 }
@@ -294,27 +247,26 @@ int exit_code_of_current_exception(const CLI::App* chosen) {
   try {
     throw;
   } catch (const Error& e) {
-    const ExitRow& row = row_of(e.kind());
     if (const auto* usage = dynamic_cast<const UsageError*>(&e))
       report(*usage, chosen);
     else
       report(e);
-    if (row.plus_signal)
+    if (adds_signal(e.kind()))
       if (const auto* stop = dynamic_cast<const StopRequested*>(&e); stop != nullptr && stop->signal() != 0)
-        return 128 + stop->signal();
-    return row.code;
+        return stopped_exit_code(stop->signal());
+    return exit_code(e.kind());
   } catch (const InternalError& e) {
     report_bug(e.what());
-    return row_of(Outside::internal_error).code;
+    return exit_code(Outside::internal_error);
   } catch (const std::bad_alloc&) {
     fmt::print(stderr, "playtest: error: out of memory\n");
-    return row_of(Outside::out_of_memory).code;
+    return exit_code(Outside::out_of_memory);
   } catch (const std::exception& e) {
     report_bug(e.what());
-    return row_of(Outside::other_exception).code;
+    return exit_code(Outside::other_exception);
   } catch (...) {
     report_bug("an exception that is not a std::exception");
-    return row_of(Outside::not_an_exception).code;
+    return exit_code(Outside::not_an_exception);
   }
 }
 
@@ -343,7 +295,7 @@ int main(int argc, char** argv) {
     auto subs = app.get_subcommands({});
     if (subs.size() != before + 1) {
       fmt::print(stderr, "playtest: internal error: command '{}' did not add exactly one subcommand\n", c.name);
-      return exit_internal;
+      return exit_code(Outside::internal_error);
     }
     runs.emplace_back(subs.back(), std::move(run));
   }
@@ -353,14 +305,14 @@ int main(int argc, char** argv) {
     try {
       app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
-      return app.exit(e) == 0 ? exit_ok : exit_usage;
+      return exit_code(app.exit(e) == 0 ? Outcome::done : Ending{ErrorKind::usage});
     } catch (const CLI::CallForAllHelp& e) {
-      return app.exit(e) == 0 ? exit_ok : exit_usage;
+      return exit_code(app.exit(e) == 0 ? Outcome::done : Ending{ErrorKind::usage});
     } catch (const CLI::CallForVersion& e) {
-      return app.exit(e) == 0 ? exit_ok : exit_usage;
+      return exit_code(app.exit(e) == 0 ? Outcome::done : Ending{ErrorKind::usage});
     } catch (const CLI::ParseError& e) {
       report(e, app);
-      return exit_usage;
+      return exit_code(ErrorKind::usage);
     }
     for (auto& [sub, run] : runs)
       if (sub->parsed()) {
@@ -369,7 +321,7 @@ int main(int argc, char** argv) {
         return checked_stdout(run());
       }
     print_usage_error("", "no command given", {"playtest --help lists the commands"});
-    return exit_usage;
+    return exit_code(ErrorKind::usage);
   } catch (...) {
     return exit_code_of_current_exception(chosen);
   }

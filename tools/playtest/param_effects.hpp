@@ -15,7 +15,7 @@ namespace playtest::cli {
 
 struct ParamEffect {
   std::string name;
-  std::string value, other;                     // the value explored, the neighbouring value tried
+  std::string value, other;  // the value explored, the neighbouring value tried
   std::uint64_t vertices = 0, other_vertices = 0;
   bool other_capped = false;  // the other value's exploration stopped at its limit: it has more
 };

@@ -120,7 +120,8 @@ void write_comparison(const SimulateCliOptions& o, const GameGraph& g, const Str
   if (o.json) {
     nlohmann::json j = comparison_json(c);
     if (on_the_fly) j["on_the_fly"] = true;
-    if (format == InputFormat::model || format == InputFormat::graphwalker) j["exploration"] = on_the_fly ? "on_the_fly" : "whole";
+    if (format == InputFormat::model || format == InputFormat::graphwalker)
+      j["exploration"] = on_the_fly ? "on_the_fly" : "whole";
     if (on_the_fly) j["on_the_fly_reason"] = on_the_fly_reason;
     print_json(j);
   } else {

@@ -37,12 +37,13 @@ void add_strategy_options(CLI::App* sub, StrategyOptions& o, bool several) {
   for (const StrategyOption& so : strategy_options()) {
     const std::string name(so.name);
     if (so.value.empty()) {
-      sub->add_flag_callback("--" + name, [&o, name] { o.args.set(name, "true"); }, std::string(so.help));
+      sub->add_flag_callback(
+          "--" + name, [&o, name] { o.args.set(name, "true"); }, std::string(so.help));
     } else {
-      CLI::Option* opt = sub->add_option_function<std::string>(
-                             "--" + name, [&o, name](const std::string& v) { o.args.set(name, v); },
-                             std::string(so.help))
-                             ->type_name(std::string(so.value));
+      CLI::Option* opt =
+          sub->add_option_function<std::string>(
+                 "--" + name, [&o, name](const std::string& v) { o.args.set(name, v); }, std::string(so.help))
+              ->type_name(std::string(so.value));
       if (so.positive) opt->check(positive_integer());  // 0 is not "the default": leave the option out
     }
   }
