@@ -37,12 +37,13 @@ void add_strategy_options(CLI::App* sub, StrategyOptions& o, bool several) {
   for (const StrategyOption& so : strategy_options()) {
     const std::string name(so.name);
     if (so.value.empty()) {
-      sub->add_flag_callback("--" + name, [&o, name] { o.args.set(name, "true"); }, std::string(so.help));
+      sub->add_flag_callback(
+          "--" + name, [&o, name] { o.args.set(name, "true"); }, std::string(so.help));
     } else {
-      CLI::Option* opt = sub->add_option_function<std::string>(
-                             "--" + name, [&o, name](const std::string& v) { o.args.set(name, v); },
-                             std::string(so.help))
-                             ->type_name(std::string(so.value));
+      CLI::Option* opt =
+          sub->add_option_function<std::string>(
+                 "--" + name, [&o, name](const std::string& v) { o.args.set(name, v); }, std::string(so.help))
+              ->type_name(std::string(so.value));
       if (so.positive) opt->check(positive_integer());  // 0 is not "the default": leave the option out
     }
   }
@@ -131,8 +132,9 @@ void take_goal_conditions(StrategyOptions& o, InputOptions& input) {
 
 void add_explore_first_options(CLI::App* sub, ExploreFirstOptions& o) {
   sub->add_flag("--on-the-fly", o.on_the_fly,
-                "Model programs: play on the fly, expanding states as the runs reach them, without exploring the "
-                "model first (random, anti-ant and pessimistic)");
+                fmt::format("Model programs: play on the fly, expanding states as the runs reach them, without "
+                            "exploring the model first ({})",
+                            on_the_fly_strategies()));
   sub->add_option("--explore-time", o.max_seconds,
                   "Model programs: explore the model first for at most this many seconds (and --max-states); a "
                   "model that does not fit is played on the fly (0: no time limit)")
