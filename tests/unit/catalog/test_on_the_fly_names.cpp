@@ -8,6 +8,8 @@
 
 #include "playtest/catalog/strategy_table.hpp"
 #include "playtest/error.hpp"
+#include "playtest/explore/model_graph.hpp"
+#include "playtest/lang/model_program.hpp"
 #include "playtest/run/on_the_fly.hpp"
 
 namespace playtest {
@@ -72,6 +74,33 @@ TEST(OnTheFlyNames, TheRefusalToPlayOnTheFlyNamesTheTablesRows) {
   // A strategy that plays on the fly is not refused.
   const StrategySpec random{.strategy = &strategy_named("random")};
   EXPECT_NO_THROW(on_the_fly_purpose(random, strategy_table()));
+}
+
+TEST(OnTheFlyNames, TheWholeGraphRefusalNamesTheRowsThatPlayOnTheFly) {
+  const auto model = compile_model(
+      "model M;\n"
+      "var x: 0..1 = 0;\n"
+      "controllable Up require x < 1 { x := x + 1; }\n"
+      "final x == 1;\n");
+  const ModelGraph g(*model);
+  try {
+    make_policy("reach", g);
+    ADD_FAILURE() << "no refusal";
+  } catch (const UsageError& e) {
+    ASSERT_FALSE(e.diagnostic().notes.empty()) << e.diagnostic().message;
+    EXPECT_EQ(e.diagnostic().notes[0].rfind(on_the_fly_strategies() + " play on the fly;", 0), 0u)
+        << e.diagnostic().notes[0];
+  }
+  // The words come from the table prepare_strategy is given, whatever it holds.
+  const StrategyRow mine{.name = "mine", .on_the_fly = true};
+  const std::array<const StrategyRow*, 2> table{&strategy_named("reach"), &mine};
+  const StrategyArgs args;
+  const TestPurpose purpose;
+  const PreparedStrategy p =
+      prepare_strategy(strategy_named("reach"), StrategyContext{.graph = g, .purpose = purpose, .args = args}, table);
+  ASSERT_TRUE(p.refusal);
+  ASSERT_FALSE(p.refusal->notes.empty());
+  EXPECT_EQ(p.refusal->notes[0].rfind("mine play on the fly;", 0), 0u) << p.refusal->notes[0];
 }
 
 }  // namespace
