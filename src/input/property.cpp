@@ -116,6 +116,94 @@ bool has_choice(const TestGraph& g) {
   return false;
 }
 
+// !(f)
+LabelFormula negation(const LabelFormula& f) {
+  LabelFormula n;
+  n.kind = LabelFormula::Kind::negation;
+  n.operands.push_back(f);
+  n.text = "!(" + f.text + ")";
+  return n;
+}
+
+// The vertices (states and choices) where f holds.
+std::vector<VertexId> allowed_where(const TestGraph& g, const LabelResolver& res, const LabelFormula& f) {
+  const auto a = res.eval(f);
+  std::vector<VertexId> allowed;
+  for (VertexId v : g.vertices())
+    if (a[v.index()]) allowed.push_back(v);
+  return allowed;
+}
+
+// The path formula as the query's targets, the vertices allowed before them and whether the answer
+// is the complement (G, W and R by their duals), or a reward's measure.
+void path_query(const PrismProperty& p, const LabelResolver& res, const LoadedInput& in, PropertyRequest& req) {
+  using Path = PrismProperty::Path;
+  const TestGraph& g = *in.graph;
+  const bool prism = in.format == InputFormat::prism;
+  const PrismLabels& labels = in.labels;
+  PropertyQuery& q = req.query;
+  switch (p.path) {
+    case Path::eventually:
+    case Path::next:
+      q.targets = res.states(p.target);
+      break;
+    case Path::until:
+      q.targets = res.states(p.target);
+      q.allowed = allowed_where(g, res, *p.left);
+      break;
+    case Path::globally:  // G s = !(F !s)
+      q.complement = true;
+      q.targets = res.states(negation(p.target));
+      break;
+    case Path::weak_until: {  // a W b = !((!b) U (!a & !b))
+      q.complement = true;
+      LabelFormula both;
+      both.kind = LabelFormula::Kind::conjunction;
+      both.operands = {negation(*p.left), negation(p.target)};
+      q.targets = res.states(both);
+      q.allowed = allowed_where(g, res, negation(p.target));
+      break;
+    }
+    case Path::release:  // a R b = !((!a) U (!b))
+      q.complement = true;
+      q.targets = res.states(negation(p.target));
+      q.allowed = allowed_where(g, res, negation(*p.left));
+      break;
+    case Path::cumulative:
+      q.measure = RewardMeasure::cumulative;
+      break;
+    case Path::instantaneous:
+      q.measure = RewardMeasure::instantaneous;
+      if (prism && labels.state_reward.empty())
+        req.note = "(the reward structure has no state rewards: I=k is 0 everywhere, as PRISM answers)";
+      if (!prism) throw UsageError("property", "I=k reads state rewards, which only a PRISM export (.srew) has");
+      break;
+    case Path::long_run:
+      q.measure = RewardMeasure::long_run;
+      break;
+  }
+}
+
+// Over which schedulers: min or max as the property says; a comparison without them quantifies over
+// all schedulers (the worst decides); a plain query of a model with choices is refused.
+void scheduler_direction(const PrismProperty& p, const TestGraph& g, PropertyRequest& req) {
+  using Path = PrismProperty::Path;
+  PropertyQuery& q = req.query;
+  if (p.optimum == PrismProperty::Optimum::none) {
+    // A comparison without min/max quantifies over all schedulers: the worst one decides.
+    if (req.comparison == PropertyComparison::ge || req.comparison == PropertyComparison::gt)
+      q.direction = PropertyDirection::min;
+    else if (req.comparison != PropertyComparison::query)
+      q.direction = PropertyDirection::max;
+    else if (p.quantity != PrismProperty::Quantity::steady_state && p.path != Path::long_run && has_choice(g))
+      throw UsageError("property", fmt::format("the model has choices (an MDP): say {}min or {}max",
+                                               p.quantity == PrismProperty::Quantity::reward ? "R" : "P",
+                                               p.quantity == PrismProperty::Quantity::reward ? "R" : "P"));
+  } else {
+    q.direction = p.optimum == PrismProperty::Optimum::max ? PropertyDirection::max : PropertyDirection::min;
+  }
+}
+
 }  // namespace
 
 LoadOptions property_load_options(const PrismProperty& p, LoadOptions in) {
@@ -141,27 +229,12 @@ PropertyRequest property_request(const PrismProperty& p, const LoadedInput& in, 
   PropertyRequest req;
   req.text = p.text;
   PropertyQuery& q = req.query;
-  using Path = PrismProperty::Path;
   const bool mdp_steps = prism && !labels.dtmc;
   auto moves = [&](std::uint64_t k) {
     if (mdp_steps && k > (std::uint64_t{1} << 62))
       throw UsageError("property", fmt::format("step bound {} is too large", k));
     if (mdp_steps) req.note = "(a PRISM MDP step is two moves of the imported graph: state -> choice -> state)";
     return mdp_steps ? 2 * k : k;
-  };
-  auto negation = [](const LabelFormula& f) {
-    LabelFormula n;
-    n.kind = LabelFormula::Kind::negation;
-    n.operands.push_back(f);
-    n.text = "!(" + f.text + ")";
-    return n;
-  };
-  auto allowed_where = [&](const LabelFormula& f) {
-    const auto a = res.eval(f);
-    std::vector<VertexId> allowed;
-    for (VertexId v : g.vertices())
-      if (a[v.index()]) allowed.push_back(v);
-    return allowed;
   };
   switch (p.quantity) {
     case PrismProperty::Quantity::probability:
@@ -174,46 +247,7 @@ PropertyRequest property_request(const PrismProperty& p, const LoadedInput& in, 
       q.kind = PropertyKind::steady_state;
       break;
   }
-  switch (p.path) {
-    case Path::eventually:
-    case Path::next:
-      q.targets = res.states(p.target);
-      break;
-    case Path::until:
-      q.targets = res.states(p.target);
-      q.allowed = allowed_where(*p.left);
-      break;
-    case Path::globally:  // G s = !(F !s)
-      q.complement = true;
-      q.targets = res.states(negation(p.target));
-      break;
-    case Path::weak_until: {  // a W b = !((!b) U (!a & !b))
-      q.complement = true;
-      LabelFormula both;
-      both.kind = LabelFormula::Kind::conjunction;
-      both.operands = {negation(*p.left), negation(p.target)};
-      q.targets = res.states(both);
-      q.allowed = allowed_where(negation(p.target));
-      break;
-    }
-    case Path::release:  // a R b = !((!a) U (!b))
-      q.complement = true;
-      q.targets = res.states(negation(p.target));
-      q.allowed = allowed_where(negation(*p.left));
-      break;
-    case Path::cumulative:
-      q.measure = RewardMeasure::cumulative;
-      break;
-    case Path::instantaneous:
-      q.measure = RewardMeasure::instantaneous;
-      if (prism && labels.state_reward.empty())
-        req.note = "(the reward structure has no state rewards: I=k is 0 everywhere, as PRISM answers)";
-      if (!prism) throw UsageError("property", "I=k reads state rewards, which only a PRISM export (.srew) has");
-      break;
-    case Path::long_run:
-      q.measure = RewardMeasure::long_run;
-      break;
-  }
+  path_query(p, res, in, req);
   if (p.quantity == PrismProperty::Quantity::steady_state) q.targets = res.states(p.target);
   if (prism && !labels.state_reward.empty()) {
     q.state_reward = labels.state_reward;
@@ -245,19 +279,7 @@ PropertyRequest property_request(const PrismProperty& p, const LoadedInput& in, 
     req.threshold = *t;
     req.threshold_text = p.threshold;
   }
-  if (p.optimum == PrismProperty::Optimum::none) {
-    // A comparison without min/max quantifies over all schedulers: the worst one decides.
-    if (req.comparison == PropertyComparison::ge || req.comparison == PropertyComparison::gt)
-      q.direction = PropertyDirection::min;
-    else if (req.comparison != PropertyComparison::query)
-      q.direction = PropertyDirection::max;
-    else if (p.quantity != PrismProperty::Quantity::steady_state && p.path != Path::long_run && has_choice(g))
-      throw UsageError("property", fmt::format("the model has choices (an MDP): say {}min or {}max",
-                                               p.quantity == PrismProperty::Quantity::reward ? "R" : "P",
-                                               p.quantity == PrismProperty::Quantity::reward ? "R" : "P"));
-  } else {
-    q.direction = p.optimum == PrismProperty::Optimum::max ? PropertyDirection::max : PropertyDirection::min;
-  }
+  scheduler_direction(p, g, req);
   switch (p.filter) {
     case PrismProperty::Filter::none:
       req.filter = PropertyFilter::none;

@@ -623,21 +623,9 @@ class Compiler {
     return e;
   }
 
-  void build(GraphWalkerImport& out) {
-    const GwModel& sm = doc_.models[doc_.start_model];
-    const std::size_t start_element = sm.start_kind == GwModel::StartKind::vertex
-                                          ? vertex_element(doc_.start_model, sm.start)
-                                          : edge_element(doc_.start_model, sm.start);
-    p_.file = file_of(sm.where);
-    p_.model_name = sm.name;
-    const Loc top{sm.where.line, sm.where.column};
-    // A walk starts over by a reset (the test code's tearDownModel and setUpModel run again):
-    // GraphWalker has none, so it costs as much as a long detour and strategies take it only where
-    // the model offers no way back (the start element, a dead end).
-    p_.has_reset = true;
-    p_.reset_cost = int_expr(reset_cost, top);
-
-    // The predefined path's steps (predefinedPathEdgeIds, each edge then its target vertex).
+  // The predefined path's steps (predefinedPathEdgeIds, each edge then its target vertex); the
+  // generator predefined_path refuses a model without them.
+  void predefined_path(const GwModel& sm, std::size_t start_element, GraphWalkerImport& out) {
     if (!sm.predefined_path.empty()) {
       std::size_t k = 0;
       out.predefined_path.push_back(elements_[start_element].label);
@@ -657,10 +645,10 @@ class Compiler {
                                                    "predefinedPathEdgeIds",
                                                    sm.name),
                                        {"list the path's edge ids in the model's \"predefinedPathEdgeIds\""}));
-    const bool on_path = o_.predefined_path;
-    const auto path_steps = static_cast<std::int64_t>(out.predefined_path.size());
+  }
 
-    // The element enum and the position.
+  // The element enum and the position `at` (and, on the predefined path, the step `path_step`).
+  void declare_position(Loc top, std::int64_t path_steps) {
     lang::NamedDecl en;
     en.kind = lang::NamedDecl::Kind::enumeration;
     en.name = "Element";
@@ -686,7 +674,7 @@ class Compiler {
     at.type->loc = top;
     at.init = name_expr("start", top);
     p_.vars.push_back(std::move(at));
-    if (on_path) {
+    if (o_.predefined_path) {
       // The predefined path: the step of it the walk is at (0 before the first).
       lang::VarDecl step;
       step.name = "path_step";
@@ -699,7 +687,11 @@ class Compiler {
       step.init = int_expr(0, top);
       p_.vars.push_back(std::move(step));
     }
+  }
 
+  // One state variable per JavaScript variable, in name order: a boolean, a number in its range
+  // (widened by the slack when unranged) or one of the strings it is given.
+  void declare_variables(GraphWalkerImport& out) {
     std::vector<std::uint32_t> order(var_keys_.size());
     for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
     std::sort(order.begin(), order.end(), [&](auto a, auto b) { return var_keys_[a] < var_keys_[b]; });
@@ -742,9 +734,11 @@ class Compiler {
       }
       p_.vars.push_back(std::move(d));
     }
+  }
 
-    // Who may come before each element: the edges into a vertex, the vertices of other models with
-    // its shared state, and `start` before the start element.
+  // Who may come before each element: the edges into a vertex, the vertices of other models with
+  // its shared state, and `start` before the start element.
+  std::vector<std::vector<std::string>> predecessors(std::size_t start_element) const {
     std::vector<std::vector<std::string>> before(elements_.size());
     before[start_element].push_back("start");
     std::map<std::string, std::vector<std::size_t>> shared;
@@ -763,7 +757,15 @@ class Compiler {
       for (std::size_t to : members)
         for (std::size_t from : members)
           if (elements_[from].model != elements_[to].model) before[to].push_back(elements_[from].label);
+    return before;
+  }
 
+  // One action per element that can be reached: enabled after an element in `before` (and its
+  // guard), on the predefined path only as the path's next step; its body the element's actions.
+  void declare_actions(const std::vector<std::vector<std::string>>& before, std::size_t start_element,
+                       const GraphWalkerImport& out) {
+    const bool on_path = o_.predefined_path;
+    const auto path_steps = static_cast<std::int64_t>(out.predefined_path.size());
     std::vector<const Piece*> init;
     for (auto& pieces : init_)
       for (const Piece& p : pieces) init.push_back(&p);
@@ -830,8 +832,10 @@ class Compiler {
       }
       p_.actions.push_back(std::move(a));
     }
+  }
 
-    // Goals: being at one of the named elements.
+  // The goals: being at one of the named elements; on the predefined path, the path walked to its end.
+  void declare_goals(Loc top, std::int64_t path_steps) {
     if (!o_.goal_elements.empty()) {
       std::vector<std::string> labels;
       for (const std::string& g : o_.goal_elements) {
@@ -847,11 +851,15 @@ class Compiler {
       p_.goal_conditions.push_back(at_any(labels, top));
     }
 
-    if (on_path) {  // the goal: the path walked to its end
+    if (o_.predefined_path) {  // the goal: the path walked to its end
       if (p_.goal_origin.empty()) p_.goal_origin = "predefined_path";
       p_.goal_conditions.push_back(binary(Op::eq, name_expr("path_step", top), int_expr(path_steps, top), top));
     }
+  }
 
+  // The elements as the report lists them, and the vertices whose out-edges' weights sum to more
+  // than 1 (weighted_random refuses them).
+  void describe_elements(GraphWalkerImport& out) const {
     for (const Element& el : elements_) {
       const GwModel& gm = doc_.models[el.model];
       GraphWalkerElement ge;
@@ -870,7 +878,6 @@ class Compiler {
       }
       out.elements.push_back(std::move(ge));
     }
-    // Weights out of a vertex that sum to more than 1 (weighted_random refuses them).
     for (std::uint32_t mi = 0; mi < doc_.models.size(); ++mi) {
       const GwModel& gm = doc_.models[mi];
       std::vector<double> sum(gm.vertices.size(), 0.0);
@@ -880,6 +887,30 @@ class Compiler {
         if (sum[v] > 1 + 1e-9)
           out.weight_overflows.push_back(fmt::format("{} ({:.6g})", elements_[vertex_element(mi, v)].label, sum[v]));
     }
+  }
+
+  // The model program: the position, the variables, one action per element, the goals.
+  void build(GraphWalkerImport& out) {
+    const GwModel& sm = doc_.models[doc_.start_model];
+    const std::size_t start_element = sm.start_kind == GwModel::StartKind::vertex
+                                          ? vertex_element(doc_.start_model, sm.start)
+                                          : edge_element(doc_.start_model, sm.start);
+    p_.file = file_of(sm.where);
+    p_.model_name = sm.name;
+    const Loc top{sm.where.line, sm.where.column};
+    // A walk starts over by a reset (the test code's tearDownModel and setUpModel run again):
+    // GraphWalker has none, so it costs as much as a long detour and strategies take it only where
+    // the model offers no way back (the start element, a dead end).
+    p_.has_reset = true;
+    p_.reset_cost = int_expr(reset_cost, top);
+
+    predefined_path(sm, start_element, out);
+    const auto path_steps = static_cast<std::int64_t>(out.predefined_path.size());
+    declare_position(top, path_steps);
+    declare_variables(out);
+    declare_actions(predecessors(start_element), start_element, out);
+    declare_goals(top, path_steps);
+    describe_elements(out);
     out.start_model = sm.name;
     out.generator = sm.generator;
     out.model = lang::program_model(std::move(p_));

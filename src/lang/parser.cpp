@@ -99,197 +99,239 @@ std::string describe(const Token& t) {
   }
 }
 
-std::vector<Token> lex(std::string_view s, const std::string& file) {
-  std::vector<Token> out;
-  std::uint32_t line = 1;
-  std::size_t line_start = 0;
-  std::size_t i = 0;
-  auto loc_at = [&](std::size_t p) { return Loc{line, static_cast<std::uint32_t>(p - line_start + 1)}; };
-  auto lex_fail = [&](std::size_t p, std::string msg, std::vector<std::string> notes = {}) {
-    fail_at(file, loc_at(p), std::move(msg), std::move(notes), true);
-  };
-  while (i < s.size()) {
-    const char c = s[i];
+namespace {
+
+// The lexer's place in the text: the offset, and the line and where it starts (for locations).
+class Lexer {
+ public:
+  Lexer(std::string_view s, const std::string& file) : s_(s), file_(file) {}
+
+  // The tokens of the text, then Tok::end.
+  std::vector<Token> run() {
+    std::vector<Token> out;
+    while (i_ < s_.size()) {
+      if (skip_blank()) continue;
+      const char c = s_[i_];
+      Token t;
+      t.loc = loc_at(i_);
+      t.begin = static_cast<std::uint32_t>(i_);
+      if (std::isalpha(static_cast<unsigned char>(c)) || c == '_')
+        name(t);
+      else if (std::isdigit(static_cast<unsigned char>(c)))
+        integer_literal(t);
+      else if (c == '"')
+        string_literal(t);
+      else
+        punctuation(t);
+      t.end = static_cast<std::uint32_t>(i_);
+      out.push_back(std::move(t));
+    }
+    Token e;
+    e.kind = Tok::end;
+    e.loc = loc_at(i_);
+    out.push_back(e);
+    return out;
+  }
+
+ private:
+  Loc loc_at(std::size_t p) const { return Loc{line_, static_cast<std::uint32_t>(p - line_start_ + 1)}; }
+  [[noreturn]] void fail(std::size_t p, std::string msg, std::vector<std::string> notes = {}) const {
+    fail_at(file_, loc_at(p), std::move(msg), std::move(notes), true);
+  }
+
+  // Skips a line break, a blank, a // comment or a /* comment */ at the offset; false when a token
+  // starts there.
+  bool skip_blank() {
+    const char c = s_[i_];
     if (c == '\n') {
-      ++line;
-      line_start = ++i;
-      continue;
+      ++line_;
+      line_start_ = ++i_;
+      return true;
     }
     if (c == ' ' || c == '\t' || c == '\r') {
-      ++i;
-      continue;
+      ++i_;
+      return true;
     }
-    if (c == '/' && i + 1 < s.size() && s[i + 1] == '/') {
-      while (i < s.size() && s[i] != '\n') ++i;
-      continue;
+    if (c == '/' && i_ + 1 < s_.size() && s_[i_ + 1] == '/') {
+      while (i_ < s_.size() && s_[i_] != '\n') ++i_;
+      return true;
     }
-    if (c == '/' && i + 1 < s.size() && s[i + 1] == '*') {
-      const std::size_t start = i;
-      const Loc start_loc = loc_at(i);
-      i += 2;
-      while (i < s.size() && !(s[i] == '*' && i + 1 < s.size() && s[i + 1] == '/')) {
-        if (s[i] == '\n') {
-          ++line;
-          line_start = i + 1;
+    if (c == '/' && i_ + 1 < s_.size() && s_[i_ + 1] == '*') {
+      const Loc start_loc = loc_at(i_);
+      i_ += 2;
+      while (i_ < s_.size() && !(s_[i_] == '*' && i_ + 1 < s_.size() && s_[i_ + 1] == '/')) {
+        if (s_[i_] == '\n') {
+          ++line_;
+          line_start_ = i_ + 1;
         }
-        ++i;
+        ++i_;
       }
-      if (i >= s.size()) {
-        (void)start;
-        fail_at(file, start_loc, "unterminated comment: '/*' has no matching '*/'", {}, true);
-      }
-      i += 2;
-      continue;
+      if (i_ >= s_.size()) fail_at(file_, start_loc, "unterminated comment: '/*' has no matching '*/'", {}, true);
+      i_ += 2;
+      return true;
     }
-    Token t;
-    t.loc = loc_at(i);
-    t.begin = static_cast<std::uint32_t>(i);
-    if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
-      std::size_t j = i;
-      while (j < s.size() && (std::isalnum(static_cast<unsigned char>(s[j])) || s[j] == '_')) ++j;
-      t.kind = Tok::ident;
-      t.text = std::string(s.substr(i, j - i));
-      i = j;
-    } else if (std::isdigit(static_cast<unsigned char>(c))) {
-      std::size_t j = i;
-      std::int64_t v = 0;
-      while (j < s.size() && std::isdigit(static_cast<unsigned char>(s[j]))) {
-        const int d = s[j] - '0';
-        if (v > (std::numeric_limits<std::int64_t>::max() - d) / 10)
-          lex_fail(i, "integer literal too large", {"integers are 64-bit signed"});
-        v = v * 10 + d;
-        ++j;
-      }
-      if (j < s.size() && (std::isalpha(static_cast<unsigned char>(s[j])) || s[j] == '_'))
-        lex_fail(j, fmt::format("unexpected character '{}' after the number", s[j]));
-      t.kind = Tok::integer;
-      t.text = std::string(s.substr(i, j - i));
-      t.value = v;
-      i = j;
-    } else if (c == '"') {
-      std::size_t j = i + 1;
-      std::string v;
-      while (true) {
-        if (j >= s.size() || s[j] == '\n')
-          lex_fail(i, "unterminated string literal", {"close it with '\"' on the same line"});
-        if (s[j] == '"') break;
-        if (s[j] == '\\') {
-          if (j + 1 >= s.size()) lex_fail(j, "unterminated string literal");
-          const char e = s[j + 1];
-          if (e == 'n')
-            v += '\n';
-          else if (e == 't')
-            v += '\t';
-          else if (e == '"' || e == '\\')
-            v += e;
-          else
-            lex_fail(j, fmt::format("unknown escape sequence '\\{}'", e), {"known escapes: \\\" \\\\ \\n \\t"});
-          j += 2;
-          continue;
-        }
-        v += s[j++];
-      }
-      t.kind = Tok::string;
-      t.text = std::move(v);
-      i = j + 1;
-    } else {
-      auto two = [&](char a, char b) { return c == a && i + 1 < s.size() && s[i + 1] == b; };
-      std::size_t len = 1;
-      if (two('.', '.'))
-        t.kind = Tok::dotdot, len = 2;
-      else if (two(':', '='))
-        t.kind = Tok::assign, len = 2;
-      else if (two('=', '='))
-        t.kind = Tok::eq, len = 2;
-      else if (two('!', '='))
-        t.kind = Tok::ne, len = 2;
-      else if (two('<', '='))
-        t.kind = Tok::le, len = 2;
-      else if (two('>', '='))
-        t.kind = Tok::ge, len = 2;
-      else if (two('=', '>'))
-        t.kind = Tok::implies, len = 2;
-      else if (two('-', '>'))
-        t.kind = Tok::arrow, len = 2;
-      else {
-        switch (c) {
-          case '(':
-            t.kind = Tok::lparen;
-            break;
-          case ')':
-            t.kind = Tok::rparen;
-            break;
-          case '{':
-            t.kind = Tok::lbrace;
-            break;
-          case '}':
-            t.kind = Tok::rbrace;
-            break;
-          case '[':
-            t.kind = Tok::lbracket;
-            break;
-          case ']':
-            t.kind = Tok::rbracket;
-            break;
-          case ',':
-            t.kind = Tok::comma;
-            break;
-          case ';':
-            t.kind = Tok::semicolon;
-            break;
-          case ':':
-            t.kind = Tok::colon;
-            break;
-          case '.':
-            t.kind = Tok::dot;
-            break;
-          case '<':
-            t.kind = Tok::lt;
-            break;
-          case '>':
-            t.kind = Tok::gt;
-            break;
-          case '+':
-            t.kind = Tok::plus;
-            break;
-          case '-':
-            t.kind = Tok::minus;
-            break;
-          case '*':
-            t.kind = Tok::star;
-            break;
-          case '/':
-            t.kind = Tok::slash;
-            break;
-          case '%':
-            t.kind = Tok::percent;
-            break;
-          case '=':
-            t.kind = Tok::equals;
-            break;
-          default: {
-            std::vector<std::string> notes;
-            if (c == '!')
-              notes.push_back("write 'not' for negation and '!=' for inequality");
-            else if (c == '&' || c == '|')
-              notes.push_back("write 'and' / 'or'");
-            if (static_cast<unsigned char>(c) < 32 || static_cast<unsigned char>(c) >= 127)
-              lex_fail(i, fmt::format("unexpected character (byte 0x{:02x})", static_cast<unsigned char>(c)), notes);
-            lex_fail(i, fmt::format("unexpected character '{}'", c), notes);
-          }
-        }
-      }
-      i += len;
-    }
-    t.end = static_cast<std::uint32_t>(i);
-    out.push_back(std::move(t));
+    return false;
   }
-  Token e;
-  e.kind = Tok::end;
-  e.loc = loc_at(i);
-  out.push_back(e);
-  return out;
-}
+
+  // A name (a keyword too): a letter or '_', then letters, digits and '_'.
+  void name(Token& t) {
+    std::size_t j = i_;
+    while (j < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[j])) || s_[j] == '_')) ++j;
+    t.kind = Tok::ident;
+    t.text = std::string(s_.substr(i_, j - i_));
+    i_ = j;
+  }
+
+  // An integer literal: decimal digits, 64-bit signed, not followed by a letter or '_'.
+  void integer_literal(Token& t) {
+    std::size_t j = i_;
+    std::int64_t v = 0;
+    while (j < s_.size() && std::isdigit(static_cast<unsigned char>(s_[j]))) {
+      const int d = s_[j] - '0';
+      if (v > (std::numeric_limits<std::int64_t>::max() - d) / 10)
+        fail(i_, "integer literal too large", {"integers are 64-bit signed"});
+      v = v * 10 + d;
+      ++j;
+    }
+    if (j < s_.size() && (std::isalpha(static_cast<unsigned char>(s_[j])) || s_[j] == '_'))
+      fail(j, fmt::format("unexpected character '{}' after the number", s_[j]));
+    t.kind = Tok::integer;
+    t.text = std::string(s_.substr(i_, j - i_));
+    t.value = v;
+    i_ = j;
+  }
+
+  // A string literal on one line, with the escapes \" \\ \n \t.
+  void string_literal(Token& t) {
+    std::size_t j = i_ + 1;
+    std::string v;
+    while (true) {
+      if (j >= s_.size() || s_[j] == '\n')
+        fail(i_, "unterminated string literal", {"close it with '\"' on the same line"});
+      if (s_[j] == '"') break;
+      if (s_[j] == '\\') {
+        if (j + 1 >= s_.size()) fail(j, "unterminated string literal");
+        const char e = s_[j + 1];
+        if (e == 'n')
+          v += '\n';
+        else if (e == 't')
+          v += '\t';
+        else if (e == '"' || e == '\\')
+          v += e;
+        else
+          fail(j, fmt::format("unknown escape sequence '\\{}'", e), {"known escapes: \\\" \\\\ \\n \\t"});
+        j += 2;
+        continue;
+      }
+      v += s_[j++];
+    }
+    t.kind = Tok::string;
+    t.text = std::move(v);
+    i_ = j + 1;
+  }
+
+  // An operator or a punctuation mark (two characters before one); any other character is refused.
+  void punctuation(Token& t) {
+    const char c = s_[i_];
+    auto two = [&](char a, char b) { return c == a && i_ + 1 < s_.size() && s_[i_ + 1] == b; };
+    std::size_t len = 1;
+    if (two('.', '.'))
+      t.kind = Tok::dotdot, len = 2;
+    else if (two(':', '='))
+      t.kind = Tok::assign, len = 2;
+    else if (two('=', '='))
+      t.kind = Tok::eq, len = 2;
+    else if (two('!', '='))
+      t.kind = Tok::ne, len = 2;
+    else if (two('<', '='))
+      t.kind = Tok::le, len = 2;
+    else if (two('>', '='))
+      t.kind = Tok::ge, len = 2;
+    else if (two('=', '>'))
+      t.kind = Tok::implies, len = 2;
+    else if (two('-', '>'))
+      t.kind = Tok::arrow, len = 2;
+    else {
+      switch (c) {
+        case '(':
+          t.kind = Tok::lparen;
+          break;
+        case ')':
+          t.kind = Tok::rparen;
+          break;
+        case '{':
+          t.kind = Tok::lbrace;
+          break;
+        case '}':
+          t.kind = Tok::rbrace;
+          break;
+        case '[':
+          t.kind = Tok::lbracket;
+          break;
+        case ']':
+          t.kind = Tok::rbracket;
+          break;
+        case ',':
+          t.kind = Tok::comma;
+          break;
+        case ';':
+          t.kind = Tok::semicolon;
+          break;
+        case ':':
+          t.kind = Tok::colon;
+          break;
+        case '.':
+          t.kind = Tok::dot;
+          break;
+        case '<':
+          t.kind = Tok::lt;
+          break;
+        case '>':
+          t.kind = Tok::gt;
+          break;
+        case '+':
+          t.kind = Tok::plus;
+          break;
+        case '-':
+          t.kind = Tok::minus;
+          break;
+        case '*':
+          t.kind = Tok::star;
+          break;
+        case '/':
+          t.kind = Tok::slash;
+          break;
+        case '%':
+          t.kind = Tok::percent;
+          break;
+        case '=':
+          t.kind = Tok::equals;
+          break;
+        default: {
+          std::vector<std::string> notes;
+          if (c == '!')
+            notes.push_back("write 'not' for negation and '!=' for inequality");
+          else if (c == '&' || c == '|')
+            notes.push_back("write 'and' / 'or'");
+          if (static_cast<unsigned char>(c) < 32 || static_cast<unsigned char>(c) >= 127)
+            fail(i_, fmt::format("unexpected character (byte 0x{:02x})", static_cast<unsigned char>(c)), notes);
+          fail(i_, fmt::format("unexpected character '{}'", c), notes);
+        }
+      }
+    }
+    i_ += len;
+  }
+
+  std::string_view s_;
+  const std::string& file_;
+  std::uint32_t line_ = 1;
+  std::size_t line_start_ = 0;
+  std::size_t i_ = 0;
+};
+
+}  // namespace
+
+std::vector<Token> lex(std::string_view s, const std::string& file) { return Lexer(s, file).run(); }
 
 namespace {
 

@@ -387,6 +387,86 @@ bool Interp::quant(const Expr& e) {
   return all;
 }
 
+namespace {
+
+// The value of a call of a builtin function (len, value, size, keys, head, last, tail, remove, min,
+// max, abs) into `out`.
+void eval_builtin(Interp& in, const Expr& e, Word* out) {
+  const Type& t = *e.type;
+  const Expr& a = *e.kids[0];
+  switch (e.builtin) {
+    case b_len: {
+      std::vector<Word> q(a.type->width);
+      in.eval(a, q.data());
+      out[0] = q[0];
+      return;
+    }
+    case b_value: {
+      const Word k = in.scalar(a);
+      if (!in.slot_value) in.fail(e, "value() is known only while a run checks an output");
+      out[0] = in.slot_value(*a.type, k, e);
+      return;
+    }
+    case b_size: {
+      std::vector<Word> q(a.type->width);
+      in.eval(a, q.data());
+      out[0] = std::popcount(static_cast<std::uint64_t>(q[0]));
+      return;
+    }
+    case b_keys: {
+      std::vector<Word> q(a.type->width);
+      in.eval(a, q.data());
+      out[0] = q[0];
+      return;
+    }
+    case b_head:
+    case b_last: {
+      std::vector<Word> q(a.type->width);
+      in.eval(a, q.data());
+      if (q[0] == 0) in.fail(e, fmt::format("{}() of an empty sequence", e.builtin == b_head ? "head" : "last"));
+      const Word i = e.builtin == b_head ? 0 : q[0] - 1;
+      std::memcpy(out, q.data() + 1 + i * t.width, t.width * sizeof(Word));
+      return;
+    }
+    case b_tail: {
+      in.eval(a, out);
+      if (out[0] == 0) in.fail(e, "tail() of an empty sequence");
+      const std::uint32_t w = t.elems[0]->width;
+      std::memmove(out + 1, out + 1 + w, (t.cap - 1) * w * sizeof(Word));
+      fill_default(*t.elems[0], out + 1 + (t.cap - 1) * w);
+      out[0] -= 1;
+      return;
+    }
+    case b_remove: {
+      in.eval(a, out);
+      std::vector<Word> k(e.kids[1]->type->width);
+      in.eval(*e.kids[1], k.data());
+      auto o = ordinal(*t.elems[0], k.data());
+      if (o) {
+        out[0] = static_cast<Word>(static_cast<std::uint64_t>(out[0]) & ~(std::uint64_t{1} << *o));
+        fill_default(*t.elems[1], out + 1 + *o * t.elems[1]->width);
+      }
+      return;
+    }
+    case b_min:
+    case b_max: {
+      const Word x = in.scalar(a), y = in.scalar(*e.kids[1]);
+      out[0] = e.builtin == b_min ? std::min(x, y) : std::max(x, y);
+      return;
+    }
+    case b_abs: {
+      const Word x = in.scalar(a);
+      if (x == std::numeric_limits<Word>::min()) in.fail(e, "integer overflow in abs()");
+      out[0] = x < 0 ? -x : x;
+      return;
+    }
+    default:
+      in.fail(e, "internal error: unknown builtin");
+  }
+}
+
+}  // namespace
+
 void Interp::eval(const Expr& e, Word* out) {
   const Type& t = *e.type;
   switch (e.k) {
@@ -474,75 +554,9 @@ void Interp::eval(const Expr& e, Word* out) {
       out[0] = binary_scalar(e);
       return;
     }
-    case EK::call: {
-      const Expr& a = *e.kids[0];
-      switch (e.builtin) {
-        case b_len: {
-          std::vector<Word> q(a.type->width);
-          eval(a, q.data());
-          out[0] = q[0];
-          return;
-        }
-        case b_value: {
-          const Word k = scalar(a);
-          if (!slot_value) fail(e, "value() is known only while a run checks an output");
-          out[0] = slot_value(*a.type, k, e);
-          return;
-        }
-        case b_size: {
-          std::vector<Word> q(a.type->width);
-          eval(a, q.data());
-          out[0] = std::popcount(static_cast<std::uint64_t>(q[0]));
-          return;
-        }
-        case b_keys: {
-          std::vector<Word> q(a.type->width);
-          eval(a, q.data());
-          out[0] = q[0];
-          return;
-        }
-        case b_head: case b_last: {
-          std::vector<Word> q(a.type->width);
-          eval(a, q.data());
-          if (q[0] == 0) fail(e, fmt::format("{}() of an empty sequence", e.builtin == b_head ? "head" : "last"));
-          const Word i = e.builtin == b_head ? 0 : q[0] - 1;
-          std::memcpy(out, q.data() + 1 + i * t.width, t.width * sizeof(Word));
-          return;
-        }
-        case b_tail: {
-          eval(a, out);
-          if (out[0] == 0) fail(e, "tail() of an empty sequence");
-          const std::uint32_t w = t.elems[0]->width;
-          std::memmove(out + 1, out + 1 + w, (t.cap - 1) * w * sizeof(Word));
-          fill_default(*t.elems[0], out + 1 + (t.cap - 1) * w);
-          out[0] -= 1;
-          return;
-        }
-        case b_remove: {
-          eval(a, out);
-          std::vector<Word> k(e.kids[1]->type->width);
-          eval(*e.kids[1], k.data());
-          auto o = ordinal(*t.elems[0], k.data());
-          if (o) {
-            out[0] = static_cast<Word>(static_cast<std::uint64_t>(out[0]) & ~(std::uint64_t{1} << *o));
-            fill_default(*t.elems[1], out + 1 + *o * t.elems[1]->width);
-          }
-          return;
-        }
-        case b_min: case b_max: {
-          const Word x = scalar(a), y = scalar(*e.kids[1]);
-          out[0] = e.builtin == b_min ? std::min(x, y) : std::max(x, y);
-          return;
-        }
-        case b_abs: {
-          const Word x = scalar(a);
-          if (x == std::numeric_limits<Word>::min()) fail(e, "integer overflow in abs()");
-          out[0] = x < 0 ? -x : x;
-          return;
-        }
-        default: fail(e, "internal error: unknown builtin");
-      }
-    }
+    case EK::call:
+      eval_builtin(*this, e, out);
+      return;
     default: out[0] = scalar(e); return;
   }
 }

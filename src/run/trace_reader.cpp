@@ -77,6 +77,158 @@ class Fields {
   std::uint32_t line_;
 };
 
+// Parses one line of the trace into j; on an error, the column (1-based, clamped to just past the
+// line) and what nlohmann says.
+std::optional<std::pair<std::uint32_t, std::string>> parse_json_line(const std::string& line_text, json& j) {
+  try {
+    j = json::parse(line_text);
+  } catch (const json::parse_error& e) {
+    // nlohmann's byte position is 1 past the offending character.
+    return std::pair<std::uint32_t, std::string>(
+        static_cast<std::uint32_t>(std::min<std::size_t>(e.byte, line_text.size() + 1)), e.what());
+  } catch (const json::exception& e) {
+    return std::pair<std::uint32_t, std::string>(1, e.what());  // a number out of range (error 406) carries no position
+  }
+  return std::nullopt;
+}
+
+// The campaign's line: run count, seed, shard, fail-fast, and its identity (the line without the shard).
+RecordedCampaign campaign_event(const json& j, const Fields& f, std::uint32_t line) {
+  RecordedCampaign c;
+  c.line = line;
+  c.runs = static_cast<std::uint32_t>(f.count("runs", false, std::numeric_limits<std::uint32_t>::max()));
+  c.seed = f.count("seed", false);
+  if (const std::string shard = f.text("shard", false); !shard.empty()) {
+    try {
+      c.shard = parse_shard(shard);
+    } catch (const UsageError& e) {
+      f.fail("shard", "\"shard\": " + e.diagnostic().message);
+    }
+  }
+  if (const json* ff = f.find("fail_fast")) {
+    if (!ff->is_boolean()) f.fail("fail_fast", "\"fail_fast\" must be true or false");
+    c.fail_fast = ff->get<bool>();
+  }
+  json key = j;
+  key.erase("shard");
+  c.identity = key.dump(-1, ' ', false, json::error_handler_t::replace);
+  return c;
+}
+
+// A run's "begin": its seed, strategy, model and parameters (when given), replay command.
+void begin_event(const Fields& f, RunRecord& run) {
+  run.seed = f.count("seed", false);
+  run.strategy = f.text("strategy", false);
+  if (std::string model = f.text("model", false); !model.empty()) run.model = std::move(model);
+  if (const json* params = f.find("params")) {
+    if (!params->is_array()) f.fail("params", "\"params\" must be an array of strings NAME=VALUE");
+    run.params.clear();
+    for (const json& p : *params) {
+      if (!p.is_string()) f.fail("params", "\"params\" must be an array of strings NAME=VALUE");
+      run.params.push_back(p.get<std::string>());
+    }
+  }
+  run.replay = f.text("replay", false);
+}
+
+// A "step": appended to the run's trace (numbered as written, else counted).
+void step_event(const Fields& f, std::uint32_t line, RunRecord& run) {
+  StepRecord s;
+  s.line = line;
+  s.step = f.find("step") ? f.count("step", true) : run.trace.size() + 1;  // as written, else counted
+  s.time_ms = f.number("time_ms");
+  const std::string kind = f.text("kind", true);
+  const auto k = parse_step_kind(kind);
+  if (!k)
+    f.fail("kind", fmt::format("unknown step kind \"{}\" (expected stimulus, observation, timeout, reset, "
+                               "unexpected, silence or wait)",
+                               kind));
+  s.kind = *k;
+  const bool moves = s.kind != StepKind::unexpected && s.kind != StepKind::silence;
+  const bool labelled = s.kind == StepKind::stimulus || s.kind == StepKind::observation || s.kind == StepKind::wait;
+  s.vertex = f.text("vertex", true);
+  s.label = f.text("label", labelled);
+  s.edge = f.text("edge", false);
+  s.to = f.text("to", moves);
+  s.concrete = f.text("concrete", false);
+  run.trace.push_back(std::move(s));
+}
+
+// The "stopped_by" claims of an "end" (what stopped the run early) and the edges left untestable.
+void stopped_by(const Fields& f, const json& stopped, std::string_view source, std::uint32_t line, RunRecord& run) {
+  if (!stopped.is_array()) f.fail("stopped_by", "\"stopped_by\" must be an array of objects");
+  for (const json& so : stopped) {
+    if (!so.is_object()) f.fail("stopped_by", "\"stopped_by\" must be an array of objects");
+    const Fields sf(so, source, line);
+    ClaimRecord r{
+        .vertex = sf.text("vertex", true),
+        .label = sf.text("label", false),
+        .edge = sf.text("edge", false),
+        .visits = sf.count("visits", false),
+        .histories = static_cast<std::uint32_t>(std::min<std::uint64_t>(sf.count("histories", false), UINT32_MAX)),
+        .rate = sf.number("rate_ruled_out_above"),
+        .confidence = sf.number("confidence"),
+        .edges_behind =
+            static_cast<std::uint32_t>(std::min<std::uint64_t>(sf.count("edges_behind", false), UINT32_MAX)),
+        .text = sf.text("text", false)};
+    run.stopped_by.push_back(std::move(r));
+  }
+  run.untestable_edges =
+      static_cast<std::uint32_t>(std::min<std::uint64_t>(f.count("untestable_edges", false), UINT32_MAX));
+}
+
+// A run's "end": its verdict, counts and times, the failure (vertex, observed, allowed) and the claims.
+void end_event(const Fields& f, std::string_view source, std::uint32_t line, RunRecord& run) {
+  const std::string verdict = f.text("verdict", true);
+  const auto v = parse_verdict(verdict);
+  if (!v)
+    f.fail("verdict", fmt::format("unknown verdict \"{}\" (expected PASS, FAIL, INCONCLUSIVE or ERROR)", verdict));
+  run.verdict = *v;
+  if (const json* i = f.find("interrupted")) {
+    if (!i->is_boolean()) f.fail("interrupted", "\"interrupted\" must be true or false");
+    run.interrupted = i->get<bool>();
+  }
+  run.signal = f.text("signal", false);
+  run.message = f.text("message", false);
+  run.steps = f.count("steps", false);
+  run.resets = f.count("resets", false);
+  run.elapsed_ms = f.number("elapsed_ms");
+  if (const json* failure = f.find("failure")) {
+    if (!failure->is_object()) f.fail("failure", "\"failure\" must be an object");
+    const Fields ff(*failure, source, line);
+    run.fail_vertex = ff.text("vertex", false);
+    run.observed = ff.find("observed") ? std::optional<std::string>(ff.text("observed", false)) : std::nullopt;
+    if (const json* allowed = ff.find("allowed")) {
+      if (!allowed->is_array()) f.fail("failure", "\"failure/allowed\" must be an array of strings");
+      for (const json& a : *allowed) {
+        if (!a.is_string()) f.fail("failure", "\"failure/allowed\" must be an array of strings");
+        run.allowed.push_back(a.get<std::string>());
+      }
+    }
+  }
+  if (const json* stopped = f.find("stopped_by")) stopped_by(f, *stopped, source, line, run);
+}
+
+// What the runs' lines leave out: the elapsed time and step count from the last step, the failure
+// from a last unexpected or silent step, and a note on a run without an end.
+void complete_runs(std::vector<RunRecord>& runs) {
+  for (RunRecord& r : runs) {
+    if (!r.trace.empty()) {
+      if (r.elapsed_ms == 0) r.elapsed_ms = r.trace.back().time_ms;
+      if (!r.verdict) r.steps = r.trace.back().step;
+    }
+    if (r.verdict == Verdict::fail && r.fail_vertex.empty() && !r.trace.empty()) {
+      const StepRecord& last = r.trace.back();
+      if (last.kind == StepKind::unexpected || last.kind == StepKind::silence) {
+        r.fail_vertex = last.vertex;
+        if (last.kind == StepKind::unexpected) r.observed = last.label;
+      }
+    }
+    if (!r.verdict)
+      r.notes.push_back("the trace has no end for this run: playtest, the adapter or the machine stopped during it");
+  }
+}
+
 }  // namespace
 
 std::optional<Verdict> parse_verdict(std::string_view s) {
@@ -118,16 +270,7 @@ RecordedTrace read_trace(std::istream& in, std::string_view source) {
     if (!line_text.empty() && line_text.back() == '\r') line_text.pop_back();
     if (line_text.find_first_not_of(" \t") == std::string::npos) continue;
     json j;
-    std::optional<std::pair<std::uint32_t, std::string>> bad;  // column and what nlohmann says
-    try {
-      j = json::parse(line_text);
-    } catch (const json::parse_error& e) {
-      // nlohmann's byte position is 1 past the offending character.
-      bad.emplace(static_cast<std::uint32_t>(std::min<std::size_t>(e.byte, line_text.size() + 1)), e.what());
-    } catch (const json::exception& e) {
-      bad.emplace(1, e.what());  // a number out of range (error 406) carries no position
-    }
-    if (bad) {
+    if (auto bad = parse_json_line(line_text, j)) {
       if (last_and_cut && current) {
         current->notes.push_back(fmt::format("the trace's last line ({}) is cut off; it was dropped", line));
         break;
@@ -145,41 +288,13 @@ RecordedTrace read_trace(std::istream& in, std::string_view source) {
     // by hand) is skipped.
     if (event == "campaign") {
       if (out.campaign || !runs.empty()) continue;
-      RecordedCampaign c;
-      c.line = line;
-      c.runs = static_cast<std::uint32_t>(f.count("runs", false, std::numeric_limits<std::uint32_t>::max()));
-      c.seed = f.count("seed", false);
-      if (const std::string shard = f.text("shard", false); !shard.empty()) {
-        try {
-          c.shard = parse_shard(shard);
-        } catch (const UsageError& e) {
-          f.fail("shard", "\"shard\": " + e.diagnostic().message);
-        }
-      }
-      if (const json* ff = f.find("fail_fast")) {
-        if (!ff->is_boolean()) f.fail("fail_fast", "\"fail_fast\" must be true or false");
-        c.fail_fast = ff->get<bool>();
-      }
-      json key = j;
-      key.erase("shard");
-      c.identity = key.dump(-1, ' ', false, json::error_handler_t::replace);
-      if (c.runs > 0) out.campaign = c;
+      RecordedCampaign c = campaign_event(j, f, line);
+      if (c.runs > 0) out.campaign = std::move(c);
       continue;
     }
     if (event == "begin") {
       start_run(run_number == 0 ? static_cast<std::uint32_t>(runs.size() + 1) : run_number, line);
-      current->seed = f.count("seed", false);
-      current->strategy = f.text("strategy", false);
-      if (std::string model = f.text("model", false); !model.empty()) current->model = std::move(model);
-      if (const json* params = f.find("params")) {
-        if (!params->is_array()) f.fail("params", "\"params\" must be an array of strings NAME=VALUE");
-        current->params.clear();
-        for (const json& p : *params) {
-          if (!p.is_string()) f.fail("params", "\"params\" must be an array of strings NAME=VALUE");
-          current->params.push_back(p.get<std::string>());
-        }
-      }
-      current->replay = f.text("replay", false);
+      begin_event(f, *current);
       continue;
     }
     if (event != "step" && event != "end") continue;  // events of later versions are skipped
@@ -187,96 +302,16 @@ RecordedTrace read_trace(std::istream& in, std::string_view source) {
     if (!current || ended || (run_number != 0 && run_number != current->run))
       start_run(run_number == 0 ? static_cast<std::uint32_t>(runs.size() + 1) : run_number, line);
     if (event == "step") {
-      StepRecord s;
-      s.line = line;
-      s.step = f.find("step") ? f.count("step", true) : current->trace.size() + 1;  // as written, else counted
-      s.time_ms = f.number("time_ms");
-      const std::string kind = f.text("kind", true);
-      const auto k = parse_step_kind(kind);
-      if (!k)
-        f.fail("kind", fmt::format("unknown step kind \"{}\" (expected stimulus, observation, timeout, reset, "
-                                   "unexpected, silence or wait)",
-                                   kind));
-      s.kind = *k;
-      const bool moves = s.kind != StepKind::unexpected && s.kind != StepKind::silence;
-      const bool labelled = s.kind == StepKind::stimulus || s.kind == StepKind::observation || s.kind == StepKind::wait;
-      s.vertex = f.text("vertex", true);
-      s.label = f.text("label", labelled);
-      s.edge = f.text("edge", false);
-      s.to = f.text("to", moves);
-      s.concrete = f.text("concrete", false);
-      current->trace.push_back(std::move(s));
+      step_event(f, line, *current);
       continue;
     }
-    // end
-    const std::string verdict = f.text("verdict", true);
-    const auto v = parse_verdict(verdict);
-    if (!v)
-      f.fail("verdict", fmt::format("unknown verdict \"{}\" (expected PASS, FAIL, INCONCLUSIVE or ERROR)", verdict));
-    current->verdict = *v;
-    if (const json* i = f.find("interrupted")) {
-      if (!i->is_boolean()) f.fail("interrupted", "\"interrupted\" must be true or false");
-      current->interrupted = i->get<bool>();
-    }
-    current->signal = f.text("signal", false);
-    current->message = f.text("message", false);
-    current->steps = f.count("steps", false);
-    current->resets = f.count("resets", false);
-    current->elapsed_ms = f.number("elapsed_ms");
-    if (const json* failure = f.find("failure")) {
-      if (!failure->is_object()) f.fail("failure", "\"failure\" must be an object");
-      const Fields ff(*failure, source, line);
-      current->fail_vertex = ff.text("vertex", false);
-      current->observed = ff.find("observed") ? std::optional<std::string>(ff.text("observed", false)) : std::nullopt;
-      if (const json* allowed = ff.find("allowed")) {
-        if (!allowed->is_array()) f.fail("failure", "\"failure/allowed\" must be an array of strings");
-        for (const json& a : *allowed) {
-          if (!a.is_string()) f.fail("failure", "\"failure/allowed\" must be an array of strings");
-          current->allowed.push_back(a.get<std::string>());
-        }
-      }
-    }
-    if (const json* stopped = f.find("stopped_by")) {
-      if (!stopped->is_array()) f.fail("stopped_by", "\"stopped_by\" must be an array of objects");
-      for (const json& so : *stopped) {
-        if (!so.is_object()) f.fail("stopped_by", "\"stopped_by\" must be an array of objects");
-        const Fields sf(so, source, line);
-        ClaimRecord r{
-            .vertex = sf.text("vertex", true),
-            .label = sf.text("label", false),
-            .edge = sf.text("edge", false),
-            .visits = sf.count("visits", false),
-            .histories = static_cast<std::uint32_t>(std::min<std::uint64_t>(sf.count("histories", false), UINT32_MAX)),
-            .rate = sf.number("rate_ruled_out_above"),
-            .confidence = sf.number("confidence"),
-            .edges_behind =
-                static_cast<std::uint32_t>(std::min<std::uint64_t>(sf.count("edges_behind", false), UINT32_MAX)),
-            .text = sf.text("text", false)};
-        current->stopped_by.push_back(std::move(r));
-      }
-      current->untestable_edges =
-          static_cast<std::uint32_t>(std::min<std::uint64_t>(f.count("untestable_edges", false), UINT32_MAX));
-    }
+    end_event(f, source, line, *current);
     ended = true;
   }
   if (in.bad()) throw InputError(fmt::format("{}: could not be read", source));
   if (runs.empty())
     fail_at(source, 0, 0, "the trace has no run (expected JSON lines such as {\"event\":\"begin\",...})");
-  for (RunRecord& r : runs) {
-    if (!r.trace.empty()) {
-      if (r.elapsed_ms == 0) r.elapsed_ms = r.trace.back().time_ms;
-      if (!r.verdict) r.steps = r.trace.back().step;
-    }
-    if (r.verdict == Verdict::fail && r.fail_vertex.empty() && !r.trace.empty()) {
-      const StepRecord& last = r.trace.back();
-      if (last.kind == StepKind::unexpected || last.kind == StepKind::silence) {
-        r.fail_vertex = last.vertex;
-        if (last.kind == StepKind::unexpected) r.observed = last.label;
-      }
-    }
-    if (!r.verdict)
-      r.notes.push_back("the trace has no end for this run: playtest, the adapter or the machine stopped during it");
-  }
+  complete_runs(runs);
   return out;
 }
 

@@ -363,6 +363,17 @@ TEST(GraphWalkerModel, ConstructsOutsideTheSubsetAreRefusedWhereTheyStandAndName
   EXPECT_EQ(refusal("x <= 3 && (ok || !ok) ? x != 2 : x === 1"), "");
 }
 
+TEST(GraphWalkerModel, AVariableWithTheNameOfAnElementIsRefusedWhereItIsAssigned) {
+  // The vertex x of model M is the element M.x; so is the variable x of M's actions.
+  const std::string m = R"gw({"models": [{"name": "M", "startElementId": "a", "actions": ["x = 0;"],
+    "vertices": [{"id": "a", "name": "x"}],
+    "edges": [{"id": "e", "name": "e_E", "sourceVertexId": "a", "targetVertexId": "a"}]}]})gw";
+  const std::string msg = message_of<ModelError>([&] { load_graphwalker(m, "g.json"); });
+  EXPECT_NE(msg.find("g.json:1:63"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("the variable 'M.x' has the name of an element of the model"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("/models/0/actions/0"), std::string::npos) << msg;
+}
+
 TEST(GraphWalkerInput, LoadInputDetectsTheFormatAndExploresIt) {
   const std::string path = source_dir + "/examples/graphwalker/door.json";
   const LoadedInput in = load_input({.path = path});

@@ -101,6 +101,23 @@ TEST(Language, SetsSequencesMapsAndBuiltins) {
   EXPECT_EQ(r.graph.num_goals(), 1u);
 }
 
+TEST(Language, MaxAndAbs) {
+  ExploreResult r = run(R"(
+    var x: -2..2 = -2;
+    controllable Inc require x < 2 { x := x + 1; }
+    final abs(x) + max(x, 0) == 2;
+  )");
+  // x = -2: 2 + 0; x = 1: 1 + 1. (x = 2 gives 4, x = -1 gives 1.)
+  EXPECT_EQ(r.graph.num_vertices(), 5u);
+  std::set<std::string> goals;
+  for (VertexId v : r.graph.vertices())
+    if (r.graph.is_goal(v)) goals.emplace(r.graph.name(v));
+  EXPECT_EQ(goals, (std::set<std::string>{"(x=-2)", "(x=1)"}));
+  EXPECT_EQ(
+      error_of("var q: seq<bool, 1> = [];\nfinal len(tail(q)) == 0;\ncontrollable Idle require false { }"),
+      "t.ptm:2:11: error: tail() of an empty sequence (in state (q=[]))\n  final len(tail(q)) == 0;\n            ^");
+}
+
 TEST(Language, QuantifiersLetAndIfExpressions) {
   ExploreResult r = run(R"(
     type K = 0..3;
