@@ -18,6 +18,7 @@
 #include "playtest/input/load.hpp"
 #include "playtest/run/mutation.hpp"
 #include "playtest/run/simulated_sut.hpp"
+#include "scratch_test.hpp"
 #include "test_paths.hpp"
 
 namespace playtest {
@@ -40,18 +41,7 @@ std::vector<nlohmann::json> json_lines(const std::string& text) {
   return out;
 }
 
-class CampaignFilesTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("playtest_campaign_files_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  fs::path dir_;
-};
+class CampaignFilesTest : public playtest::testing::ScratchTest {};
 
 TEST_F(CampaignFilesTest, TheObserverWritesTheTraceAndTheJUnitFileOfACampaign) {
   const std::string model = playtest::testing::source_dir() + "/examples/models/counter.ptm";

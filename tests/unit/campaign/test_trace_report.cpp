@@ -12,6 +12,7 @@
 #include "playtest/error.hpp"
 #include "playtest/input/load.hpp"
 #include "playtest/run/simulated_sut.hpp"
+#include "scratch_test.hpp"
 #include "test_paths.hpp"
 
 namespace playtest {
@@ -19,16 +20,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-class TraceReportTest : public ::testing::Test {
+class TraceReportTest : public playtest::testing::ScratchTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("playtest_trace_report_" + std::to_string(::getpid()) + "_" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
   // Three runs of counter.ptm with N=3 (9 states) against the model itself, recorded as naming the
   // model "counter.ptm" (a path relative to where the run was started); returns the trace's path.
   std::string record_campaign() const {
@@ -45,7 +38,6 @@ class TraceReportTest : public ::testing::Test {
     files.finish(g, run_campaign(runner, workers, {.runs = 3, .seed = 7}, files.observer()));
     return trace;
   }
-  fs::path dir_;
 };
 
 TEST_F(TraceReportTest, TheModelTheRunsNameIsReadBesideTheTraceWithTheirParameters) {

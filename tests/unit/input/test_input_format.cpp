@@ -9,6 +9,7 @@
 
 #include "playtest/error.hpp"
 #include "playtest/input/load.hpp"
+#include "scratch_test.hpp"
 #include "test_paths.hpp"
 
 namespace playtest {
@@ -23,15 +24,8 @@ std::string read_text(const std::string& path) {
   return ss.str();
 }
 
-class InputFormatTest : public ::testing::Test {
+class InputFormatTest : public playtest::testing::ScratchTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("playtest_input_format_" + std::to_string(::getpid()) + "_" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
   // `text` in a file named `name`; the format input_format gives it.
   InputFormat detect(const std::string& name, const std::string& text,
                      std::optional<InputFormat> given = std::nullopt) const {
@@ -42,7 +36,6 @@ class InputFormatTest : public ::testing::Test {
     o.format = given;
     return input_format(o, read);
   }
-  fs::path dir_;
 };
 
 TEST(InputFormatNamed, EveryFormatHasItsNameAndAutoIsNone) {

@@ -12,25 +12,21 @@
 #include "playtest/input/load.hpp"
 #include "playtest/input/property.hpp"
 #include "playtest/io/graph_json.hpp"
+#include "scratch_test.hpp"
 
 namespace playtest {
 namespace {
 
 namespace fs = std::filesystem;
 
-class PropertyRequestTest : public ::testing::Test {
+class PropertyRequestTest : public playtest::testing::ScratchTest {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("playtest_property_request_" + std::to_string(::getpid()) + "_" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-    // MDP: state 0 chooses "go" (to 1) or "try" (to 2 or back to 0); 1 and 2 loop. "a" at 1, "b" at
-    // 2; transition rewards "time" on go.
+    ScratchTest::SetUp();
+    // MDP: state 0 chooses "go" (to 1) or "try" (to 2 or back to 0); 1 and 2 loop. "a" at 1, "b" at 2.
     write("m.tra", "3 4 5\n0 0 1 1 go\n0 1 2 0.5 try\n0 1 0 0.5 try\n1 0 1 1 stay\n2 0 2 1 stay\n");
     write("m.lab", "0=\"init\" 1=\"a\" 2=\"b\"\n0: 0\n1: 1\n2: 2\n");
   }
-  void TearDown() override { fs::remove_all(dir_); }
   std::string write(const std::string& name, const std::string& text) const {
     std::ofstream(dir_ / name, std::ios::binary) << text;
     return (dir_ / name).string();
@@ -39,7 +35,6 @@ class PropertyRequestTest : public ::testing::Test {
   LoadedInput load_for(const PrismProperty& p) const {
     return load_input(property_load_options(p, {.path = (dir_ / "m.tra").string()}));
   }
-  fs::path dir_;
 };
 
 std::vector<std::string> names(const TestGraph& g, const std::vector<VertexId>& vs) {
