@@ -132,9 +132,8 @@ void take_goal_conditions(StrategyOptions& o, InputOptions& input) {
 
 void add_explore_first_options(CLI::App* sub, ExploreFirstOptions& o) {
   sub->add_flag("--on-the-fly", o.on_the_fly,
-                fmt::format("Model programs: play on the fly, expanding states as the runs reach them, without "
-                            "exploring the model first ({})",
-                            on_the_fly_strategies()));
+                "Model programs: play on the fly, expanding states as the runs reach them, without exploring the "
+                "model first (random, anti-ant and pessimistic)");
   sub->add_option("--explore-time", o.max_seconds,
                   "Model programs: explore the model first for at most this many seconds (and --max-states); a "
                   "model that does not fit is played on the fly (0: no time limit)")
