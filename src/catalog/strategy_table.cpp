@@ -30,6 +30,10 @@ std::string strategy_names_list() {
   return s;
 }
 
+std::string on_the_fly_strategies(std::string_view conjunction) {
+  return on_the_fly_names(strategy_table(), conjunction);
+}
+
 const StrategyRow& strategy_named(std::string_view name) {
   std::vector<std::string> names;
   for (const StrategyRow* row : strategy_table()) {
@@ -57,7 +61,7 @@ PolicyMaker policy_maker(std::string_view name, const GameGraph& g, const TestPu
                                 .adapt = options.adapt,
                                 .allow_uncertified = options.allow_uncertified};
   const StrategyRow& row = strategy_named(name);
-  PreparedStrategy p = prepare_strategy(row, context);
+  PreparedStrategy p = prepare_strategy(row, context, strategy_table());
   if (p.refusal) {
     Diagnostic d;
     d.message = p.refusal->message;

@@ -2,7 +2,10 @@
 
 #include <limits>
 #include <queue>
+#include <string>
 #include <utility>
+
+#include "playtest/cover/cover_strategy.hpp"
 
 namespace playtest {
 
@@ -15,12 +18,11 @@ CoverPolicy::CoverPolicy(const TestGraph& g, PostmanTour tour, const CoverOption
 }
 
 std::string_view CoverPolicy::name() const {
-  return options_.choice == SegmentChoice::random ? "cover-random" : "cover";
+  static const std::string random_name = std::string(cover_strategy().name) + "-random";
+  return options_.choice == SegmentChoice::random ? std::string_view(random_name) : cover_strategy().name;
 }
 
-std::uint32_t CoverPolicy::current_segment() const {
-  return pos_ == no_pos ? segments_.count() : segment_of_[pos_];
-}
+std::uint32_t CoverPolicy::current_segment() const { return pos_ == no_pos ? segments_.count() : segment_of_[pos_]; }
 
 void CoverPolicy::init_() {
   const TestGraph& g = *g_;
@@ -55,7 +57,8 @@ void CoverPolicy::init_() {
     for (std::uint32_t e = 0; e < m; ++e) first_offsets_[e + 1] += first_offsets_[e];
     first_seg_.resize(first_offsets_[m]);
     std::vector<std::uint32_t> fill(first_offsets_.begin(), first_offsets_.end() - 1);
-    for (std::uint32_t i = 0; i < segments_.count(); ++i) first_seg_[fill[steps[segments_.begin[i]].edge.index()]++] = i;
+    for (std::uint32_t i = 0; i < segments_.count(); ++i)
+      first_seg_[fill[steps[segments_.begin[i]].edge.index()]++] = i;
   }
 
   // Cheapest way back onto the tour: Dijkstra on the reversed graph from every tour vertex.
@@ -182,7 +185,8 @@ Decision CoverPolicy::choose(const RunView& view, Rng& rng) {
   }
   if (candidates_.empty()) {
     if (pos_ != no_pos && steps[pos_].from == v) return follow_(pos_);
-    for (std::uint32_t k = occ_offsets_[v.index()]; k < occ_offsets_[v.index() + 1]; ++k) candidates_.push_back(occ_pos_[k]);
+    for (std::uint32_t k = occ_offsets_[v.index()]; k < occ_offsets_[v.index() + 1]; ++k)
+      candidates_.push_back(occ_pos_[k]);
   }
   if (!candidates_.empty()) {
     std::uint32_t best = candidates_[0];

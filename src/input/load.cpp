@@ -6,6 +6,7 @@
 #include <fstream>
 #include <optional>
 
+#include "playtest/catalog/strategy_table.hpp"
 #include "playtest/error.hpp"
 #include "playtest/explore/explorer.hpp"
 #include "playtest/explore/state_space.hpp"
@@ -75,10 +76,10 @@ void explore_whole(const LoadOptions& o, const std::shared_ptr<const Model>& mod
           fmt::format("{} needs the whole graph, and the model is too big to explore: {}", o.whole_graph_for, message);
     if (r.status == ExploreStatus::state_limit) notes.push_back("raise the limit with --max-states N");
     if (!o.whole_graph_for.empty())
-      notes.push_back(
-          "or test on the fly with --strategy random, anti-ant or pessimistic (without --goal, --edge, "
-          "--traps, --vertex-timeout, --shrink, --jobs, --shard, --mutants, --impl): they explore the model "
-          "as the runs go, without a state limit");
+      notes.push_back(fmt::format(
+          "or test on the fly with --strategy {} (without --goal, --edge, --traps, --vertex-timeout, --shrink, "
+          "--jobs, --shard, --mutants, --impl): they explore the model as the runs go, without a state limit",
+          on_the_fly_strategies("or")));
     throw ModelError(Diagnostic{{o.path, 0, 0, ""}, message, std::move(notes)});
   }
   if (o.values && has_values(*model)) out.values = vertex_values(model, space, r.node_of_vertex);

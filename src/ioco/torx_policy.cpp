@@ -162,4 +162,6 @@ const StrategyRow& torx_strategy() {
   return row;
 }
 
+std::string_view ioco::TorxPolicy::name() const { return torx_strategy().name; }
+
 }  // namespace playtest

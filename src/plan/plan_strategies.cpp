@@ -36,6 +36,10 @@ PreparedStrategy prepare_pessimistic(const StrategyContext& c) {
 
 }  // namespace
 
+std::string_view PlannerPolicy::name() const { return planner_strategy().name; }
+
+std::string_view PessimisticPolicy::name() const { return pessimistic_strategy().name; }
+
 const StrategyRow& planner_strategy() {
   static const StrategyRow row{.name = "planner",
                                .summary = "reactive planning tester: the edge of greatest gain towards unvisited traps",

@@ -1,12 +1,9 @@
 #include "playtest/report/graphviz.hpp"
 
-#include <fcntl.h>
 #include <fmt/format.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/socket.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -15,35 +12,13 @@
 #include <cstring>
 #include <set>
 
-#include "playtest/exit_cleanup.hpp"
-
-extern char** environ;
+#include "playtest/subprocess.hpp"
 
 namespace playtest::report {
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-// Closes the descriptors, kills the child's process group and reaps the child however render_svg
-// leaves.
-struct Child {
-  pid_t pid = -1;
-  int in = -1, out = -1, err = -1;
-  int status = 0;
-  bool reaped = false;
-  TrackedProcessGroup group;
-  ~Child() {
-    for (int fd : {in, out, err})
-      if (fd >= 0) ::close(fd);
-    if (pid > 0) {
-      ::kill(-pid, SIGKILL);  // also what it started
-      if (!reaped)
-        while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-        }
-    }
-  }
-};
 
 bool stop_requested(const GraphvizOptions& o) { return o.stop != nullptr && o.stop->requested(); }
 
@@ -146,57 +121,18 @@ SvgPicture clean_svg(std::string_view doc) {
 SvgPicture render_svg(std::string_view dot, const GraphvizOptions& options) {
   if (stop_requested(options)) return interrupted(options);
   SvgPicture fail;
-  int in_pair[2], out_pipe[2], err_pipe[2];
-  // stdin is a socket so that writing to a Graphviz that died is EPIPE (MSG_NOSIGNAL), not SIGPIPE.
-  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, in_pair) != 0) {
-    fail.message = fmt::format("cannot start Graphviz: {}", std::strerror(errno));
-    fail.reason = "it could not be started";
-    return fail;
-  }
-  Child c;
-  c.in = in_pair[0];
-  if (::pipe2(out_pipe, O_CLOEXEC) != 0) {
-    ::close(in_pair[1]);
-    fail.message = fmt::format("cannot start Graphviz: {}", std::strerror(errno));
-    fail.reason = "it could not be started";
-    return fail;
-  }
-  c.out = out_pipe[0];
-  if (::pipe2(err_pipe, O_CLOEXEC) != 0) {
-    ::close(in_pair[1]);
-    ::close(out_pipe[1]);
-    fail.message = fmt::format("cannot start Graphviz: {}", std::strerror(errno));
-    fail.reason = "it could not be started";
-    return fail;
-  }
-  c.err = err_pipe[0];
-  posix_spawn_file_actions_t fa;
-  posix_spawnattr_t attr;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawnattr_init(&attr);
-  posix_spawn_file_actions_adddup2(&fa, in_pair[1], 0);
-  posix_spawn_file_actions_adddup2(&fa, out_pipe[1], 1);
-  posix_spawn_file_actions_adddup2(&fa, err_pipe[1], 2);
-  sigset_t def, mask;
-  sigemptyset(&def);
-  sigaddset(&def, SIGPIPE);
-  sigaddset(&def, SIGINT);
-  sigaddset(&def, SIGTERM);
-  sigemptyset(&mask);
-  posix_spawnattr_setsigdefault(&attr, &def);
-  posix_spawnattr_setsigmask(&attr, &mask);
-  posix_spawnattr_setpgroup(&attr, 0);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
-  std::string program = options.program, flag = "-Tsvg";
-  char* argv[] = {program.data(), flag.data(), nullptr};
-  const int rc = ::posix_spawnp(&c.pid, program.c_str(), &fa, &attr, argv, environ);
-  posix_spawn_file_actions_destroy(&fa);
-  posix_spawnattr_destroy(&attr);
-  ::close(in_pair[1]);
-  ::close(out_pipe[1]);
-  ::close(err_pipe[1]);
-  if (rc != 0) {
-    c.pid = -1;
+  using Fd = Subprocess::Fd;
+  using Stream = SpawnOptions::Stream;
+  Subprocess c;  // killed and reaped however render_svg leaves
+  const ProcessEnd started =
+      c.start({.argv = {options.program, "-Tsvg"}, .in = Stream::pipe, .out = Stream::pipe, .err = Stream::pipe});
+  if (started.how == ProcessEnd::How::not_started) {
+    const int rc = started.error;
+    if (started.pipes) {
+      fail.message = fmt::format("cannot start Graphviz: {}", std::strerror(rc));
+      fail.reason = "it could not be started";
+      return fail;
+    }
     fail.reason = rc == ENOENT ? "it is not installed" : "it could not be started";
     fail.message = rc == ENOENT ? fmt::format(
                                       "Graphviz ('{}') is not installed or not on PATH (the graphviz package; "
@@ -205,27 +141,24 @@ SvgPicture render_svg(std::string_view dot, const GraphvizOptions& options) {
                                 : fmt::format("cannot start Graphviz ('{}'): {}", options.program, std::strerror(rc));
     return fail;
   }
-  c.group.track(c.pid);
-  for (int fd : {c.in, c.out, c.err}) ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
 
   std::string out, err;
   std::size_t written = 0;
   const auto deadline = Clock::now() + options.timeout;
   std::array<char, 1 << 16> buf;
-  while (c.out >= 0 || c.err >= 0) {
-    if (stop_requested(options)) return interrupted(options);  // ~Child kills it
+  while (c.fd(Fd::out) >= 0 || c.fd(Fd::err) >= 0) {
+    if (stop_requested(options)) return interrupted(options);  // ~Subprocess kills it
     std::array<pollfd, 4> fds{};
     nfds_t n = 0;
-    if (c.in >= 0) fds[n++] = {c.in, POLLOUT, 0};
-    if (c.out >= 0) fds[n++] = {c.out, POLLIN, 0};
-    if (c.err >= 0) fds[n++] = {c.err, POLLIN, 0};
+    for (Fd which : {Fd::in, Fd::out, Fd::err})
+      if (c.fd(which) >= 0) fds[n++] = {c.fd(which), static_cast<short>(which == Fd::in ? POLLOUT : POLLIN), 0};
     const nfds_t watched = n;
     if (options.stop != nullptr) fds[n++] = {options.stop->fd(), POLLIN, 0};
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
     if (left <= 0) {
       fail.message = fmt::format("Graphviz did not finish the layout within {} s", options.timeout.count() / 1000.0);
       fail.reason = fmt::format("it timed out after {} s", options.timeout.count() / 1000.0);
-      return fail;  // ~Child kills it
+      return fail;  // ~Subprocess kills it
     }
     if (::poll(fds.data(), n, static_cast<int>(std::min<long long>(left, 1000))) < 0 && errno != EINTR) {
       fail.message = fmt::format("waiting for Graphviz failed: {}", std::strerror(errno));
@@ -234,40 +167,33 @@ SvgPicture render_svg(std::string_view dot, const GraphvizOptions& options) {
     }
     for (nfds_t k = 0; k < watched; ++k) {
       if (!fds[k].revents) continue;
-      if (fds[k].fd == c.in) {
-        const ssize_t w = ::send(c.in, dot.data() + written, dot.size() - written, MSG_NOSIGNAL);
+      if (fds[k].fd == c.fd(Fd::in)) {
+        const ssize_t w = ::send(fds[k].fd, dot.data() + written, dot.size() - written, MSG_NOSIGNAL);
         if (w > 0) written += static_cast<std::size_t>(w);
         if (w < 0 && errno != EAGAIN && errno != EINTR) written = dot.size();  // Graphviz stopped reading
-        if (written == dot.size()) {
-          ::close(c.in);
-          c.in = -1;
-        }
+        if (written == dot.size()) c.close(Fd::in);
         continue;
       }
-      int& fd = fds[k].fd == c.out ? c.out : c.err;
-      std::string& sink = fds[k].fd == c.out ? out : err;
-      const ssize_t r = ::read(fd, buf.data(), buf.size());
+      const Fd which = fds[k].fd == c.fd(Fd::out) ? Fd::out : Fd::err;
+      std::string& sink = which == Fd::out ? out : err;
+      const ssize_t r = ::read(fds[k].fd, buf.data(), buf.size());
       if (r > 0) {
         if (&sink == &err && err.size() > 4096) continue;
         sink.append(buf.data(), static_cast<std::size_t>(r));
       } else if (r == 0 || (errno != EAGAIN && errno != EINTR)) {
-        ::close(fd);
-        fd = -1;
+        c.close(which);
       }
     }
   }
-  while (::waitpid(c.pid, &c.status, 0) < 0) {
-    if (errno != EINTR) break;
-  }
-  c.reaped = true;
-  if (!WIFEXITED(c.status) || WEXITSTATUS(c.status) != 0) {
+  const ProcessEnd end = c.wait();
+  const bool exited = end.how != ProcessEnd::How::signaled;
+  if (end.how != ProcessEnd::How::unknown && !end.exited_with(0)) {
     while (!err.empty() && (err.back() == '\n' || err.back() == '\r')) err.pop_back();
     fail.message = fmt::format("Graphviz failed ({}){}",
-                               WIFEXITED(c.status) ? fmt::format("exit status {}", WEXITSTATUS(c.status))
-                                                   : fmt::format("signal {}", WTERMSIG(c.status)),
+                               exited ? fmt::format("exit status {}", end.code) : fmt::format("signal {}", end.code),
                                err.empty() ? "" : ": " + err.substr(0, 500));
-    fail.reason = WIFEXITED(c.status) ? fmt::format("it failed with exit status {}", WEXITSTATUS(c.status))
-                                      : fmt::format("it was killed by signal {}", WTERMSIG(c.status));
+    fail.reason = exited ? fmt::format("it failed with exit status {}", end.code)
+                         : fmt::format("it was killed by signal {}", end.code);
     return fail;
   }
   SvgPicture cleaned = clean_svg(out);

@@ -51,11 +51,11 @@ bool can_play_on_the_fly(const StrategySpec& spec) {
          spec.traps.empty();
 }
 
-TestPurpose on_the_fly_purpose(const StrategySpec& spec) {
+TestPurpose on_the_fly_purpose(const StrategySpec& spec, std::span<const StrategyRow* const> table) {
   if (spec.strategy != nullptr && !spec.strategy->on_the_fly)
     throw UsageError("strategy", fmt::format("strategy '{}' needs the whole graph: it cannot play a model explored on "
-                                             "the fly (random, anti-ant and pessimistic can)",
-                                             spec.strategy->name));
+                                             "the fly ({} can)",
+                                             spec.strategy->name, on_the_fly_names(table)));
   const char* why = "a model explored on the fly has no vertex or edge ids before a run reaches them";
   if (!spec.goals.empty()) throw UsageError("goals", why);
   if (!spec.edges.empty()) throw UsageError("edges", why);

@@ -4,19 +4,14 @@
 #include <fmt/format.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/socket.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <thread>
 
 #include "playtest/error.hpp"
-
-extern char** environ;
 
 namespace playtest {
 
@@ -52,11 +47,6 @@ std::string printable(std::string_view s) {
   std::string message = d.message;
   for (const std::string& note : d.notes) message += "; " + note;
   throw AdapterError(message);
-}
-
-void close_fd(int& fd) {
-  if (fd >= 0) ::close(fd);
-  fd = -1;
 }
 
 }  // namespace
@@ -103,20 +93,11 @@ void SubprocessAdapter::die(const std::string& what) {
 }
 
 std::string SubprocessAdapter::exit_description(std::chrono::milliseconds grace) {
-  if (pid_ < 0) return {};
-  Clock::time_point until = Clock::now() + grace;
-  while (!exited_) {
-    pid_t r = ::waitpid(pid_, &status_, WNOHANG);
-    if (r == pid_) {
-      exited_ = true;
-      break;
-    }
-    if (r < 0 && errno != EINTR) return {};
-    if (Clock::now() >= until) return "the process is still running";
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  }
-  if (WIFEXITED(status_)) {
-    const int code = WEXITSTATUS(status_);
+  if (!proc_.started()) return {};
+  const ProcessEnd end = proc_.wait_for(grace);
+  if (end.how == ProcessEnd::How::running) return "the process is still running";
+  if (end.how == ProcessEnd::How::exited) {
+    const int code = end.code;
     // The command runs under /bin/sh -c: when the shell did not exec it, a program killed by
     // signal N makes the shell exit with 128 + N. Say what that means, as for a direct kill.
     if (code > 128 && code < 128 + NSIG && ::strsignal(code - 128) != nullptr)
@@ -126,76 +107,27 @@ std::string SubprocessAdapter::exit_description(std::chrono::milliseconds grace)
           code, code - 128, ::strsignal(code - 128));
     return fmt::format("the process exited with status {}", code);
   }
-  if (WIFSIGNALED(status_))
-    return fmt::format("the process was killed by signal {} ({})", WTERMSIG(status_), ::strsignal(WTERMSIG(status_)));
+  if (end.how == ProcessEnd::How::signaled)
+    return fmt::format("the process was killed by signal {} ({})", end.code, ::strsignal(end.code));
   return {};
 }
 
 void SubprocessAdapter::start() {
   finish();
-  int in_pair[2], out_pair[2];
-  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, in_pair) != 0)
-    cannot_start("cannot create a socket pair for the adapter", errno);
-  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, out_pair) != 0) {
-    const int err = errno;
-    ::close(in_pair[0]);
-    ::close(in_pair[1]);
-    cannot_start("cannot create a socket pair for the adapter", err);
-  }
-  posix_spawn_file_actions_t fa;
-  posix_spawnattr_t attr;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawnattr_init(&attr);
-  posix_spawn_file_actions_adddup2(&fa, in_pair[1], 0);
-  posix_spawn_file_actions_adddup2(&fa, out_pair[1], 1);
-  if (o_.stderr_mode == SubprocessOptions::Stderr::file)
-    posix_spawn_file_actions_addopen(&fa, 2, o_.stderr_path.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-  else if (o_.stderr_mode == SubprocessOptions::Stderr::discard)
-    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-  sigset_t def, mask;
-  sigemptyset(&def);
-  sigaddset(&def, SIGPIPE);
-  sigaddset(&def, SIGINT);
-  sigaddset(&def, SIGTERM);
-  sigemptyset(&mask);
-  posix_spawnattr_setsigdefault(&attr, &def);
-  posix_spawnattr_setsigmask(&attr, &mask);
-  posix_spawnattr_setpgroup(&attr, 0);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
-  std::string sh = "/bin/sh", dash_c = "-c", cmd = o_.command;
-  char* argv[] = {sh.data(), dash_c.data(), cmd.data(), nullptr};
-  // playtest's environment with o_.environment's entries added or replacing those of the same name
-  // (environ is only read: nothing in playtest changes it while adapters start).
-  std::vector<std::string> extra = o_.environment;
-  std::vector<char*> envp;
-  for (char** e = environ; *e != nullptr; ++e) {
-    const std::string_view entry(*e);
-    const std::string_view name = entry.substr(0, entry.find('='));
-    const bool replaced = std::any_of(extra.begin(), extra.end(), [&](const std::string& x) {
-      return x.size() > name.size() && x.compare(0, name.size(), name) == 0 && x[name.size()] == '=';
-    });
-    if (!replaced) envp.push_back(*e);
-  }
-  for (std::string& x : extra) envp.push_back(x.data());
-  envp.push_back(nullptr);
-  pid_t pid = -1;
-  int rc = ::posix_spawn(&pid, "/bin/sh", &fa, &attr, argv, envp.data());
-  posix_spawn_file_actions_destroy(&fa);
-  posix_spawnattr_destroy(&attr);
-  ::close(in_pair[1]);
-  ::close(out_pair[1]);
-  if (rc != 0) {
-    ::close(in_pair[0]);
-    ::close(out_pair[0]);
-    cannot_start(fmt::format("cannot start adapter '{}'", o_.command), rc);
-  }
-  pid_ = pid;
-  group_.track(pid);
-  exited_ = false;
-  in_fd_ = in_pair[0];
-  out_fd_ = out_pair[0];
-  ::fcntl(in_fd_, F_SETFL, ::fcntl(in_fd_, F_GETFL) | O_NONBLOCK);
-  ::fcntl(out_fd_, F_SETFL, ::fcntl(out_fd_, F_GETFL) | O_NONBLOCK);
+  using Stream = SpawnOptions::Stream;
+  const Stream err = o_.stderr_mode == SubprocessOptions::Stderr::file      ? Stream::append
+                     : o_.stderr_mode == SubprocessOptions::Stderr::discard ? Stream::discard
+                                                                            : Stream::inherit;
+  const ProcessEnd started = proc_.start({.argv = {"/bin/sh", "-c", o_.command},
+                                          .environment = o_.environment,
+                                          .in = Stream::pipe,
+                                          .out = Stream::pipe,
+                                          .err = err,
+                                          .err_path = o_.stderr_path});
+  if (started.how == ProcessEnd::How::not_started)
+    cannot_start(started.pipes ? "cannot create a socket pair for the adapter"
+                               : fmt::format("cannot start adapter '{}'", o_.command),
+                 started.error);
   buf_.clear();
   pending_.clear();
   received_any_ = false;
@@ -217,11 +149,11 @@ void SubprocessAdapter::check_budget(std::string_view what) const {
 }
 
 void SubprocessAdapter::write_line(const std::string& line, Clock::time_point deadline) {
-  if (in_fd_ < 0) die("is not running");
+  if (in_fd() < 0) die("is not running");
   deadline = within_budget(deadline);
   std::size_t done = 0;
   while (done < line.size()) {
-    ssize_t n = ::send(in_fd_, line.data() + done, line.size() - done, MSG_NOSIGNAL);
+    ssize_t n = ::send(in_fd(), line.data() + done, line.size() - done, MSG_NOSIGNAL);
     if (n > 0) {
       done += static_cast<std::size_t>(n);
       continue;
@@ -234,7 +166,7 @@ void SubprocessAdapter::write_line(const std::string& line, Clock::time_point de
         die(fmt::format("does not read its input: could not write '{}' within the time limit",
                         printable(line.substr(0, line.size() - 1))));
       }
-      poll_or_stop(in_fd_, POLLOUT, ms);
+      poll_or_stop(in_fd(), POLLOUT, ms);
       continue;
     }
     die(fmt::format("closed its input: cannot write '{}' ({})", printable(line.substr(0, line.size() - 1)),
@@ -254,9 +186,9 @@ SubprocessAdapter::ReadStatus SubprocessAdapter::read_line(Clock::time_point dea
     }
     if (buf_.size() > o_.max_line)
       die(fmt::format("wrote a line longer than {} bytes: '{}'", o_.max_line, printable(buf_)));
-    if (out_fd_ < 0) die("is not running");
+    if (out_fd() < 0) die("is not running");
     char chunk[4096];
-    ssize_t n = ::read(out_fd_, chunk, sizeof chunk);
+    ssize_t n = ::read(out_fd(), chunk, sizeof chunk);
     if (n > 0) {
       if (buf_.empty()) partial_since_ = Clock::now();
       buf_.append(chunk, static_cast<std::size_t>(n));
@@ -280,12 +212,12 @@ SubprocessAdapter::ReadStatus SubprocessAdapter::read_line(Clock::time_point dea
                         "and be flushed)",
                         o_.line_timeout.count(), printable(buf_)));
       check_budget(fmt::format("the rest of the line '{}'", printable(buf_)));
-      poll_or_stop(out_fd_, POLLIN, remaining_ms(within_budget(line_end)));
+      poll_or_stop(out_fd(), POLLIN, remaining_ms(within_budget(line_end)));
       continue;
     }
     const int ms = remaining_ms(deadline);
     if (ms == 0) return ReadStatus::timeout;
-    poll_or_stop(out_fd_, POLLIN, ms);
+    poll_or_stop(out_fd(), POLLIN, ms);
   }
 }
 
@@ -379,40 +311,17 @@ void SubprocessAdapter::reset() {
   wait_for("ready", o_.ready_timeout, "after 'reset'");
 }
 
-void SubprocessAdapter::kill_group() noexcept {
-  if (pid_ < 0) return;
-  ::kill(-pid_, SIGKILL);
-  if (!exited_) {
-    while (::waitpid(pid_, &status_, 0) < 0 && errno == EINTR) {
-    }
-    exited_ = true;
-  }
-}
-
 void SubprocessAdapter::finish() noexcept {
-  if (pid_ < 0) return;
+  if (!proc_.started()) return;
   // Stopped, or the run's time budget is spent (the budget holds for the goodbye too): no grace.
   const bool stopping = (o_.stop != nullptr && o_.stop->requested()) || Clock::now() >= run_deadline_;
-  if (in_fd_ >= 0 && !exited_ && !stopping) {
+  if (in_fd() >= 0 && !proc_.poll().ended() && !stopping) {
     static const char end[] = "end\n";
-    (void)::send(in_fd_, end, sizeof end - 1, MSG_NOSIGNAL | MSG_DONTWAIT);
-    ::shutdown(in_fd_, SHUT_WR);
-    Clock::time_point until = Clock::now() + o_.exit_timeout;
-    while (!exited_ && Clock::now() < until) {
-      pid_t r = ::waitpid(pid_, &status_, WNOHANG);
-      if (r == pid_)
-        exited_ = true;
-      else if (r < 0 && errno != EINTR)
-        break;
-      else
-        std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    }
+    (void)::send(in_fd(), end, sizeof end - 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+    ::shutdown(in_fd(), SHUT_WR);
+    (void)proc_.wait_for(o_.exit_timeout);
   }
-  kill_group();  // also the grandchildren the command left behind
-  group_.reset();
-  close_fd(in_fd_);
-  close_fd(out_fd_);
-  pid_ = -1;
+  proc_.reset();  // kills the process group: also the grandchildren the command left behind
   buf_.clear();
 }
 

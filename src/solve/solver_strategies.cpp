@@ -31,7 +31,8 @@ PreparedStrategy prepare_reach(const StrategyContext& c) {
       g, goals_of(g, c.purpose), BoundedReachOptions{.bound = static_cast<std::uint32_t>(bound)}));
   return PreparedStrategy::play([result, bound](const GameGraph&) -> std::unique_ptr<Policy> {
     return std::make_unique<BoundedPolicy>(
-        "reach", [result](VertexId v, std::uint32_t k) { return result->choice(v, std::min(k, result->bound())); },
+        std::string(reach_strategy().name),
+        [result](VertexId v, std::uint32_t k) { return result->choice(v, std::min(k, result->bound())); },
         static_cast<std::uint32_t>(bound));
   });
 }
@@ -41,7 +42,7 @@ PreparedStrategy prepare_win(const StrategyContext& c) {
   auto strategy = std::make_shared<const std::vector<EdgeId>>(solve_sure_winning(g, goals_of(g, c.purpose)).strategy);
   return PreparedStrategy::play([strategy](const GameGraph&) -> std::unique_ptr<Policy> {
     return std::make_unique<TablePolicy>(
-        "win", *strategy,
+        std::string(win_strategy().name), *strategy,
         "it is not a sure win (whatever the tester does there, the system can keep it from every goal)");
   });
 }
@@ -52,19 +53,18 @@ PreparedStrategy prepare_expected(const StrategyContext& c) {
   std::vector<std::string> notes;
   if (!r.certified) {
     if (!c.allow_uncertified)
-      return PreparedStrategy::refuse(
-          "strategy",
-          "the expected-cost strategy could not be certified optimal on this model" +
-              (r.not_certified.empty() ? std::string() : " (" + r.not_certified + ")") +
-              ", so playing it would not test what it claims",
-          {"playtest solve --objective expected shows the values and their bounds",
-           "--allow-uncertified plays it anyway"});
+      return PreparedStrategy::refuse("strategy",
+                                      "the expected-cost strategy could not be certified optimal on this model" +
+                                          (r.not_certified.empty() ? std::string() : " (" + r.not_certified + ")") +
+                                          ", so playing it would not test what it claims",
+                                      {"playtest solve --objective expected shows the values and their bounds",
+                                       "--allow-uncertified plays it anyway"});
     notes.push_back("the expected-cost strategy is not certified optimal (played because of --allow-uncertified)");
   }
   auto strategy = std::make_shared<const std::vector<EdgeId>>(std::move(r.strategy));
   return PreparedStrategy::play(
       [strategy](const GameGraph&) -> std::unique_ptr<Policy> {
-        return std::make_unique<TablePolicy>("expected", *strategy,
+        return std::make_unique<TablePolicy>(std::string(expected_strategy().name), *strategy,
                                              "no strategy reaches a goal from there with probability 1");
       },
       std::move(notes));

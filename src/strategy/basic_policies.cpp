@@ -66,6 +66,10 @@ Decision BoundedPolicy::choose(const RunView& view, Rng&) {
   return Decision::take(e);
 }
 
+std::string_view RandomWalkPolicy::name() const { return random_strategy().name; }
+
+std::string_view AntiAntPolicy::name() const { return anti_ant_strategy().name; }
+
 const StrategyRow& random_strategy() {
   static const StrategyRow row{
       .name = "random",

@@ -4,6 +4,7 @@
 #include "command.hpp"
 #include "common.hpp"
 #include "graphwalker_options.hpp"
+#include "playtest/catalog/strategy_table.hpp"
 #include "playtest/diagnose/mutant_analysis.hpp"
 #include "playtest/run/mutation.hpp"
 #include "playtest/strategy/traps.hpp"
@@ -49,7 +50,7 @@ int compare(const SimulateCliOptions& o, const GameGraph& g, const ModelGraph* o
     ProgressLine progress("simulate " + name, "runs");
     so.on_progress = [&](std::uint64_t done, std::uint64_t total) { progress.update(done, total); };
     if (on_the_fly) {
-      so.run.purpose = on_the_fly_purpose(spec);
+      so.run.purpose = on_the_fly_purpose(spec, strategy_table());
       require_something_to_test(*on_the_fly, so.run.purpose);
       c.rows.push_back({name, so.run.purpose, simulate(*model, prepare(o.strategy, spec, g, so.run.purpose, adapt), so),
                         describe_purpose(g, so.run.purpose)});

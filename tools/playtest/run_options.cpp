@@ -4,6 +4,7 @@
 
 #include "graphwalker_options.hpp"
 #include "option_checks.hpp"
+#include "playtest/catalog/strategy_table.hpp"
 #include "playtest/run/run_values.hpp"
 #include "playtest/run/simulation.hpp"
 #include "playtest/run/subprocess_adapter.hpp"
@@ -136,7 +137,7 @@ PreparedRun prepare_run(const RunCliOptions& o, const GameGraph& g, const ModelG
     p.run.values = std::move(ctx);
   }
   if (on_the_fly) {
-    p.run.purpose = on_the_fly_purpose(p.spec);
+    p.run.purpose = on_the_fly_purpose(p.spec, strategy_table());
     p.run.timeout = std::chrono::milliseconds(o.sut.timeout_ms);  // (no --vertex-timeout on the fly)
     require_something_to_test(*on_the_fly, p.run.purpose);
   } else {

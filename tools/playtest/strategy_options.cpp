@@ -132,8 +132,9 @@ void take_goal_conditions(StrategyOptions& o, InputOptions& input) {
 
 void add_explore_first_options(CLI::App* sub, ExploreFirstOptions& o) {
   sub->add_flag("--on-the-fly", o.on_the_fly,
-                "Model programs: play on the fly, expanding states as the runs reach them, without exploring the "
-                "model first (random, anti-ant and pessimistic)");
+                fmt::format("Model programs: play on the fly, expanding states as the runs reach them, without "
+                            "exploring the model first ({})",
+                            on_the_fly_strategies()));
   sub->add_option("--explore-time", o.max_seconds,
                   "Model programs: explore the model first for at most this many seconds (and --max-states); a "
                   "model that does not fit is played on the fly (0: no time limit)")

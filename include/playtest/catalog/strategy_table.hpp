@@ -24,6 +24,10 @@ const StrategyRow& strategy_named(std::string_view name);
 // "random, anti-ant, reach, ..." for help texts and messages.
 std::string strategy_names_list();
 
+// The strategies that play a model explored on the fly (StrategyRow::on_the_fly), in words:
+// "random, anti-ant and pessimistic" (on_the_fly_names of the table).
+std::string on_the_fly_strategies(std::string_view conjunction = "and");
+
 // Every option of every row, once per name, in table order (rows sharing a name share the option).
 std::vector<StrategyOption> strategy_options();
 

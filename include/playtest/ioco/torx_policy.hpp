@@ -47,7 +47,7 @@ TorxOptions resolve_torx_options(std::optional<std::string_view> torx_p, std::op
 class TorxPolicy : public Policy {
  public:
   explicit TorxPolicy(TorxOptions options = {});
-  std::string_view name() const override { return "torx"; }
+  std::string_view name() const override;  // its row's (strategy_row.hpp)
   void begin_run(const RunView& view, Rng& rng) override;
   Decision choose(const RunView& view, Rng& rng) override;
   void observe(EdgeId taken, const RunView& view) override;

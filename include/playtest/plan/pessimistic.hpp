@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "playtest/plan/rank_game.hpp"
 #include "playtest/graph/test_graph.hpp"
+#include "playtest/plan/rank_game.hpp"
 #include "playtest/strategy/policy.hpp"
 
 namespace playtest {
@@ -162,7 +162,7 @@ class PessimisticPolicy final : public Policy {
   // Keeps a reference to `g`.
   explicit PessimisticPolicy(const GameGraph& g, PessimisticOptions options = {}, std::vector<EdgeId> traps = {})
       : g_(g), o_(options), traps_(std::move(traps)) {}
-  std::string_view name() const override { return "pessimistic"; }
+  std::string_view name() const override;  // its row's (strategy_row.hpp)
   void begin_run(const RunView& view, Rng& rng) override;
   Decision choose(const RunView& view, Rng& rng) override;
   void observe(EdgeId taken, const RunView& view) override;

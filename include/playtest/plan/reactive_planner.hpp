@@ -155,7 +155,7 @@ class PlannerPolicy final : public Policy {
  public:
   // `traps`: the edges to visit; empty: the run's purpose edges, else every edge.
   PlannerPolicy(const TestGraph& g, PlannerOptions options = {}, std::vector<EdgeId> traps = {});
-  std::string_view name() const override { return "planner"; }
+  std::string_view name() const override;  // its row's (strategy_row.hpp)
   void begin_run(const RunView& view, Rng& rng) override;
   Decision choose(const RunView& view, Rng& rng) override;
   void observe(EdgeId taken, const RunView& view) override;

@@ -5,10 +5,12 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 
 #include "playtest/explore/model_graph.hpp"
 #include "playtest/run/run_values.hpp"
+#include "playtest/strategy/strategy_row.hpp"
 #include "playtest/strategy/test_purpose.hpp"
 
 namespace playtest {
@@ -37,15 +39,16 @@ struct ExploreFirst {
 // (as loading it as a graph does).
 ExploreFirst explore_first(const std::shared_ptr<const Model>& model, const ExploreFirstOptions& options = {});
 
-// Whether `spec` can be played on the fly: its strategy plays on the fly (StrategyRow::on_the_fly:
-// random, anti-ant, pessimistic) and its purpose names no vertex, edge or trap (those are names in the
+// Whether `spec` can be played on the fly: its strategy plays on the fly (StrategyRow::on_the_fly)
+// and its purpose names no vertex, edge or trap (those are names in the
 // explored graph).
 bool can_play_on_the_fly(const StrategySpec& spec);
 
 // The purpose of `spec` on a model explored on the fly: its kind (StrategySpec::purpose_kind) with
 // the model's final states as goals and every edge to cover. Throws UsageError("strategy") when the
-// strategy needs the whole graph, UsageError("goals"/"edges"/"traps") when the spec names any.
-TestPurpose on_the_fly_purpose(const StrategySpec& spec);
+// strategy needs the whole graph (naming the rows of `table`, catalog/strategy_table.hpp, that play
+// on the fly), UsageError("goals"/"edges"/"traps") when the spec names any.
+TestPurpose on_the_fly_purpose(const StrategySpec& spec, std::span<const StrategyRow* const> table);
 
 // require_something_to_test on the fly: the initial vertex is active without out-edges, or is a
 // goal of a reach purpose (InputError "nothing to test: ...").

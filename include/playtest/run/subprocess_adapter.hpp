@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
-#include "playtest/exit_cleanup.hpp"
 #include "playtest/run/adapter.hpp"
 #include "playtest/run/stop_signal.hpp"
+#include "playtest/subprocess.hpp"
 
 namespace playtest {
 
@@ -69,7 +69,7 @@ class SubprocessAdapter final : public Adapter {
   // Sends "end", gives the process exit_timeout to exit, then kills its process group.
   void finish() noexcept override;
 
-  pid_t pid() const { return pid_; }
+  pid_t pid() const { return proc_.pid(); }
 
  private:
   enum class ReadStatus : std::uint8_t { line, timeout };
@@ -78,7 +78,6 @@ class SubprocessAdapter final : public Adapter {
   [[noreturn]] void die(const std::string& what);
   std::string exit_description(std::chrono::milliseconds grace);
   void wait_for(std::string_view word, std::chrono::milliseconds timeout, std::string_view after);
-  void kill_group() noexcept;
   // poll() on `fd` for `events` and on the stop signal; throws StopRequested once a stop is requested.
   void poll_or_stop(int fd, short events, int timeout_ms);
   // `deadline`, or the run's deadline when that comes first.
@@ -86,17 +85,17 @@ class SubprocessAdapter final : public Adapter {
   // Throws BudgetSpent ("... while waiting for `what`") when the run's deadline has passed.
   void check_budget(std::string_view what) const;
 
+  // The child's stdin (we write), stdout (we read).
+  int in_fd() const { return proc_.fd(Subprocess::Fd::in); }
+  int out_fd() const { return proc_.fd(Subprocess::Fd::out); }
+
   SubprocessOptions o_;
-  pid_t pid_ = -1;
-  TrackedProcessGroup group_;         // killed should playtest have to exit at once
-  int in_fd_ = -1, out_fd_ = -1;      // the child's stdin (we write), stdout (we read)
+  Subprocess proc_;                   // /bin/sh -c COMMAND in its own process group
   std::string buf_;                   // bytes read but not yet consumed
   std::deque<AdapterEvent> pending_;  // outputs read during stimulate() after its first early one
   Clock::time_point partial_since_;
   Clock::time_point run_deadline_ = Clock::time_point::max();  // the run's budget (set_run_deadline)
   bool received_any_ = false;  // a byte came since start(): "ready" missing is then not unflushed output
-  bool exited_ = false;
-  int status_ = 0;
 };
 
 }  // namespace playtest

@@ -13,7 +13,7 @@ namespace playtest {
 
 class AntiAntPolicy final : public Policy {
  public:
-  std::string_view name() const override { return "anti-ant"; }
+  std::string_view name() const override;  // its row's (strategy_row.hpp)
   Decision choose(const RunView& view, Rng& rng) override {
     auto out = view.graph.out_edges(view.current);
     if (out.empty()) return view.graph.is_resettable() ? Decision::reset() : Decision::stop();

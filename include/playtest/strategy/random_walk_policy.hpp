@@ -50,7 +50,7 @@ class RandomWalkPolicy final : public Policy {
   explicit RandomWalkPolicy(bool restart = false, std::shared_ptr<const LabelWeights> weights = nullptr)
       : restart_(restart), weights_(std::move(weights)) {}
 
-  std::string_view name() const override { return "random"; }
+  std::string_view name() const override;               // its row's (strategy_row.hpp)
   void begin_run(const RunView& view, Rng&) override {  // the run's start, and after each reset
     if (view.step == 0) taken_ = 0;
     last_new_ = view.step;

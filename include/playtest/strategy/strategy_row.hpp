@@ -30,7 +30,7 @@ struct StrategyOption {
   std::string_view name;   // without the dashes: "bound", "torx-p"
   std::string_view value;  // what the value looks like ("N", "STOP:INPUT:OBSERVE"); empty: a flag
   std::string_view help;
-  bool positive = false;   // a positive integer, checked when the command line is read
+  bool positive = false;  // a positive integer, checked when the command line is read
 };
 
 // The values of the strategy options that were given: name -> text ("true" for a flag).
@@ -129,8 +129,15 @@ struct StrategyRow {
 };
 
 // prepare(), with the checks every row shares done first: goals for needs_goals rows, the whole
-// graph for rows that do not play on the fly. Never returns an empty maker without a refusal.
-PreparedStrategy prepare_strategy(const StrategyRow& row, const StrategyContext& context);
+// graph for rows that do not play on the fly (the refusal names the rows of `table`, the table `row`
+// is one of, that do). Never returns an empty maker without a refusal.
+PreparedStrategy prepare_strategy(const StrategyRow& row, const StrategyContext& context,
+                                  std::span<const StrategyRow* const> table);
+
+// The names of the rows that play on the fly (StrategyRow::on_the_fly), in table order, in words:
+// "random, anti-ant and pessimistic" (with `conjunction` "or": "random, anti-ant or pessimistic").
+// Every message and help text that lists them says it with this.
+std::string on_the_fly_names(std::span<const StrategyRow* const> table, std::string_view conjunction = "and");
 
 // The goals a strategy aims at: the purpose's, else the graph's goal vertices.
 std::vector<VertexId> goals_of(const TestGraph& g, const TestPurpose& purpose);

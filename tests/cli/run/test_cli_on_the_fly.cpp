@@ -9,6 +9,7 @@
 
 #include "cli_runner.hpp"
 #include "counters_adapter.hpp"
+#include "playtest/catalog/strategy_table.hpp"
 
 namespace playtest::testing {
 namespace {
@@ -211,6 +212,22 @@ TEST(CliOnTheFly, StrategiesThatNeedTheWholeGraphAreRefused) {
     EXPECT_EQ(s.code, 2) << strategy << s.out << s.err;
     EXPECT_NE(s.err.find("strategy '" + strategy + "' needs the whole graph"), std::string::npos) << s.err;
   }
+}
+
+TEST(CliOnTheFly, TheHelpAndTheRefusalNameTheRowsThatPlayOnTheFly) {
+  // Derived from the rows' on_the_fly flags (the unit test of on_the_fly_strategies checks that it
+  // lists exactly those rows), never written out by hand.
+  for (const std::string command : {"run", "simulate"}) {
+    CliResult h = run_playtest(command + " --help");
+    EXPECT_EQ(h.code, 0) << h.err;
+    EXPECT_NE(h.out.find("without exploring the model first (" + on_the_fly_strategies() + ")"), std::string::npos)
+        << command << h.out;
+  }
+  CliResult r = run_playtest("run " + model + " --sut true --strategy reach --max-states 2000");
+  EXPECT_EQ(r.code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("or test on the fly with --strategy " + on_the_fly_strategies("or") + " (without"),
+            std::string::npos)
+      << r.err;
 }
 
 TEST(CliOnTheFly, JobsAndShardsNeedTheWholeGraph) {

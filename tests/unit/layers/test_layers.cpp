@@ -1,7 +1,8 @@
 // The areas' dependency graph is a DAG (docs/design.md "Areas and layers"): every #include of a
 // playtest header in include/playtest/<area>/ and src/<area>/ must name the area itself or one the
-// table below allows (run/ includes no solver, coverage, planner or ioco header: issue 27). A header-only include cycle (as run/policy.hpp once made between run and
-// cover, plan, ioco) is invisible to CMake's link graph; this test sees it.
+// table below allows (run/ includes no solver, coverage, planner or ioco header: issue 27). A
+// header-only include cycle (as run/policy.hpp once made between run and cover, plan, ioco) is
+// invisible to CMake's link graph; this test sees it.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -40,9 +41,12 @@ const std::map<std::string, std::set<std::string>>& allowed() {
     t["report"] = below_report;
     t["diagnose"] = below_report;
     t["diagnose"].insert("report");
-    // Loading any input (input/load.hpp): the readers of io, lang, ioco; run's on-the-fly play.
+    // Loading any input (input/load.hpp): the readers of io, lang, ioco; run's on-the-fly play; the
+    // strategy table, to name the strategies that play a model too big to explore.
     t["input"] = t["run"];
     for (const char* a : {"run", "ioco", "solve"}) t["input"].insert(a);
+    t["input"].insert(t["catalog"].begin(), t["catalog"].end());
+    t["input"].insert("catalog");
     // A campaign's output files, shrinking after it, the replay command (campaign/).
     t["campaign"] = t["diagnose"];
     t["campaign"].insert("diagnose");
@@ -67,10 +71,11 @@ struct Violation {
 };
 
 // The bottom layer's top-level headers: include/playtest/error.hpp, source_text.hpp (reading
-// inputs), output_file.hpp (writing outputs whole) and exit_cleanup.hpp (what an exit at once
-// releases).
+// inputs), output_file.hpp (writing outputs whole), exit_cleanup.hpp (what an exit at once
+// releases) and subprocess.hpp (starting and ending the processes playtest runs).
 bool bottom_header(const std::string& name) {
-  return name == "error" || name == "source_text" || name == "output_file" || name == "exit_cleanup";
+  return name == "error" || name == "source_text" || name == "output_file" || name == "exit_cleanup" ||
+         name == "subprocess";
 }
 
 // The area of a path below include/playtest/ or src/ ("error" for the bottom layer's top-level
