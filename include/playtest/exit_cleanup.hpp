@@ -7,6 +7,7 @@
 // silently skipped (best effort: the ordinary paths clean up all the same).
 #pragma once
 
+#include <signal.h>
 #include <sys/types.h>
 
 #include <string_view>
@@ -41,8 +42,24 @@ class TrackedTempFile {
   int slot_ = -1;
 };
 
+// The window between starting a process and tracking its group: open while a StartWindow lives.
+// The thread that starts the process takes no SIGINT, SIGTERM or SIGHUP in it (they stay pending
+// until the window closes), and release_tracked() on any other thread waits for open windows (up to
+// a second) before it kills: a process is never started and left untracked by a second signal.
+class StartWindow {
+ public:
+  StartWindow() noexcept;
+  ~StartWindow();
+  StartWindow(const StartWindow&) = delete;
+  StartWindow& operator=(const StartWindow&) = delete;
+
+ private:
+  sigset_t old_;
+};
+
 // Kills (SIGKILL) every tracked process group and unlinks every tracked temporary file.
-// Async-signal-safe; meant for the moment before _exit().
+// Async-signal-safe; meant for the moment before _exit(). Waits up to a second for open
+// StartWindows first.
 void release_tracked() noexcept;
 
 }  // namespace playtest

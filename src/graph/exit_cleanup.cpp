@@ -1,6 +1,8 @@
 #include "playtest/exit_cleanup.hpp"
 
+#include <pthread.h>
 #include <signal.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -22,7 +24,23 @@ constexpr int max_files = 64;
 std::atomic<int> g_file_state[max_files];
 char g_file_path[max_files][PATH_MAX];
 
+// Open StartWindows.
+std::atomic<int> g_starting{0};
+
 }  // namespace
+
+StartWindow::StartWindow() noexcept {
+  sigset_t block;
+  sigemptyset(&block);
+  for (int s : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&block, s);
+  ::pthread_sigmask(SIG_BLOCK, &block, &old_);
+  g_starting.fetch_add(1);
+}
+
+StartWindow::~StartWindow() {
+  g_starting.fetch_sub(1);
+  ::pthread_sigmask(SIG_SETMASK, &old_, nullptr);  // a pending signal is taken here
+}
 
 void TrackedProcessGroup::track(pid_t group) noexcept {
   reset();
@@ -63,6 +81,12 @@ void TrackedTempFile::reset() noexcept {
 
 void release_tracked() noexcept {
   const int saved = errno;
+  // A thread between starting a process and tracking its group finishes first (it takes no signal
+  // there, so this handler never runs on it).
+  for (int i = 0; i < 1000 && g_starting.load() > 0; ++i) {
+    const timespec ms{0, 1000000};
+    ::nanosleep(&ms, nullptr);
+  }
   for (auto& g : g_groups)
     if (const pid_t p = g.load(); p > 0) ::kill(-p, SIGKILL);
   for (int i = 0; i < max_files; ++i)

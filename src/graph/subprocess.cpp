@@ -105,6 +105,7 @@ ProcessEnd Subprocess::start(const SpawnOptions& options) {
   argv.push_back(nullptr);
   std::vector<char*> envp;
   if (!extra.empty()) envp = environment_with(extra);
+  const StartWindow window;  // until the group is tracked: no second signal leaves it running
   pid_t pid = -1;
   const int rc = args.empty()
                      ? EINVAL

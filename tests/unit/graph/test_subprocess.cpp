@@ -7,9 +7,12 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <string>
+#include <thread>
 
+#include "playtest/exit_cleanup.hpp"
 #include "playtest/subprocess.hpp"
 
 namespace playtest {
@@ -208,6 +211,51 @@ TEST(Subprocess, ResetKillsWhatIsRunning) {
   EXPECT_EQ(p.fd(Fd::out), -1);
   EXPECT_EQ(::kill(pid, 0), -1);  // reaped, not a zombie
   EXPECT_EQ(errno, ESRCH);
+}
+
+// The window between starting a process and tracking its group (StartWindow): the starting thread
+// takes none of the signals playtest handles in it, they wait until it closes.
+std::atomic<int> g_hups{0};
+extern "C" void count_hup(int) { g_hups.fetch_add(1); }
+
+TEST(StartWindow, HandledSignalsWaitUntilTheWindowCloses) {
+  struct sigaction sa {
+  }, old{};
+  sa.sa_handler = count_hup;
+  sigemptyset(&sa.sa_mask);
+  ASSERT_EQ(::sigaction(SIGHUP, &sa, &old), 0);
+  g_hups = 0;
+  {
+    const StartWindow window;
+    ::raise(SIGHUP);
+    EXPECT_EQ(g_hups.load(), 0) << "a signal was taken between starting a process and tracking it";
+  }
+  EXPECT_EQ(g_hups.load(), 1) << "the signal held in the window was lost";
+  ::sigaction(SIGHUP, &old, nullptr);
+}
+
+// A second signal taken on another thread while a process is being started (release_tracked()
+// from a handler) waits for the start to be tracked, and so kills it: before the window existed a
+// Graphviz started just then outlived playtest (CliOutputsUnderSignals.SecondSignalWhileDrawing...
+// failed under load).
+TEST(StartWindow, ReleaseTrackedWaitsForAStartInProgress) {
+  Subprocess p;
+  std::atomic<bool> opened{false};
+  std::thread starter([&] {
+    const StartWindow window;  // as Subprocess::start holds one; this one is held longer
+    opened = true;
+    std::this_thread::sleep_for(300ms);
+    p.start(shell("exec sleep 60"));
+  });
+  while (!opened) std::this_thread::sleep_for(1ms);
+  const auto before = Subprocess::Clock::now();
+  release_tracked();  // must wait for the window, then kill the group started in it
+  EXPECT_GE(Subprocess::Clock::now() - before, 200ms) << "release_tracked did not wait for the start";
+  starter.join();
+  ASSERT_GT(p.pid(), 0);
+  const ProcessEnd end = p.wait_for(5s);
+  EXPECT_EQ(end.how, How::signaled) << "the process started in the window outlived release_tracked";
+  EXPECT_EQ(end.code, SIGKILL);
 }
 
 }  // namespace
