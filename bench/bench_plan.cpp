@@ -8,9 +8,9 @@
 
 #include <chrono>
 
+#include "playtest/campaign/simulation.hpp"
 #include "playtest/graph/generate.hpp"
 #include "playtest/plan/reactive_planner.hpp"
-#include "playtest/run/simulation.hpp"
 
 namespace {
 

@@ -61,7 +61,7 @@ install(FILES ${PROJECT_BINARY_DIR}/cmake/playtestConfig.cmake ${PROJECT_BINARY_
 file(RELATIVE_PATH PLAYTEST_PC_TO_PREFIX "/root/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/root")
 string(REGEX REPLACE "/$" "" PLAYTEST_PC_TO_PREFIX "${PLAYTEST_PC_TO_PREFIX}")
 set(PLAYTEST_PC_LIBS "")
-foreach(area campaign diagnose report input catalog adapt run lang explore plan ioco cover solve io strategy graph)
+foreach(area session input diagnose report campaign catalog adapt run lang explore plan ioco cover solve io strategy graph base)
   if(NOT TARGET playtest_${area})
     message(FATAL_ERROR "cmake/PlaytestInstall.cmake: no area '${area}' for playtest.pc: update its list")
   endif()

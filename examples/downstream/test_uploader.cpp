@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
 #include "playtest/gtest.hpp"
 #include "playtest/input/load.hpp"
 #include "playtest/run/in_process_adapter.hpp"

@@ -38,17 +38,17 @@
 #include <system_error>
 #include <utility>
 
-#include "playtest/campaign/files.hpp"
-#include "playtest/campaign/replay.hpp"
-#include "playtest/campaign/shrink.hpp"
+#include "playtest/campaign/campaign.hpp"
+#include "playtest/campaign/trace_writer.hpp"
 #include "playtest/catalog/strategy_table.hpp"
 #include "playtest/diagnose/script.hpp"
 #include "playtest/diagnose/shrink.hpp"
 #include "playtest/graph/test_graph.hpp"
 #include "playtest/run/adapter.hpp"
-#include "playtest/run/campaign.hpp"
 #include "playtest/run/runner.hpp"
-#include "playtest/run/trace_writer.hpp"
+#include "playtest/session/files.hpp"
+#include "playtest/session/replay_command.hpp"
+#include "playtest/session/shrink_after_run.hpp"
 
 namespace playtest::gtest {
 

@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
 #include "playtest/graph/graph_builder.hpp"
 
 namespace playtest {

@@ -6,9 +6,9 @@
 #include <array>
 
 #include "playtest/adapt/adaptive_policy.hpp"
+#include "playtest/base/did_you_mean.hpp"
+#include "playtest/base/error.hpp"
 #include "playtest/cover/cover_strategy.hpp"
-#include "playtest/error.hpp"
-#include "playtest/graph/did_you_mean.hpp"
 #include "playtest/ioco/torx_policy.hpp"
 #include "playtest/plan/plan_strategies.hpp"
 #include "playtest/solve/solver_strategies.hpp"

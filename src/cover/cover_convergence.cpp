@@ -4,7 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
 
 namespace playtest {
 

@@ -8,7 +8,7 @@
 #include <stdexcept>
 
 #include "cover/detail/min_cost_flow.hpp"
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
 
 namespace playtest {
 

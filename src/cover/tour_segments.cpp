@@ -1,8 +1,9 @@
-#include "playtest/error.hpp"
 #include "playtest/cover/tour_segments.hpp"
 
 #include <algorithm>
 #include <stdexcept>
+
+#include "playtest/base/error.hpp"
 
 namespace playtest {
 
@@ -10,7 +11,8 @@ TourSegments cut_tour(const TestGraph& g, const PostmanTour& tour) {
   if (tour.steps.empty()) throw InputError("nothing to test: the tour is empty (the graph has no edges)");
   TourSegments s;
   s.steps = tour.steps;
-  auto first_passive = std::find_if(s.steps.begin(), s.steps.end(), [&](const TourStep& t) { return g.is_passive(t.from); });
+  auto first_passive =
+      std::find_if(s.steps.begin(), s.steps.end(), [&](const TourStep& t) { return g.is_passive(t.from); });
   s.cyclic = first_passive == s.steps.end();
   if (s.cyclic) {
     s.begin = {0, static_cast<std::uint32_t>(s.steps.size())};

@@ -6,14 +6,14 @@
 #include <cmath>
 #include <limits>
 
+#include "playtest/base/error.hpp"
 #include "playtest/cover/cover_convergence.hpp"
 #include "playtest/cover/tour_segments.hpp"
-#include "playtest/error.hpp"
 #include "playtest/graph/analysis.hpp"
 #include "playtest/graph/graph_builder.hpp"
 #include "playtest/graph/names.hpp"
 #include "playtest/solve/bounded_reachability.hpp"
-#include "playtest/solve/exact_solve.hpp"
+#include "playtest/solve/exact/exact_solve.hpp"
 #include "playtest/solve/expected_cost.hpp"
 #include "playtest/solve/sure_winning.hpp"
 

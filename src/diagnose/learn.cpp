@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "diagnose/detail/located.hpp"
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
 #include "playtest/graph/graph_builder.hpp"
 #include "playtest/graph/transforms.hpp"
 

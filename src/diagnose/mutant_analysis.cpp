@@ -6,9 +6,9 @@
 #include <limits>
 #include <unordered_map>
 
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
 #include "playtest/graph/graph_builder.hpp"
-#include "playtest/solve/property.hpp"
+#include "playtest/solve/exact/property.hpp"
 
 namespace playtest {
 

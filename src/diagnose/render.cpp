@@ -8,7 +8,7 @@
 #include <ostream>
 #include <tuple>
 
-#include "playtest/source_text.hpp"
+#include "playtest/base/source_text.hpp"
 
 namespace playtest {
 

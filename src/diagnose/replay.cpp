@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
 
 namespace playtest {
 

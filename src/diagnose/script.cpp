@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "diagnose/detail/located.hpp"
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
 
 namespace playtest {
 

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <map>
 
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
 
 namespace playtest {
 

@@ -6,7 +6,7 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
 
 namespace playtest {
 
@@ -33,8 +33,7 @@ class StateSpace::Collector final : public SuccessorSink {
     any_output = any_anytime = any_controllable = false;
   }
   void add(const Transition& t, std::span<const std::byte> next) override {
-    if (next.size() != state_size_)
-      throw InternalError("SuccessorSink::add: successor state of the wrong size");
+    if (next.size() != state_size_) throw InternalError("SuccessorSink::add: successor state of the wrong size");
     const auto tb = static_cast<std::uint32_t>(traps.size());
     traps.insert(traps.end(), t.traps.begin(), t.traps.end());
     const bool observable = t.kind == ActionKind::observable;

@@ -1,11 +1,11 @@
 #include "playtest/graph/generate.hpp"
-#include "playtest/error.hpp"
 
 #include <fmt/format.h>
 
 #include <numeric>
 #include <stdexcept>
 
+#include "playtest/base/error.hpp"
 #include "playtest/graph/graph_builder.hpp"
 #include "playtest/graph/random.hpp"
 
@@ -14,10 +14,8 @@ namespace playtest {
 TestGraph generate_random_graph(const RandomGraphOptions& o) {
   if (o.vertices == 0) throw UsageError("vertices", "must be > 0");
   if (o.out_degree == 0) throw UsageError("out_degree", "must be > 0");
-  if (o.goals >= o.vertices && o.vertices > 1)
-    throw UsageError("goals", "must be fewer than the vertices");
-  if (!(o.passive_fraction >= 0 && o.passive_fraction <= 1))
-    throw UsageError("passive_fraction", "must lie in [0, 1]");
+  if (o.goals >= o.vertices && o.vertices > 1) throw UsageError("goals", "must be fewer than the vertices");
+  if (!(o.passive_fraction >= 0 && o.passive_fraction <= 1)) throw UsageError("passive_fraction", "must lie in [0, 1]");
   if (o.min_cost > o.max_cost) throw UsageError("min_cost", "must not exceed the maximal cost");
   if (static_cast<std::uint64_t>(o.vertices) * o.out_degree > 0xFFFFFFF0ull)
     throw UsageError("vertices", "vertices times out-degree exceeds the 2^32 - 2 edge ids");

@@ -7,7 +7,7 @@
 #include <limits>
 #include <numeric>
 
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
 
 namespace playtest {
 

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
 
 namespace playtest {
 

@@ -1,6 +1,6 @@
 #include "playtest/graph/string_pool.hpp"
 
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
 
 #if defined(__linux__)
 #include <sys/mman.h>

@@ -4,7 +4,7 @@
 
 #include <ostream>
 
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
 
 namespace playtest {
 namespace {

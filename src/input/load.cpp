@@ -6,15 +6,15 @@
 #include <fstream>
 #include <optional>
 
+#include "playtest/base/error.hpp"
+#include "playtest/base/source_text.hpp"
 #include "playtest/catalog/strategy_table.hpp"
-#include "playtest/error.hpp"
 #include "playtest/explore/explorer.hpp"
 #include "playtest/explore/state_space.hpp"
 #include "playtest/io/graph_json.hpp"
 #include "playtest/io/graphwalker.hpp"
 #include "playtest/ioco/ioco_graph.hpp"
 #include "playtest/ioco/lts_io.hpp"
-#include "playtest/source_text.hpp"
 
 namespace playtest {
 

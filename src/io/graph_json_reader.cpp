@@ -23,7 +23,7 @@
 #include <thread>
 
 #include "detail/json_positions.hpp"
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
 #include "playtest/graph/graph_builder.hpp"
 #include "playtest/io/graph_json.hpp"
 

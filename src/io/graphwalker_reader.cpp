@@ -12,8 +12,8 @@
 #include <unordered_map>
 
 #include "detail/json_positions.hpp"
+#include "playtest/base/source_text.hpp"
 #include "playtest/io/graphwalker.hpp"
-#include "playtest/source_text.hpp"
 
 namespace playtest {
 namespace {

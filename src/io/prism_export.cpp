@@ -1,4 +1,3 @@
-#include "playtest/error.hpp"
 #include "playtest/io/prism_export.hpp"
 
 #include <fmt/format.h>
@@ -8,6 +7,8 @@
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "playtest/base/error.hpp"
 
 namespace playtest {
 

@@ -15,7 +15,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
 #include "playtest/graph/graph_builder.hpp"
 
 namespace playtest {

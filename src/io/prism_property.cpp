@@ -7,7 +7,7 @@
 #include <charconv>
 #include <limits>
 
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
 
 namespace playtest {
 

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <unordered_map>
 
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
 
 namespace playtest::ioco {
 

@@ -5,7 +5,7 @@
 #include <ostream>
 #include <sstream>
 
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
 
 namespace playtest::ioco {
 namespace {

@@ -12,8 +12,8 @@
 #include <tuple>
 #include <unordered_map>
 
-#include "playtest/error.hpp"
-#include "playtest/source_text.hpp"
+#include "playtest/base/error.hpp"
+#include "playtest/base/source_text.hpp"
 
 namespace playtest::ioco {
 

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "playtest/error.hpp"
-#include "playtest/graph/numbers.hpp"
+#include "playtest/base/error.hpp"
+#include "playtest/base/numbers.hpp"
 #include "playtest/ioco/ioco_graph.hpp"
 
 namespace playtest::ioco {

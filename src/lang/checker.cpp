@@ -10,7 +10,7 @@
 #include <utility>
 
 #include "lang/detail/runtime.hpp"
-#include "playtest/graph/numbers.hpp"
+#include "playtest/base/numbers.hpp"
 
 namespace playtest::lang {
 

@@ -8,7 +8,7 @@
 #include <cctype>
 #include <set>
 
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
 
 namespace playtest {
 namespace {

@@ -16,7 +16,7 @@
 
 #include "lang/detail/graphwalker_script.hpp"
 #include "lang/detail/program_model.hpp"
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
 
 namespace playtest {
 namespace {

@@ -8,7 +8,7 @@
 #include <cctype>
 #include <limits>
 
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
 
 namespace playtest::lang::js {
 namespace {

@@ -17,9 +17,9 @@
 #include "lang/detail/checker.hpp"
 #include "lang/detail/program_model.hpp"
 #include "lang/detail/runtime.hpp"
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
+#include "playtest/base/source_text.hpp"
 #include "playtest/explore/model_values.hpp"
-#include "playtest/source_text.hpp"
 
 namespace playtest {
 

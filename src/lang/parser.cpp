@@ -6,7 +6,7 @@
 #include <utility>
 
 #include "lang/detail/ast.hpp"
-#include "playtest/source_text.hpp"
+#include "playtest/base/source_text.hpp"
 
 namespace playtest::lang {
 

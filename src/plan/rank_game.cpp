@@ -1,8 +1,9 @@
-#include "playtest/error.hpp"
 #include "playtest/plan/rank_game.hpp"
 
 #include <algorithm>
 #include <stdexcept>
+
+#include "playtest/base/error.hpp"
 
 namespace playtest {
 
@@ -120,7 +121,8 @@ bool RankGame::gap_at_min() const {
   // Reachable ranks are contiguous from 1 (a rank-k vertex's best edge has a tail vertex of rank
   // k - 1). Below min_level_ every stored rank is exact, so no vertex of rank min_level_ - 1 means
   // nothing at min_level_ or above is reachable.
-  return min_level_ >= 2 && min_level_ != unreachable && (min_level_ - 1 >= count_.size() || count_[min_level_ - 1] == 0);
+  return min_level_ >= 2 && min_level_ != unreachable &&
+         (min_level_ - 1 >= count_.size() || count_[min_level_ - 1] == 0);
 }
 
 void RankGame::process(std::uint32_t w) {

@@ -12,7 +12,7 @@
 #include <cstring>
 #include <set>
 
-#include "playtest/subprocess.hpp"
+#include "playtest/base/subprocess.hpp"
 
 namespace playtest::report {
 

@@ -13,7 +13,7 @@
 #include <sstream>
 
 #include "detail/page_template.hpp"
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
 #include "playtest/io/dot.hpp"
 #include "playtest/report/fallback_svg.hpp"
 #include "playtest/report/svg_plot.hpp"
@@ -71,7 +71,7 @@ std::string join_limited(const std::vector<std::string>& items, std::size_t limi
 }
 
 // A run's steps resolved against the model: the check report, learn and replay share
-// (run/trace_reader.hpp, resolve_run).
+// (campaign/trace_reader.hpp, resolve_run).
 using Resolved = ResolvedRun;
 
 // What the model allows at v: the outputs of a passive vertex, the stimuli of an active one.
@@ -1165,7 +1165,7 @@ void PageBuilder::simulation() {
   s.set("runs_text", fmt::format("{} run{}", runs_each, runs_each == 1 ? "" : "s"));
   s.set("seed", fmt::format("{}", sc.seed));
   s.set("max_steps", sc.max_steps ? fmt::format("{}", sc.max_steps) : std::string("unlimited"));
-  // Each row's purpose in words (run/simulation.hpp's describe_purpose needs the model).
+  // Each row's purpose in words (campaign/simulation.hpp's describe_purpose needs the model).
   std::vector<std::string> row_purpose, purposes;
   for (const StrategyComparison::Row& row : sc.rows) {
     row_purpose.push_back(g ? describe_purpose(*g, row.purpose) : std::string(to_string(row.purpose.kind)));

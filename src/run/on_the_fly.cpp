@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
 #include "playtest/explore/explorer.hpp"
 #include "playtest/explore/model_graph.hpp"
 #include "playtest/explore/state_space.hpp"

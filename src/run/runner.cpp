@@ -8,10 +8,10 @@
 #include <stdexcept>
 #include <thread>
 
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
+#include "playtest/base/numbers.hpp"
 #include "playtest/explore/model_graph.hpp"
 #include "playtest/graph/names.hpp"
-#include "playtest/graph/numbers.hpp"
 #include "playtest/run/label_check.hpp"
 #include "playtest/run/run_values.hpp"
 

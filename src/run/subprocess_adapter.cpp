@@ -11,7 +11,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
 
 namespace playtest {
 

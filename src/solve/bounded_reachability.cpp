@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
 #include "solve/core/choice_model.hpp"
 #include "solve/core/reach_sweep.hpp"
 #include "solve/detail/change_log.hpp"

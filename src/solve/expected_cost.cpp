@@ -9,11 +9,11 @@
 #include <limits>
 #include <string>
 
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
 #include "solve/core/certificate.hpp"
 #include "solve/core/choice_model.hpp"
 #include "solve/core/linear_program.hpp"
-#include "solve/core/policy.hpp"
+#include "solve/core/policy_iteration.hpp"
 #include "solve/core/qualitative.hpp"
 #include "solve/core/value_iteration.hpp"
 #include "solve/detail/team.hpp"

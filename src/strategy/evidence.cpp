@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
 
 namespace playtest {
 

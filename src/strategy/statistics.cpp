@@ -8,7 +8,7 @@
 #include <limits>
 #include <vector>
 
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
 
 namespace playtest {
 

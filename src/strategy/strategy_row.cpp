@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
-#include "playtest/error.hpp"
-#include "playtest/graph/numbers.hpp"
+#include "playtest/base/error.hpp"
+#include "playtest/base/numbers.hpp"
 #include "playtest/graph/test_graph.hpp"
 
 namespace playtest {

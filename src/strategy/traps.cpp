@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
 
 namespace playtest {
 
@@ -82,7 +82,8 @@ void select_one(const TestGraph& g, std::string_view spec, std::span<const std::
   }
   if (!found)
     fail(fmt::format("the trap spec '{}' selects no edge", spec),
-         {"a trap spec is 'all', 'model', an edge id, a label, or a glob with * and ? (prefix id: or label: to restrict)"});
+         {"a trap spec is 'all', 'model', an edge id, a label, or a glob with * and ? (prefix id: or label: to "
+          "restrict)"});
 }
 
 }  // namespace

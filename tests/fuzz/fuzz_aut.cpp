@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
 #include "playtest/ioco/ioco_check.hpp"
 #include "playtest/ioco/ioco_graph.hpp"
 #include "playtest/ioco/lts_io.hpp"

@@ -1,4 +1,4 @@
-// libFuzzer target for the trace reader (run/trace_reader.hpp) as replay, shrink and learn use it:
+// libFuzzer target for the trace reader (campaign/trace_reader.hpp) as replay, shrink and learn use it:
 // any input either reads or throws a playtest::Error; what reads must resolve against a small lock
 // model into a replay target and observation counts, or be refused with an Error, and the scripts
 // it gives must be checked for playability without crashing. Corpus: tests/fuzz/corpus/diagnose_trace.
@@ -7,11 +7,11 @@
 #include <sstream>
 #include <string>
 
+#include "playtest/base/error.hpp"
+#include "playtest/campaign/trace_reader.hpp"
 #include "playtest/diagnose/learn.hpp"
 #include "playtest/diagnose/script.hpp"
-#include "playtest/error.hpp"
 #include "playtest/io/graph_json.hpp"
-#include "playtest/run/trace_reader.hpp"
 
 namespace {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
 #include "playtest/io/graph_json.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

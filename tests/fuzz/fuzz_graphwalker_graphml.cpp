@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
 #include "playtest/explore/explorer.hpp"
 #include "playtest/io/graphwalker.hpp"
 #include "playtest/lang/graphwalker_model.hpp"

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
 #include "playtest/explore/explorer.hpp"
 #include "playtest/lang/model_program.hpp"
 

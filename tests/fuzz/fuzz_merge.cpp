@@ -1,4 +1,4 @@
-// libFuzzer target for `playtest merge`'s reader (src/run/campaign_merge.cpp): any input is a trace,
+// libFuzzer target for `playtest merge`'s reader (src/campaign/merge.cpp): any input is a trace,
 // a JUnit file (expat), run --json or simulate --json output, or a located ParseError, never a crash.
 // A JUnit file that reads must write back and read again to the same test cases; a part that reads
 // must merge with itself alone (or be refused as an incomplete campaign).
@@ -7,8 +7,8 @@
 #include <sstream>
 #include <string_view>
 
-#include "playtest/error.hpp"
-#include "playtest/run/campaign_merge.hpp"
+#include "playtest/base/error.hpp"
+#include "playtest/campaign/merge.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace playtest;

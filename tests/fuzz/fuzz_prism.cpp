@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
 #include "playtest/io/prism_import.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
 #include "playtest/io/prism_property.hpp"
 #include "playtest/solve/exact_rational.hpp"
 

@@ -7,7 +7,7 @@
 #include <sstream>
 #include <string>
 
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
 #include "playtest/io/graph_json.hpp"
 #include "playtest/report/html_report.hpp"
 #include "playtest/report/run_record.hpp"

@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "playtest/campaign/simulated_sut.hpp"
 #include "playtest/graph/graph_builder.hpp"
-#include "playtest/run/simulated_sut.hpp"
 
 namespace playtest::testing {
 
@@ -47,7 +47,8 @@ inline HiddenStateSystem fifo(std::uint32_t k) {
   GraphBuilder b;
   const std::uint32_t masks = 1u << k;
   std::vector<VertexId> active(masks), passive(masks);
-  for (std::uint32_t m = 0; m < masks; ++m) active[m] = b.add_vertex("w" + std::to_string(m), VertexKind::active, false);
+  for (std::uint32_t m = 0; m < masks; ++m)
+    active[m] = b.add_vertex("w" + std::to_string(m), VertexKind::active, false);
   for (std::uint32_t m = 1; m < masks; ++m)
     passive[m] = b.add_vertex("put" + std::to_string(m), VertexKind::passive, false);
   b.set_initial(active[0]);

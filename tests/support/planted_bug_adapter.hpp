@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "playtest/campaign/simulated_sut.hpp"
 #include "playtest/graph/random.hpp"
-#include "playtest/run/simulated_sut.hpp"
 
 namespace playtest::testing {
 

@@ -11,7 +11,7 @@
 #include "option_checks.hpp"
 #include "playtest/diagnose/analyze.hpp"
 #include "playtest/diagnose/render.hpp"
-#include "playtest/solve/bound_limits.hpp"
+#include "playtest/solve/exact/bound_limits.hpp"
 
 namespace playtest::cli {
 namespace {

@@ -6,7 +6,7 @@
 
 #include "command.hpp"
 #include "common.hpp"
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
 #include "playtest/graph/names.hpp"
 #include "playtest/io/dot.hpp"
 #include "playtest/io/graph_json.hpp"

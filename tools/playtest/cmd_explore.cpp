@@ -6,14 +6,14 @@
 #include "common.hpp"
 #include "option_checks.hpp"
 #include "param_effects.hpp"
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
+#include "playtest/base/source_text.hpp"
 #include "playtest/explore/explore_report.hpp"
 #include "playtest/input/load.hpp"
 #include "playtest/io/dot.hpp"
 #include "playtest/io/graph_json.hpp"
 #include "playtest/lang/graphwalker_model.hpp"
 #include "playtest/lang/model_program.hpp"
-#include "playtest/source_text.hpp"
 #include "progress.hpp"
 
 namespace playtest::cli {

@@ -3,7 +3,7 @@
 
 #include "command.hpp"
 #include "common.hpp"
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
 #include "playtest/graph/generate.hpp"
 #include "playtest/io/graph_json.hpp"
 

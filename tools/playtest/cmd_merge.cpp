@@ -4,9 +4,9 @@
 // content. Exit code as `run`: the combined verdict's (0 for a simulation).
 #include "command.hpp"
 #include "common.hpp"
-#include "playtest/error.hpp"
-#include "playtest/run/campaign_merge.hpp"
-#include "playtest/source_text.hpp"
+#include "playtest/base/error.hpp"
+#include "playtest/base/source_text.hpp"
+#include "playtest/campaign/merge.hpp"
 
 namespace playtest::cli {
 namespace {

@@ -1,7 +1,7 @@
 // playtest report TRACE.jsonl... [--model MODEL] -o report.html: one self-contained HTML page of
 // the runs in JSON-lines traces (written by run --trace): verdicts, replay commands, the model
 // drawn with coverage, the path to each failure and its steps (docs/testing.md, "Reports"). The
-// traces and the model are read by campaign/trace_report.hpp.
+// traces and the model are read by session/trace_report.hpp.
 #include <fmt/format.h>
 
 #include <iostream>
@@ -11,8 +11,8 @@
 #include "common.hpp"
 #include "interrupt.hpp"
 #include "option_checks.hpp"
-#include "playtest/campaign/trace_report.hpp"
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
+#include "playtest/session/trace_report.hpp"
 #include "report_options.hpp"
 
 namespace playtest::cli {

@@ -2,17 +2,18 @@
 // through the subprocess adapter (docs/adapter-protocol.md); judge every observation; report a
 // verdict (exit code 0 PASS, 1 FAIL, 4 INCONCLUSIVE, 3 ERROR, 128 + N when signal N stopped it), a
 // trace, JUnit XML and coverage. The model is loaded by input/load.hpp, the files are written by
-// campaign/files.hpp, the first FAIL is shrunk by campaign/shrink.hpp.
+// session/files.hpp, the first FAIL is shrunk by session/shrink_after_run.hpp.
 #include <fmt/format.h>
 
 #include "command.hpp"
 #include "common.hpp"
 #include "graphwalker_options.hpp"
 #include "interrupt.hpp"
-#include "playtest/campaign/files.hpp"
-#include "playtest/run/campaign.hpp"
-#include "playtest/run/run_output.hpp"
-#include "playtest/run/simulation.hpp"
+#include "playtest/campaign/campaign.hpp"
+#include "playtest/campaign/campaign_output.hpp"
+#include "playtest/campaign/simulation.hpp"
+#include "playtest/session/files.hpp"
+#include "playtest/session/plan.hpp"
 #include "progress.hpp"
 #include "run_options.hpp"
 
@@ -26,12 +27,9 @@ int play(const RunCliOptions& o, const GameGraph& g, const ModelGraph* on_the_fl
   const auto replay = run_replay(on_the_fly != nullptr);
   const std::string& name = o.strategy.strategies.front();
   StopSignal stop;
-  const PreparedRun p = prepare_run(o, g, on_the_fly, loaded, stop);
-  const Runner runner(g, p.run);  // refuses graphs that cannot drive an online test
-  const CampaignOptions co = campaign_options(o, model_play);
-  const SubprocessOptions adapter = run_adapter_options(o, g, on_the_fly, loaded, p.run.purpose);
-  CampaignWorkers workers{.policy = prepare(o.strategy, p.spec, g, p.run.purpose, p.adapt),
-                          .adapter = subprocess_adapters(adapter)};
+  const CampaignPlan p = plan_campaign(loaded, g, on_the_fly, campaign_request(o), model_play, stop);
+  const Runner& runner = p.runner;
+  CampaignWorkers workers{.policy = p.policy, .adapter = subprocess_adapters(p.adapter)};
   ProgressLine progress("run", "runs");
   CampaignFiles outputs({.model = o.input.path,
                          .params = o.input.params,
@@ -47,21 +45,22 @@ int play(const RunCliOptions& o, const GameGraph& g, const ModelGraph* on_the_fl
 
   // From here on a signal stops the campaign; what was observed is written all the same.
   const InterruptScope interrupts(stop);
-  const CampaignResult c = run_campaign(runner, workers, co, outputs.observer());
+  const CampaignResult c = run_campaign(runner, workers, p.campaign, outputs.observer());
   progress.finish();
   outputs.finish(g, c);
   std::optional<ShrinkDone> shrunk;
   if (!on_the_fly)
-    shrunk = shrink_first_failure(*g.explored(), c, p.run, adapter,
+    shrunk = shrink_first_failure(*g.explored(), c, runner.options(), p.adapter,
                                   shrink_to_file_options(o.shrink, o.sut, o.trace, o.input.path, o.input.params));
   const bool interrupted = c.interrupted || (shrunk && shrunk->result.interrupted);
   const RunResult* model_failed = failed_model_run(c);
   int code = interrupted    ? interrupted_exit_code(stop)
              : model_failed ? exit_code(ErrorKind::input)
                             : exit_code_of(c.verdict);
-  const RunOutputOptions out{.per_run = !o.quiet,
-                             .replay = replay,
-                             .default_purpose = o.strategy.purpose == "auto" ? describe_purpose(g, p.run.purpose) : ""};
+  const RunOutputOptions out{
+      .per_run = !o.quiet,
+      .replay = replay,
+      .default_purpose = o.strategy.purpose == "auto" ? describe_purpose(g, runner.options().purpose) : ""};
   print_campaign(o, runner, c, out, code, shrunk ? &*shrunk : nullptr);
   // The report last: its pictures may take minutes, and a signal meanwhile stops them.
   outputs.write_report(g, c, &stop);

@@ -4,9 +4,9 @@
 #include "command.hpp"
 #include "common.hpp"
 #include "graphwalker_options.hpp"
+#include "playtest/campaign/mutation.hpp"
 #include "playtest/catalog/strategy_table.hpp"
 #include "playtest/diagnose/mutant_analysis.hpp"
-#include "playtest/run/mutation.hpp"
 #include "playtest/strategy/traps.hpp"
 #include "progress.hpp"
 #include "simulate_options.hpp"
@@ -52,7 +52,8 @@ int compare(const SimulateCliOptions& o, const GameGraph& g, const ModelGraph* o
     if (on_the_fly) {
       so.run.purpose = on_the_fly_purpose(spec, strategy_table());
       require_something_to_test(*on_the_fly, so.run.purpose);
-      c.rows.push_back({name, so.run.purpose, simulate(*model, prepare(o.strategy, spec, g, so.run.purpose, adapt), so),
+      c.rows.push_back({name, so.run.purpose,
+                        simulate(*model, prepare_policy(o.strategy, spec, g, so.run.purpose, adapt), so),
                         describe_purpose(g, so.run.purpose)});
     } else {
       const TestGraph& whole = *g.explored();
@@ -65,7 +66,7 @@ int compare(const SimulateCliOptions& o, const GameGraph& g, const ModelGraph* o
         // ioco implementations refuse inputs they lack and give outputs only when observed.
         so.sut.ioco_implementation = o.system.empty() && (format == InputFormat::aut || format == InputFormat::lts);
       }
-      const PolicyMaker policies = prepare(o.strategy, spec, g, so.run.purpose, adapt);
+      const PolicyMaker policies = prepare_policy(o.strategy, spec, g, so.run.purpose, adapt);
       c.rows.push_back(
           {name, so.run.purpose, simulate(whole, policies, so, mutants), describe_purpose(g, so.run.purpose)});
     }

@@ -1,16 +1,16 @@
 // playtest solve FILE --objective reach|win|expected: the tester's optimal strategy and what it
 // achieves from every vertex (library: playtest/solve/solve_report.hpp; a PRISM property through
-// playtest/input/property.hpp). Text table or --json; --dot draws the strategy.
+// playtest/input/property_request.hpp). Text table or --json; --dot draws the strategy.
 #include <fmt/format.h>
 
 #include <iostream>
 
 #include "command.hpp"
 #include "common.hpp"
-#include "playtest/error.hpp"
-#include "playtest/input/property.hpp"
-#include "playtest/solve/exact_fallback.hpp"
-#include "playtest/source_text.hpp"
+#include "playtest/base/error.hpp"
+#include "playtest/base/source_text.hpp"
+#include "playtest/input/property_request.hpp"
+#include "playtest/solve/exact/exact_fallback.hpp"
 #include "progress.hpp"
 #include "solve_options.hpp"
 

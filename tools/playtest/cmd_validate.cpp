@@ -5,8 +5,8 @@
 
 #include "command.hpp"
 #include "common.hpp"
+#include "playtest/base/error.hpp"
 #include "playtest/diagnose/analyze.hpp"
-#include "playtest/error.hpp"
 
 namespace playtest::cli {
 namespace {

@@ -10,7 +10,7 @@
 
 #include "command.hpp"
 #include "option_checks.hpp"
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
 
 namespace playtest::cli {
 

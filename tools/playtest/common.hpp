@@ -13,11 +13,11 @@
 #include <string>
 #include <vector>
 
-#include "playtest/campaign/replay.hpp"
+#include "playtest/base/output_file.hpp"
 #include "playtest/graph/test_graph.hpp"
 #include "playtest/input/load.hpp"
-#include "playtest/output_file.hpp"
 #include "playtest/run/runner.hpp"
+#include "playtest/session/replay_command.hpp"
 
 namespace playtest::cli {
 
@@ -38,8 +38,8 @@ void print_json(const nlohmann::json& j);
 void add_seed_option(CLI::App* sub, std::uint64_t& seed, const std::string& what);
 
 // The command line playtest was started with (main records it), and the shell command that runs
-// it again (campaign/replay.hpp) without the options in `drop` (each with its value, e.g. "--seed") and the flags in
-// `drop_flags`, with `append` added: what a report shows as the command that replays one run.
+// it again (session/replay_command.hpp) without the options in `drop` (each with its value, e.g. "--seed") and the
+// flags in `drop_flags`, with `append` added: what a report shows as the command that replays one run.
 void set_command_line(int argc, char** argv);
 std::string replay_command(const std::vector<std::string>& drop, const std::vector<std::string>& drop_flags,
                            const std::vector<std::string>& append);

@@ -6,8 +6,8 @@
 
 #include "common.hpp"
 #include "option_checks.hpp"
-#include "playtest/error.hpp"
-#include "playtest/run/trace_writer.hpp"
+#include "playtest/base/error.hpp"
+#include "playtest/campaign/trace_writer.hpp"
 
 namespace playtest::cli {
 
@@ -26,19 +26,6 @@ void add_sut_options(CLI::App* sub, SutCliOptions& o) {
   sub->add_option("--ready-timeout-ms", o.ready_timeout_ms, "Wait for the adapter's ready (start, reset)")
       ->default_val(5000)
       ->check(positive_integer());
-}
-
-SubprocessOptions subprocess_options(const SutCliOptions& o) {
-  SubprocessOptions so{.command = o.sut,
-                       .ready_timeout = std::chrono::milliseconds(o.ready_timeout_ms),
-                       .ack_timeout = std::chrono::milliseconds(o.ack_timeout_ms)};
-  set_stderr(so, o.sut_stderr);
-  return so;
-}
-
-void apply_timeouts(const TestGraph& g, const SutCliOptions& o, RunOptions& ro) {
-  ro.timeout = std::chrono::milliseconds(o.timeout_ms);
-  ro.vertex_timeouts = vertex_timeouts_from_specs(g, o.vertex_timeouts);
 }
 
 std::string sut_arguments(const SutCliOptions& o) {

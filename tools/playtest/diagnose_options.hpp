@@ -10,29 +10,22 @@
 #include <vector>
 
 #include "common.hpp"  // shell_quote
-#include "playtest/campaign/shrink.hpp"
+#include "playtest/campaign/campaign.hpp"
+#include "playtest/campaign/trace_reader.hpp"
 #include "playtest/diagnose/render.hpp"
 #include "playtest/diagnose/shrink.hpp"
-#include "playtest/run/campaign.hpp"
 #include "playtest/run/runner.hpp"
 #include "playtest/run/subprocess_adapter.hpp"
-#include "playtest/run/trace_reader.hpp"
+#include "playtest/session/plan.hpp"
+#include "playtest/session/shrink_after_run.hpp"
 
 namespace playtest::cli {
 
-struct SutCliOptions {
-  std::string sut;
-  std::string sut_stderr;
-  std::uint32_t timeout_ms = 1000, ack_timeout_ms = 5000, ready_timeout_ms = 5000;
-  std::vector<std::string> vertex_timeouts;  // VERTEX=MS
-};
+// The system-under-test options are the library's request (session/plan.hpp).
+using SutCliOptions = SutRequest;
 
 // --sut (required), --sut-stderr, --timeout-ms, --vertex-timeout, --ack-timeout-ms, --ready-timeout-ms.
 void add_sut_options(CLI::App* sub, SutCliOptions& o);
-// The subprocess adapter's options (set_stderr: UsageError("sut_stderr") for an unwritable file).
-SubprocessOptions subprocess_options(const SutCliOptions& o);
-// The timeouts into `ro` (vertex_timeouts_from_specs: UsageError("vertex_timeout") when malformed).
-void apply_timeouts(const TestGraph& g, const SutCliOptions& o, RunOptions& ro);
 // " --sut 'CMD' --timeout-ms N ..." as the user would type them (only what differs from the defaults).
 std::string sut_arguments(const SutCliOptions& o);
 
@@ -78,7 +71,7 @@ struct ShrinkCliOptions {
 // --attempts, --threshold, --budget, --confidence, --match with `prefix` ("" or "shrink-").
 void add_shrink_options(CLI::App* sub, ShrinkCliOptions& o, const std::string& prefix);
 
-// The library's shrink-after-run options (campaign/shrink.hpp) from shrink's and run --shrink's:
+// The library's shrink-after-run options (session/shrink_after_run.hpp) from shrink's and run --shrink's:
 // the replay command it prints runs `playtest replay` on the written trace with the --sut options.
 // `trace` and `model` are the files as the user named them; `params` the model program's NAME=VALUE.
 ShrinkToFileOptions shrink_to_file_options(const ShrinkCliOptions& o, const SutCliOptions& sut,

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <variant>
 
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
 
 namespace playtest {
 enum class Verdict : std::uint8_t;  // run/runner.hpp

@@ -6,9 +6,9 @@
 #include <algorithm>
 #include <vector>
 
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
+#include "playtest/base/source_text.hpp"
 #include "playtest/io/graphwalker.hpp"
-#include "playtest/source_text.hpp"
 #include "playtest/strategy/random_walk_policy.hpp"
 
 namespace playtest::cli {

@@ -7,7 +7,7 @@
 #include <iterator>
 
 #include "command.hpp"
-#include "playtest/exit_cleanup.hpp"
+#include "playtest/base/exit_cleanup.hpp"
 
 namespace playtest::cli {
 namespace {

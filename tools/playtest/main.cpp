@@ -20,9 +20,9 @@
 #include "command.hpp"
 #include "common.hpp"
 #include "interrupt.hpp"
-#include "playtest/error.hpp"
-#include "playtest/graph/did_you_mean.hpp"
-#include "playtest/source_text.hpp"
+#include "playtest/base/did_you_mean.hpp"
+#include "playtest/base/error.hpp"
+#include "playtest/base/source_text.hpp"
 
 namespace playtest::cli {
 

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "playtest/graph/numbers.hpp"
+#include "playtest/base/numbers.hpp"
 
 namespace playtest::cli {
 

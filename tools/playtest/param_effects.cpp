@@ -5,9 +5,9 @@
 #include <chrono>
 #include <cmath>
 
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
+#include "playtest/base/numbers.hpp"
 #include "playtest/explore/explorer.hpp"
-#include "playtest/graph/numbers.hpp"
 
 namespace playtest::cli {
 namespace {

@@ -4,9 +4,7 @@
 
 #include "graphwalker_options.hpp"
 #include "option_checks.hpp"
-#include "playtest/catalog/strategy_table.hpp"
-#include "playtest/run/run_values.hpp"
-#include "playtest/run/simulation.hpp"
+#include "playtest/campaign/simulation.hpp"
 #include "playtest/run/subprocess_adapter.hpp"
 #include "playtest/strategy/traps.hpp"
 
@@ -84,12 +82,7 @@ InputOptions run_input(RunCliOptions& o) {
   take_goal_conditions(o.strategy, o.input);  // --goal 'EXPR' on a model program
   // A model program with an on-the-fly strategy is played without exploring it first.
   InputOptions input = o.input;
-  input.whole_graph_for = whole_graph_reason(o.strategy);
-  if (input.whole_graph_for.empty() && !o.sut.vertex_timeouts.empty()) input.whole_graph_for = "--vertex-timeout";
-  if (input.whole_graph_for.empty() && !o.shrink.output.empty()) input.whole_graph_for = "--shrink";
-  // Runs on the fly share one growing graph: one job, no shards (run_campaign refuses them).
-  if (input.whole_graph_for.empty() && o.jobs > 1) input.whole_graph_for = "--jobs";
-  if (input.whole_graph_for.empty() && o.shard != "1/1") input.whole_graph_for = "--shard";
+  input.whole_graph_for = whole_graph_reason(campaign_request(o));
   input.explore_first = explore_first_options(o.explore, input);  // small models play as their graph
   input.values = true;
   return input;
@@ -119,56 +112,20 @@ std::map<std::string, std::string> run_settings(const RunCliOptions& o) {
   return o.command ? campaign_settings(o.command, not_campaign_settings) : std::map<std::string, std::string>{};
 }
 
-PreparedRun prepare_run(const RunCliOptions& o, const GameGraph& g, const ModelGraph* on_the_fly,
-                        const LoadedInput& loaded, StopSignal& stop) {
-  PreparedRun p{.spec = strategy_spec(o.strategy, o.strategy.strategies.front()),
-                .adapt = o.adapt == "on" ? Adaptation::on : Adaptation::off};
-  p.run = RunOptions{.max_steps = o.steps,
-                     .time_budget = std::chrono::milliseconds(static_cast<std::int64_t>(o.time_s * 1000.0)),
-                     .stop_when_futile = p.adapt == Adaptation::on && p.spec.strategy->replanning != Replanning::none,
-                     .claims = claim_options(o.strategy),
-                     .stop = &stop,
-                     .values = loaded.values};
-  if (!p.run.values && loaded.model && loaded.model->values()) {
-    // A model program whose labels hold no values: the runner still asks it whether an output it
-    // does not find on the explored graph is a label of the model at all (label_check.hpp).
-    auto ctx = std::make_shared<ValueContext>();
-    ctx->model = loaded.model;
-    p.run.values = std::move(ctx);
-  }
-  if (on_the_fly) {
-    p.run.purpose = on_the_fly_purpose(p.spec, strategy_table());
-    p.run.timeout = std::chrono::milliseconds(o.sut.timeout_ms);  // (no --vertex-timeout on the fly)
-    require_something_to_test(*on_the_fly, p.run.purpose);
-  } else {
-    p.run.purpose = p.spec.resolve(*g.explored(), declared_traps(*g.explored()));
-    apply_timeouts(*g.explored(), o.sut, p.run);
-    require_something_to_test(*g.explored(), p.run.purpose,
-                              p.spec.strategy && p.spec.strategy->needs_goals ? p.spec.strategy->name : "");
-  }
-  return p;
-}
-
-CampaignOptions campaign_options(const RunCliOptions& o, const ModelPlay& model_play) {
-  return CampaignOptions{.runs = o.runs,
+CampaignRequest campaign_request(const RunCliOptions& o) {
+  return CampaignRequest{.strategy = o.strategy,
+                         .sut = o.sut,
+                         .steps = o.steps,
+                         .time_s = o.time_s,
                          .seed = o.seed,
+                         .runs = o.runs,
                          .jobs = o.jobs,
-                         .shard = parse_shard(o.shard),
+                         .max_errors = o.max_errors,
+                         .shard = o.shard,
                          .fail_fast = o.fail_fast,
-                         .settings = run_settings(o),
-                         .share_evidence = o.adapt == "on",
-                         .model_play = model_play,
-                         .claims = claim_options(o.strategy),
-                         .max_errors = o.max_errors};
-}
-
-SubprocessOptions run_adapter_options(const RunCliOptions& o, const GameGraph& g, const ModelGraph* on_the_fly,
-                                      const LoadedInput& loaded, const TestPurpose& purpose) {
-  SubprocessOptions so = subprocess_options(o.sut);
-  const std::vector<std::string> params = param_environment(loaded.model.get());
-  so.environment.insert(so.environment.end(), params.begin(), params.end());
-  if (!on_the_fly) refuse_unreachable(o.strategy, *g.explored(), purpose);  // after the options' checks
-  return so;
+                         .adapt = o.adapt == "on",
+                         .shrink_after = !o.shrink.output.empty(),
+                         .settings = run_settings(o)};
 }
 
 const RunResult* failed_model_run(const CampaignResult& c) {

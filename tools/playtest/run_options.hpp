@@ -11,9 +11,9 @@
 
 #include "common.hpp"
 #include "diagnose_options.hpp"
-#include "playtest/run/campaign.hpp"
+#include "playtest/campaign/campaign.hpp"
+#include "playtest/campaign/campaign_output.hpp"
 #include "playtest/run/on_the_fly.hpp"
-#include "playtest/run/run_output.hpp"
 #include "strategy_options.hpp"
 
 namespace playtest::cli {
@@ -51,22 +51,8 @@ std::function<std::string(std::uint64_t)> run_replay(bool on_the_fly);
 // What identifies the campaign besides its model (CampaignOptions::settings, for merge).
 std::map<std::string, std::string> run_settings(const RunCliOptions& o);
 
-// A campaign's runs set up from the options: the strategy's spec, --adapt, the run options with the
-// purpose resolved on `g` (on the fly: on_the_fly_purpose) and the timeouts; refuses a graph with
-// nothing to test. (The order of the checks is the order of the messages a user sees.)
-struct PreparedRun {
-  StrategySpec spec;
-  Adaptation adapt = Adaptation::off;
-  RunOptions run;
-};
-PreparedRun prepare_run(const RunCliOptions& o, const GameGraph& g, const ModelGraph* on_the_fly,
-                        const LoadedInput& loaded, StopSignal& stop);
-// The campaign's options: runs, seed, jobs, --shard (parsed), --fail-fast, its settings, --max-errors.
-CampaignOptions campaign_options(const RunCliOptions& o, const ModelPlay& model_play);
-// The adapter's options: --sut and its timeouts, the model's parameters in its environment. Then,
-// on a whole graph, refuses a purpose no run can meet (refuse_unreachable).
-SubprocessOptions run_adapter_options(const RunCliOptions& o, const GameGraph& g, const ModelGraph* on_the_fly,
-                                      const LoadedInput& loaded, const TestPurpose& purpose);
+// The campaign as the options ask for it (session/plan.hpp: plan_campaign makes every decision).
+CampaignRequest campaign_request(const RunCliOptions& o);
 
 // The run in which the model failed (a model program played on the fly), or null.
 const RunResult* failed_model_run(const CampaignResult& c);

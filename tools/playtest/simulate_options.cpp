@@ -80,32 +80,6 @@ InputOptions simulate_input(SimulateCliOptions& o) {
   return input;
 }
 
-// The system of --system: `learned` must have the model's vertices and edges (by name, in any order);
-// the result is the model with learned's probabilities, so that the simulated system plays the
-// model's structure with the probabilities the system really has.
-TestGraph system_graph(const TestGraph& model, const TestGraph& learned, const std::string& path) {
-  if (learned.num_vertices() != model.num_vertices() || learned.num_edges() != model.num_edges())
-    throw InputError(
-        Diagnostic{{path, 0, 0, ""},
-                   fmt::format("--system: {} vertices and {} edges, the model has {} and {}: it must be the "
-                               "same graph with other probabilities",
-                               learned.num_vertices(), learned.num_edges(), model.num_vertices(), model.num_edges()),
-                   {}});
-  std::vector<double> probs(model.num_edges(), 0.0);
-  for (EdgeId e : model.edges()) {
-    const auto f = learned.find_edge(model.name(e));
-    if (!f || learned.name(learned.source(*f)) != model.name(model.source(e)) ||
-        learned.name(learned.target(*f)) != model.name(model.target(e)) || learned.label(*f) != model.label(e))
-      throw InputError(
-          Diagnostic{{path, 0, 0, ""},
-                     fmt::format("--system: edge '{}' ({} --{}--> {}) of the model is not in it", model.name(e),
-                                 model.name(model.source(e)), model.label(e), model.name(model.target(e))),
-                     {}});
-    probs[e.index()] = learned.probability(*f);
-  }
-  return with_probabilities(model, probs);
-}
-
 void write_comparison(const SimulateCliOptions& o, const GameGraph& g, const StrategyComparison& c, bool on_the_fly,
                       InputFormat format, const std::string& on_the_fly_reason) {
   if (!o.report.empty()) {

@@ -8,8 +8,8 @@
 #include <string>
 
 #include "common.hpp"
+#include "playtest/campaign/simulation.hpp"
 #include "playtest/run/on_the_fly.hpp"
-#include "playtest/run/simulation.hpp"
 #include "strategy_options.hpp"
 
 namespace playtest::cli {
@@ -37,11 +37,6 @@ CLI::App* add_simulate_command(CLI::App& app, SimulateCliOptions& o);
 // How to load the model for `o` (load_input): explored first unless a strategy or option needs the
 // whole graph; --goal conditions taken into the input.
 InputOptions simulate_input(SimulateCliOptions& o);
-
-// The system of --system: `learned` must have the model's vertices and edges (by name, in any order);
-// the result is the model with learned's probabilities, so that the simulated system plays the
-// model's structure with the probabilities the system really has. InputError (at `path`) otherwise.
-TestGraph system_graph(const TestGraph& model, const TestGraph& learned, const std::string& path);
 
 // The comparison written: --report (HTML), then --json or the text on standard output; on the fly
 // (`on_the_fly_reason` not empty) says why and that the model's size is unknown.

@@ -3,10 +3,10 @@
 #include <fmt/format.h>
 
 #include "option_checks.hpp"
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
 #include "playtest/graph/names.hpp"
 #include "playtest/io/dot.hpp"
-#include "playtest/solve/bound_limits.hpp"
+#include "playtest/solve/exact/bound_limits.hpp"
 
 namespace playtest::cli {
 

@@ -4,11 +4,11 @@
 
 #include "common.hpp"
 #include "option_checks.hpp"
+#include "playtest/base/error.hpp"
+#include "playtest/base/numbers.hpp"
 #include "playtest/catalog/strategy_table.hpp"
 #include "playtest/diagnose/analyze.hpp"
-#include "playtest/error.hpp"
 #include "playtest/graph/names.hpp"
-#include "playtest/graph/numbers.hpp"
 #include "playtest/lang/model_program.hpp"
 
 namespace playtest::cli {
@@ -63,47 +63,6 @@ void add_strategy_options(CLI::App* sub, StrategyOptions& o, bool several) {
             return r.ok() && r.value > 0 && r.value < 1 ? std::string() : "must be a rate above 0 and below 1";
           },
           "RATE", "rate"));
-}
-
-ClaimOptions claim_options(const StrategyOptions& o) { return ClaimOptions{.rare_rate = o.rare_rate}; }
-
-void refuse_unreachable(const StrategyOptions& o, const TestGraph& g, const TestPurpose& purpose) {
-  if (o.allow_unreachable) return;
-  const PurposeFeasibility f = purpose_feasibility(g, purpose);
-  if (f.feasible) return;
-  Diagnostic d;
-  d.message = "the test purpose cannot be met: " + f.reason;
-  d.notes.push_back("every run would end INCONCLUSIVE; --allow-unreachable runs it anyway");
-  throw GraphError(std::move(d));
-}
-
-StrategySpec strategy_spec(const StrategyOptions& o, const std::string& name) {
-  const PurposeRequest purpose = parse_purpose_request(o.purpose);
-  return StrategySpec{.strategy = &strategy_named(name),
-                      .purpose = purpose.choice,
-                      .goals = o.goals,
-                      .edges = o.edges,
-                      .traps = o.traps,
-                      .threshold = purpose.threshold};
-}
-
-std::string whole_graph_reason(const StrategyOptions& o) {
-  for (const std::string& name : o.strategies)
-    if (!strategy_named(name).on_the_fly) return "strategy '" + name + "'";
-  if (!o.goals.empty()) return "--goal";
-  if (!o.edges.empty()) return "--edge";
-  if (!o.traps.empty()) return "--traps";
-  // Labels and thresholds count against the model's totals, unknown on the fly.
-  const PurposeRequest purpose = parse_purpose_request(o.purpose);  // refused before any exploration
-  if (purpose.choice == PurposeChoice::labels || purpose.threshold < 1) return "--purpose " + o.purpose;
-  return "";
-}
-
-PolicyMaker prepare(const StrategyOptions& o, const StrategySpec& spec, const GameGraph& g, const TestPurpose& purpose,
-                    Adaptation adapt) {
-  PrepareOptions po{.args = o.args, .adapt = adapt, .allow_uncertified = o.allow_uncertified};
-  po.adaptation.claims = claim_options(o);
-  return policy_maker(spec.strategy->name, g, purpose, po);
 }
 
 void take_goal_conditions(StrategyOptions& o, InputOptions& input) {

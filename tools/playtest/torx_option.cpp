@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
 
 namespace playtest::cli {
 

@@ -24,7 +24,7 @@ struct AnalyzeOptions {
   bool coverage = true;                           // also the tour and its convergence bound
   double coverage_target = 0.99;                  // the probability the cover bound is asked for
   // An expected cost the floating-point solver could not certify is solved in rational arithmetic
-  // (solve/exact_solve.hpp) on graphs of at most this many vertices, within this many seconds, as
+  // (solve/exact/exact_solve.hpp) on graphs of at most this many vertices, within this many seconds, as
   // `solve` does (its exact fallback); 0 vertices: never.
   std::uint32_t exact_fallback_vertices = 20000;
   double exact_fallback_seconds = 30;

@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "playtest/strategy/statistics.hpp"
+#include "playtest/campaign/trace_reader.hpp"
 #include "playtest/run/runner.hpp"
-#include "playtest/run/trace_reader.hpp"
+#include "playtest/strategy/statistics.hpp"
 
 namespace playtest {
 

@@ -1,12 +1,12 @@
 // The product game of a model and one of its mutants (issue 23, item 4): whether any sound test can
 // tell the mutant from the model, with a shortest killing test and the best kill probability. The
-// verdict types and the classification of a simulation's kills are run/mutant_classification.hpp.
+// verdict types and the classification of a simulation's kills are campaign/mutant_classification.hpp.
 #pragma once
 
 #include <cstdint>
 
+#include "playtest/campaign/mutant_classification.hpp"
 #include "playtest/graph/test_graph.hpp"
-#include "playtest/run/mutant_classification.hpp"
 
 namespace playtest {
 

@@ -10,8 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "playtest/campaign/trace_reader.hpp"
 #include "playtest/run/runner.hpp"
-#include "playtest/run/trace_reader.hpp"
 #include "playtest/strategy/policy.hpp"
 
 namespace playtest {

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
 #include "playtest/graph/test_graph.hpp"
 
 namespace playtest {

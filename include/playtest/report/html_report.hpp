@@ -13,11 +13,11 @@
 #include <string>
 #include <vector>
 
+#include "playtest/campaign/simulation.hpp"
 #include "playtest/cover/cover_report.hpp"
 #include "playtest/graph/test_graph.hpp"
 #include "playtest/report/graphviz.hpp"
 #include "playtest/report/run_record.hpp"
-#include "playtest/run/simulation.hpp"
 #include "playtest/solve/bounded_reachability.hpp"
 #include "playtest/solve/expected_cost.hpp"
 #include "playtest/solve/sure_winning.hpp"
@@ -41,13 +41,13 @@ struct Report {
   std::string tool_version;          // shown at the bottom
   const TestGraph* model = nullptr;  // nullptr: runs and steps only, no picture
   std::string model_name;            // the model's file name
-  // When `model` is only the part of the model the runs saw (run/seen_part.hpp: a model program too
+  // When `model` is only the part of the model the runs saw (campaign/seen_part.hpp: a model program too
   // big to explore), why, e.g. "the model is too big to explore within --explore-time (...)": coverage
   // then counts the edges the traces saw, and the page says so.
   std::string model_part;
   std::vector<RunRecord> runs;
   // Runs the traces' campaign lines promise but the traces do not hold (missing_runs,
-  // run/trace_reader.hpp: a trace cut short): the headline says so and the overall verdict is then
+  // campaign/trace_reader.hpp: a trace cut short): the headline says so and the overall verdict is then
   // at best ERROR, never PASS.
   std::uint64_t runs_missing = 0;
   // The other commands' results, drawn when given (they must outlive the call).

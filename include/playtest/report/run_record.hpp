@@ -10,13 +10,13 @@
 #include <string_view>
 #include <vector>
 
+#include "playtest/campaign/trace_reader.hpp"
 #include "playtest/graph/test_graph.hpp"
 #include "playtest/run/runner.hpp"
-#include "playtest/run/trace_reader.hpp"
 
 namespace playtest::report {
 
-// The records are the trace reader's (run/trace_reader.hpp): a report shows runs read back from
+// The records are the trace reader's (campaign/trace_reader.hpp): a report shows runs read back from
 // traces and runs that just ended alike.
 using playtest::RunRecord;
 using playtest::StepRecord;

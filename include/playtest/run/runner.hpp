@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
 #include "playtest/graph/game_graph.hpp"
 #include "playtest/graph/test_graph.hpp"
 #include "playtest/run/adapter.hpp"

@@ -8,7 +8,7 @@
 #include <atomic>
 #include <string>
 
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
 
 namespace playtest {
 
@@ -35,7 +35,7 @@ class StopSignal {
   int read_fd_ = -1, write_fd_ = -1;
 };
 
-// An adapter whose wait was cut short by a StopSignal throws StopRequested (playtest/error.hpp) with
+// An adapter whose wait was cut short by a StopSignal throws StopRequested (playtest/base/error.hpp) with
 // the signal's number; one whose wait was cut short by the run's deadline throws BudgetSpent. Neither
 // is an AdapterError: the runner reports the first as "interrupted" (ERROR), the second as
 // INCONCLUSIVE.

@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
+#include "playtest/base/subprocess.hpp"
 #include "playtest/run/adapter.hpp"
 #include "playtest/run/stop_signal.hpp"
-#include "playtest/subprocess.hpp"
 
 namespace playtest {
 

@@ -12,7 +12,7 @@
 #include <span>
 #include <vector>
 
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
 #include "playtest/graph/test_graph.hpp"
 #include "playtest/solve/choice_folding.hpp"
 

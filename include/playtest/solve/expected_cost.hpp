@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
 #include "playtest/graph/test_graph.hpp"
 #include "playtest/solve/choice_folding.hpp"
 

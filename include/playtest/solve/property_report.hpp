@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "playtest/graph/test_graph.hpp"
-#include "playtest/solve/property.hpp"
+#include "playtest/solve/exact/property.hpp"
 
 namespace playtest {
 

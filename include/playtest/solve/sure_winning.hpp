@@ -8,7 +8,7 @@
 #include <span>
 #include <vector>
 
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
 #include "playtest/graph/test_graph.hpp"
 
 namespace playtest {

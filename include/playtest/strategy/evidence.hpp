@@ -4,7 +4,7 @@
 // max_context: the incoming edge, the two edges before, ...), since the run began or the system
 // was last reset. The runner writes it; adaptive strategies read it to re-plan on what the system
 // does rather than on the model's declared probabilities; `playtest learn` and the report render
-// it. Shared by the runs of a campaign in run order (run/campaign.hpp).
+// it. Shared by the runs of a campaign in run order (campaign/campaign.hpp).
 //
 // Besides the counts it keeps the paths themselves: every edge taken (by either player), cut where
 // the system was reset or a run began, so that what a choice depends on can be learned from

@@ -21,7 +21,7 @@
 #include <string>
 #include <utility>
 
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
 
 namespace playtest::detail {
 

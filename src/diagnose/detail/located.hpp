@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
 
 namespace playtest::detail {
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
 
 namespace playtest::detail {
 

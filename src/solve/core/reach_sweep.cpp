@@ -4,7 +4,7 @@
 #include <thread>
 #include <type_traits>
 
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
 
 namespace playtest::detail {
 

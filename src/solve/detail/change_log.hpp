@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
 
 namespace playtest::detail {
 

@@ -1,8 +1,8 @@
-#include "playtest/solve/bound_limits.hpp"
+#include "playtest/solve/exact/bound_limits.hpp"
 
 #include <fmt/format.h>
 
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
 
 namespace playtest {
 

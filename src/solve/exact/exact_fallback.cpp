@@ -1,4 +1,4 @@
-#include "playtest/solve/exact_fallback.hpp"
+#include "playtest/solve/exact/exact_fallback.hpp"
 
 #include <fmt/format.h>
 
@@ -6,8 +6,8 @@
 #include <cmath>
 #include <limits>
 
-#include "playtest/error.hpp"
-#include "playtest/solve/exact_solve.hpp"
+#include "playtest/base/error.hpp"
+#include "playtest/solve/exact/exact_solve.hpp"
 
 namespace playtest {
 

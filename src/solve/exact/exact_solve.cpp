@@ -1,13 +1,13 @@
-#include "playtest/solve/exact_solve.hpp"
+#include "playtest/solve/exact/exact_solve.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
-#include "playtest/error.hpp"
-#include "playtest/solve/exact_linear.hpp"
+#include "playtest/base/error.hpp"
+#include "playtest/solve/exact/linear.hpp"
+#include "playtest/solve/exact/property.hpp"
 #include "playtest/solve/expected_cost.hpp"
-#include "playtest/solve/property.hpp"
 
 namespace playtest::exact {
 

@@ -1,7 +1,7 @@
+#include "playtest/solve/exact/linear.hpp"
+
 #include <algorithm>
 #include <set>
-
-#include "playtest/solve/exact_linear.hpp"
 
 namespace playtest::exact {
 

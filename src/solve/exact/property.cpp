@@ -1,4 +1,4 @@
-#include "playtest/solve/property.hpp"
+#include "playtest/solve/exact/property.hpp"
 
 #include <fmt/format.h>
 
@@ -10,10 +10,10 @@
 #include <deque>
 #include <limits>
 
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
 #include "playtest/graph/graph_builder.hpp"
-#include "playtest/solve/exact_linear.hpp"
-#include "playtest/solve/exact_solve.hpp"
+#include "playtest/solve/exact/exact_solve.hpp"
+#include "playtest/solve/exact/linear.hpp"
 #include "playtest/solve/expected_cost.hpp"
 #include "solve/core/qualitative.hpp"
 #include "solve/exact/property_paths.hpp"

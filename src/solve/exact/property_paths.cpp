@@ -9,9 +9,9 @@
 #include <cmath>
 #include <limits>
 
-#include "playtest/error.hpp"
-#include "playtest/solve/exact_linear.hpp"
-#include "playtest/solve/exact_solve.hpp"
+#include "playtest/base/error.hpp"
+#include "playtest/solve/exact/exact_solve.hpp"
+#include "playtest/solve/exact/linear.hpp"
 #include "solve/detail/scc_csr.hpp"
 
 namespace playtest::detail {

@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "playtest/solve/property.hpp"
+#include "playtest/solve/exact/property.hpp"
 
 namespace playtest::detail {
 

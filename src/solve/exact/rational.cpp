@@ -4,7 +4,7 @@
 #include <limits>
 #include <stdexcept>
 
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
 #include "playtest/solve/exact_rational.hpp"
 
 namespace playtest::exact {

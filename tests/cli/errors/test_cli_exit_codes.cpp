@@ -17,7 +17,7 @@
 
 #include "cli_runner.hpp"
 #include "ping_system.hpp"
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
 #include "spawned.hpp"
 #include "test_paths.hpp"
 
@@ -137,8 +137,8 @@ TEST(CliExitCodes, OutputFileInAMissingDirectoryIs6) {
 
 TEST(CliExitCodes, UnwritableStandardOutputIs6) {
   ScratchDir d("exit_env_stdout");
-  const std::string cmd = playtest::testing::playtest_binary() + " info " + example("examples/graphs/seed000-figure1.json") +
-                          " >/dev/full 2>" + d.file("err.txt");
+  const std::string cmd = playtest::testing::playtest_binary() + " info " +
+                          example("examples/graphs/seed000-figure1.json") + " >/dev/full 2>" + d.file("err.txt");
   const int status = std::system(cmd.c_str());
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 6);

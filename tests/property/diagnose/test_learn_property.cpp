@@ -7,9 +7,9 @@
 #include <cmath>
 #include <cstdio>
 
+#include "playtest/campaign/simulated_sut.hpp"
 #include "playtest/diagnose/learn.hpp"
 #include "playtest/io/graph_json.hpp"
-#include "playtest/run/simulated_sut.hpp"
 #include "playtest/strategy/random_walk_policy.hpp"
 
 namespace playtest {

@@ -12,13 +12,13 @@
 #include <unordered_map>
 #include <vector>
 
+#include "playtest/campaign/simulated_sut.hpp"
+#include "playtest/catalog/strategy_table.hpp"
 #include "playtest/explore/explorer.hpp"
 #include "playtest/explore/model_graph.hpp"
 #include "playtest/lang/model_program.hpp"
 #include "playtest/plan/pessimistic.hpp"
-#include "playtest/catalog/strategy_table.hpp"
 #include "playtest/run/runner.hpp"
-#include "playtest/run/simulated_sut.hpp"
 #include "playtest/strategy/anti_ant_policy.hpp"
 #include "playtest/strategy/random_walk_policy.hpp"
 #include "test_paths.hpp"
@@ -159,13 +159,9 @@ TEST(OnTheFlyProperty, RandomMakesTheSameRuns) {
   same_runs("random", TestPurpose::Kind::none);
 }
 
-TEST(OnTheFlyProperty, AntiAntMakesTheSameRuns) {
-  same_runs("anti-ant", TestPurpose::Kind::cover);
-}
+TEST(OnTheFlyProperty, AntiAntMakesTheSameRuns) { same_runs("anti-ant", TestPurpose::Kind::cover); }
 
-TEST(OnTheFlyProperty, PessimisticMakesTheSameRuns) {
-  same_runs("pessimistic", TestPurpose::Kind::cover);
-}
+TEST(OnTheFlyProperty, PessimisticMakesTheSameRuns) { same_runs("pessimistic", TestPurpose::Kind::cover); }
 
 }  // namespace
 }  // namespace playtest

@@ -13,8 +13,8 @@
 
 #include "playtest/graph/graph_builder.hpp"
 #include "playtest/graph/random.hpp"
-#include "playtest/solve/exact_solve.hpp"
-#include "playtest/solve/property.hpp"
+#include "playtest/solve/exact/exact_solve.hpp"
+#include "playtest/solve/exact/property.hpp"
 
 using namespace playtest;
 using exact::Rational;

@@ -16,8 +16,8 @@
 
 #include "playtest/graph/graph_builder.hpp"
 #include "playtest/graph/random.hpp"
-#include "playtest/solve/exact_solve.hpp"
-#include "playtest/solve/property.hpp"
+#include "playtest/solve/exact/exact_solve.hpp"
+#include "playtest/solve/exact/property.hpp"
 #include "solve/exact/property_paths.hpp"
 
 using namespace playtest;

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "playtest/base/error.hpp"
 #include "playtest/catalog/strategy_table.hpp"
-#include "playtest/error.hpp"
 #include "playtest/explore/model_graph.hpp"
 #include "playtest/lang/model_program.hpp"
 #include "playtest/run/on_the_fly.hpp"

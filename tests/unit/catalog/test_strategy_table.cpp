@@ -7,8 +7,8 @@
 #include <set>
 #include <string>
 
+#include "playtest/base/error.hpp"
 #include "playtest/catalog/strategy_table.hpp"
-#include "playtest/error.hpp"
 #include "playtest/explore/model_graph.hpp"
 #include "playtest/io/graph_json.hpp"
 #include "playtest/lang/model_program.hpp"

@@ -5,9 +5,9 @@
 #include <cmath>
 
 #include "cover_test_support.hpp"
+#include "playtest/base/error.hpp"
 #include "playtest/cover/postman_tour.hpp"
 #include "playtest/cover/tour_segments.hpp"
-#include "playtest/error.hpp"
 #include "playtest/graph/graph_builder.hpp"
 #include "playtest/io/graph_json.hpp"
 #include "test_paths.hpp"

@@ -6,11 +6,11 @@
 #include <cmath>
 #include <sstream>
 
+#include "playtest/base/error.hpp"
+#include "playtest/campaign/simulated_sut.hpp"
 #include "playtest/diagnose/analyze.hpp"
 #include "playtest/diagnose/learn.hpp"
-#include "playtest/error.hpp"
 #include "playtest/io/graph_json.hpp"
-#include "playtest/run/simulated_sut.hpp"
 #include "playtest/strategy/random_walk_policy.hpp"
 #include "test_paths.hpp"
 

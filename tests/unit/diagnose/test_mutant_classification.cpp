@@ -6,13 +6,13 @@
 
 #include <cmath>
 
+#include "playtest/campaign/mutation.hpp"
+#include "playtest/campaign/simulation.hpp"
+#include "playtest/catalog/strategy_table.hpp"
+#include "playtest/diagnose/mutant_analysis.hpp"
 #include "playtest/graph/generate.hpp"
 #include "playtest/graph/graph_builder.hpp"
 #include "playtest/io/graph_json.hpp"
-#include "playtest/diagnose/mutant_analysis.hpp"
-#include "playtest/run/mutation.hpp"
-#include "playtest/catalog/strategy_table.hpp"
-#include "playtest/run/simulation.hpp"
 
 namespace playtest {
 namespace {

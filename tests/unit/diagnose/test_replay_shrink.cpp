@@ -6,12 +6,12 @@
 #include <thread>
 
 #include "planted_bug_adapter.hpp"
+#include "playtest/base/error.hpp"
+#include "playtest/campaign/trace_reader.hpp"
+#include "playtest/campaign/trace_writer.hpp"
 #include "playtest/diagnose/replay.hpp"
 #include "playtest/diagnose/shrink.hpp"
-#include "playtest/error.hpp"
 #include "playtest/io/graph_json.hpp"
-#include "playtest/run/trace_reader.hpp"
-#include "playtest/run/trace_writer.hpp"
 #include "playtest/strategy/random_walk_policy.hpp"
 #include "test_paths.hpp"
 

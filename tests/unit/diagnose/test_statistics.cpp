@@ -5,8 +5,8 @@
 #include <cmath>
 #include <vector>
 
+#include "playtest/base/error.hpp"
 #include "playtest/strategy/statistics.hpp"
-#include "playtest/error.hpp"
 
 namespace playtest {
 namespace {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "../../../examples/cpp-api/model/chat_model.hpp"
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
 #include "playtest/explore/cpp_model.hpp"
 #include "playtest/explore/explorer.hpp"
 #include "playtest/explore/state_space.hpp"

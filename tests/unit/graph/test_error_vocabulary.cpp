@@ -1,6 +1,6 @@
-// The closed error vocabulary (include/playtest/error.hpp): Error is abstract, each concrete kind
+// The closed error vocabulary (include/playtest/base/error.hpp): Error is abstract, each concrete kind
 // says which row of the tool's exit-code table it is (kind()), the kinds are distinct and named;
-// an EnvironmentError carries its path and errno. And the one number parser (graph/numbers.hpp):
+// an EnvironmentError carries its path and errno. And the one number parser (base/numbers.hpp):
 // typed, located problems for junk, overflow, empty and trailing text.
 #include <gtest/gtest.h>
 
@@ -13,8 +13,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "playtest/error.hpp"
-#include "playtest/graph/numbers.hpp"
+#include "playtest/base/error.hpp"
+#include "playtest/base/numbers.hpp"
 
 namespace playtest {
 namespace {

@@ -8,9 +8,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "playtest/error.hpp"
-#include "playtest/exit_cleanup.hpp"
-#include "playtest/output_file.hpp"
+#include "playtest/base/error.hpp"
+#include "playtest/base/exit_cleanup.hpp"
+#include "playtest/base/output_file.hpp"
 
 namespace playtest {
 namespace {

@@ -8,8 +8,8 @@
 #include <fstream>
 #include <thread>
 
-#include "playtest/error.hpp"
-#include "playtest/source_text.hpp"
+#include "playtest/base/error.hpp"
+#include "playtest/base/source_text.hpp"
 
 using namespace playtest;
 

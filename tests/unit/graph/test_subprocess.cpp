@@ -12,8 +12,8 @@
 #include <string>
 #include <thread>
 
-#include "playtest/exit_cleanup.hpp"
-#include "playtest/subprocess.hpp"
+#include "playtest/base/exit_cleanup.hpp"
+#include "playtest/base/subprocess.hpp"
 
 namespace playtest {
 namespace {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
 #include "playtest/graph/graph_builder.hpp"
 #include "playtest/graph/random.hpp"
 #include "playtest/graph/transforms.hpp"

@@ -7,7 +7,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
 #include "playtest/input/load.hpp"
 #include "scratch_test.hpp"
 #include "test_paths.hpp"

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
 #include "playtest/input/load.hpp"
 #include "playtest/io/graph_json.hpp"
 #include "test_paths.hpp"

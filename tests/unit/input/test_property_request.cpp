@@ -1,4 +1,4 @@
-// A PRISM property asked of a loaded input (input/property.hpp), in process: what is loaded for it,
+// A PRISM property asked of a loaded input (input/property_request.hpp), in process: what is loaded for it,
 // its label formulas resolved to vertices on a PRISM MDP export (an MDP's choice vertices take the
 // labels of their state) and on a graph/1 file (goal, init, deadlock, vertex ids), the rewriting of
 // G, W and R into complements of untils, steps counted as two moves on an MDP, the direction a bare
@@ -8,9 +8,9 @@
 #include <filesystem>
 #include <fstream>
 
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
 #include "playtest/input/load.hpp"
-#include "playtest/input/property.hpp"
+#include "playtest/input/property_request.hpp"
 #include "playtest/io/graph_json.hpp"
 #include "scratch_test.hpp"
 

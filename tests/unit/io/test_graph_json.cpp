@@ -7,7 +7,7 @@
 #include <optional>
 #include <sstream>
 
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
 #include "playtest/graph/generate.hpp"
 #include "playtest/io/graph_json.hpp"
 

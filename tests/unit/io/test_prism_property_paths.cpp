@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
 #include "playtest/io/prism_property.hpp"
 
 using namespace playtest;

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
 #include "playtest/ioco/lts_io.hpp"
 
 using namespace playtest;

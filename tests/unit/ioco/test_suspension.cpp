@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <string>
 
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
 #include "playtest/ioco/lts_io.hpp"
 #include "playtest/ioco/suspension.hpp"
 
@@ -28,7 +28,8 @@ using S = std::vector<std::string>;
 
 // 0 -tau-> 2, 0 -?a-> 1, 1 -!x-> 3, 2 -!y-> 3, 2 -?a-> 3; 3 is the only quiescent state.
 TEST(Suspension, TauClosureAndNoDeltaWhereAnOutputIsSure) {
-  const Lts l = parse_aut("des (0, 5, 4)\n(0, \"?a\", 1)\n(0, tau, 2)\n(1, \"!x\", 3)\n(2, \"!y\", 3)\n(2, \"?a\", 3)\n");
+  const Lts l =
+      parse_aut("des (0, 5, 4)\n(0, \"?a\", 1)\n(0, tau, 2)\n(1, \"!x\", 3)\n(2, \"!y\", 3)\n(2, \"?a\", 3)\n");
   SuspensionAutomaton sa(l);
   const SetId q0 = sa.initial();
   EXPECT_EQ(members(sa, q0), (V{0, 2}));

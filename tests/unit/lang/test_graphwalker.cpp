@@ -10,13 +10,13 @@
 #include <vector>
 
 #include "diagnostic_message.hpp"
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
+#include "playtest/base/source_text.hpp"
 #include "playtest/explore/explorer.hpp"
 #include "playtest/input/load.hpp"
 #include "playtest/io/graphwalker.hpp"
 #include "playtest/lang/graphwalker_generator.hpp"
 #include "playtest/lang/graphwalker_model.hpp"
-#include "playtest/source_text.hpp"
 #include "test_paths.hpp"
 
 namespace playtest {

@@ -4,7 +4,7 @@
 #include <set>
 #include <string>
 
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
 #include "playtest/explore/explorer.hpp"
 #include "playtest/lang/model_program.hpp"
 

@@ -8,7 +8,7 @@
 #include <set>
 #include <string>
 
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
 #include "playtest/explore/explorer.hpp"
 #include "playtest/explore/model_graph.hpp"
 #include "playtest/explore/model_values.hpp"

@@ -21,23 +21,27 @@ namespace {
 namespace fs = std::filesystem;
 
 // Each area and the areas it may include (transitively closed by hand: an area lists everything
-// below it that it uses). "error" is include/playtest/error.hpp, part of the bottom layer.
+// below it that it uses). base/ is the bottom layer: errors, files, numbers, processes.
 const std::map<std::string, std::set<std::string>>& allowed() {
   static const std::map<std::string, std::set<std::string>> table = [] {
     std::map<std::string, std::set<std::string>> t;
-    t["error"] = {};
-    t["graph"] = {"error"};
-    t["strategy"] = {"error", "graph"};
-    t["io"] = {"error", "graph"};
-    t["explore"] = {"error", "graph"};
-    t["lang"] = {"error", "graph", "explore", "io"};  // io: GraphWalker documents (lang/graphwalker_model)
-    for (const char* a : {"solve", "cover", "plan", "ioco"}) t[a] = {"error", "graph", "strategy"};
+    t["base"] = {};
+    t["graph"] = {"base"};
+    t["strategy"] = {"base", "graph"};
+    t["io"] = {"base", "graph"};
+    t["explore"] = {"base", "graph"};
+    t["lang"] = {"base", "graph", "explore", "io"};  // io: GraphWalker documents (lang/graphwalker_model)
+    for (const char* a : {"solve", "cover", "plan", "ioco"}) t[a] = {"base", "graph", "strategy"};
     // The strategy table knows every strategy; run/ knows none of them (it plays policy makers).
-    t["adapt"] = {"error", "graph", "strategy", "solve"};
-    t["catalog"] = {"error", "graph", "strategy", "solve", "cover", "plan", "ioco", "adapt"};
-    t["run"] = {"error", "graph", "strategy", "io", "explore", "lang"};
-    std::set<std::string> below_report = t["run"];
-    for (const char* a : {"run", "solve", "cover", "plan", "ioco", "adapt", "catalog"}) below_report.insert(a);
+    t["adapt"] = {"base", "graph", "strategy", "solve"};
+    t["catalog"] = {"base", "graph", "strategy", "solve", "cover", "plan", "ioco", "adapt"};
+    // One run against one adapter; campaigns of runs (jobs, shards, merge, traces, JUnit,
+    // simulated systems) above it.
+    t["run"] = {"base", "graph", "strategy", "io", "explore", "lang"};
+    t["campaign"] = t["run"];
+    t["campaign"].insert("run");
+    std::set<std::string> below_report = t["campaign"];
+    for (const char* a : {"campaign", "solve", "cover", "plan", "ioco", "adapt", "catalog"}) below_report.insert(a);
     t["report"] = below_report;
     t["diagnose"] = below_report;
     t["diagnose"].insert("report");
@@ -47,13 +51,14 @@ const std::map<std::string, std::set<std::string>>& allowed() {
     for (const char* a : {"run", "ioco", "solve"}) t["input"].insert(a);
     t["input"].insert(t["catalog"].begin(), t["catalog"].end());
     t["input"].insert("catalog");
-    // A campaign's output files, shrinking after it, the replay command (campaign/).
-    t["campaign"] = t["diagnose"];
-    t["campaign"].insert("diagnose");
-    t["campaign"].insert("input");
+    // A test session as the tool runs one: its plan, the files a campaign writes, shrinking after
+    // it, the replay command (session/).
+    t["session"] = t["diagnose"];
+    t["session"].insert("diagnose");
+    t["session"].insert("input");
     // include/playtest/gtest.hpp, the GoogleTest integration: above everything it plays with.
-    t["gtest.hpp"] = t["campaign"];
-    t["gtest.hpp"].insert("campaign");
+    t["gtest.hpp"] = t["session"];
+    t["gtest.hpp"].insert("session");
     return t;
   }();
   return table;
@@ -70,22 +75,12 @@ struct Violation {
   std::string file, area, included;
 };
 
-// The bottom layer's top-level headers: include/playtest/error.hpp, source_text.hpp (reading
-// inputs), output_file.hpp (writing outputs whole), exit_cleanup.hpp (what an exit at once
-// releases) and subprocess.hpp (starting and ending the processes playtest runs).
-bool bottom_header(const std::string& name) {
-  return name == "error" || name == "source_text" || name == "output_file" || name == "exit_cleanup" ||
-         name == "subprocess";
-}
-
-// The area of a path below include/playtest/ or src/ ("error" for the bottom layer's top-level
-// headers).
+// The area of a path below include/playtest/ or src/: its first folder (a top-level header, as
+// gtest.hpp, is an area of its own).
 std::string area_of(const fs::path& rel) {
   auto it = rel.begin();
   if (it == rel.end()) return {};
-  std::string first = it->string();
-  if (first.ends_with(".hpp") && bottom_header(first.substr(0, first.size() - 4))) return "error";
-  return first;
+  return it->string();
 }
 
 std::vector<Violation> violations(std::set<std::string>* unknown_areas) {
@@ -106,7 +101,7 @@ std::vector<Violation> violations(std::set<std::string>* unknown_areas) {
       const std::string text = read(entry.path());
       for (std::sregex_iterator m(text.begin(), text.end(), inc), end; m != end; ++m) {
         std::string included = (*m)[1].str();
-        if ((*m)[2].str() == ".hpp" && bottom_header(included)) included = "error";
+        if ((*m)[2].str() == ".hpp") included += ".hpp";  // a top-level header (gtest.hpp)
         if (included == area || rule->second.count(included)) continue;
         out.push_back({fs::relative(entry.path(), root).string(), area, included});
       }
@@ -155,6 +150,47 @@ TEST(Layers, TheCheckSeesAnUpwardInclude) {
   EXPECT_EQ(m[1].str(), "run");
   EXPECT_EQ(allowed().at("cover").count("run"), 0u);
   EXPECT_EQ(allowed().at("strategy").count("run"), 0u);
+  EXPECT_EQ(allowed().at("run").count("campaign"), 0u);  // run/ holds what one run needs
+  EXPECT_TRUE(allowed().at("base").empty());
+}
+
+// A file's concept, from its path: include/playtest/P.hpp, src/P.cpp and src/P.hpp are P (a
+// detail/ folder does not count); tools/playtest/P.* is tools/P.
+std::string concept_of(const fs::path& rel) {
+  std::string s = rel.generic_string();
+  if (s.starts_with("include/playtest/"))
+    s.erase(0, 17);
+  else if (s.starts_with("src/"))
+    s.erase(0, 4);
+  else if (s.starts_with("tools/playtest/"))
+    s.replace(0, 15, "tools/");
+  s = s.substr(0, s.rfind('.'));
+  for (std::size_t at; (at = s.find("detail/")) != std::string::npos;) s.erase(at, 7);
+  return s;
+}
+
+// Issue 33: no basename means two things, and a header's path is its source's (include/playtest/X/Y.hpp
+// is implemented by src/X/Y.cpp): every file of a basename is one concept.
+TEST(Layers, EveryBasenameIsOneConceptAndHeadersMirrorSources) {
+  const fs::path root = playtest::testing::source_dir();
+  std::map<std::string, std::map<std::string, std::string>> by_basename;  // basename -> concept -> a file
+  for (const char* dir : {"include/playtest", "src", "tools/playtest"})
+    for (const auto& e : fs::recursive_directory_iterator(root / dir)) {
+      const std::string ext = e.path().extension().string();
+      if (!e.is_regular_file() || (ext != ".hpp" && ext != ".cpp")) continue;
+      const fs::path rel = fs::relative(e.path(), root);
+      by_basename[e.path().stem().string()][concept_of(rel)] = rel.generic_string();
+    }
+  std::string report;
+  for (const auto& [name, concepts] : by_basename) {
+    if (concepts.size() < 2) continue;
+    report += "\n  " + name + ":";
+    for (const auto& [c, file] : concepts) report += " " + file;
+  }
+  EXPECT_TRUE(report.empty()) << "basenames with two meanings, or headers away from their sources:" << report;
+  EXPECT_EQ(concept_of("include/playtest/run/runner.hpp"), concept_of("src/run/runner.cpp"));
+  EXPECT_NE(concept_of("include/playtest/diagnose/shrink.hpp"), concept_of("src/session/shrink.cpp"));
+  EXPECT_EQ(concept_of("src/report/detail/page_template.hpp"), concept_of("src/report/page_template.cpp"));
 }
 
 }  // namespace

@@ -12,8 +12,12 @@
 #include <set>
 #include <sstream>
 
+#include "playtest/base/error.hpp"
+#include "playtest/campaign/mutation.hpp"
+#include "playtest/campaign/simulated_sut.hpp"
+#include "playtest/campaign/simulation.hpp"
+#include "playtest/campaign/trace_writer.hpp"
 #include "playtest/cover/cover_report.hpp"
-#include "playtest/error.hpp"
 #include "playtest/graph/generate.hpp"
 #include "playtest/io/graph_json.hpp"
 #include "playtest/report/fallback_svg.hpp"
@@ -21,11 +25,7 @@
 #include "playtest/report/html_report.hpp"
 #include "playtest/report/run_record.hpp"
 #include "playtest/report/svg_plot.hpp"
-#include "playtest/run/mutation.hpp"
 #include "playtest/run/runner.hpp"
-#include "playtest/run/simulated_sut.hpp"
-#include "playtest/run/simulation.hpp"
-#include "playtest/run/trace_writer.hpp"
 #include "playtest/solve/expected_cost.hpp"
 #include "playtest/strategy/random_walk_policy.hpp"
 

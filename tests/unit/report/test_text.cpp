@@ -2,11 +2,11 @@
 // strategies that say why they stopped (Policy::stop_reason in the run's message).
 #include <gtest/gtest.h>
 
+#include "playtest/campaign/simulated_sut.hpp"
+#include "playtest/catalog/strategy_table.hpp"
 #include "playtest/graph/names.hpp"
 #include "playtest/io/graph_json.hpp"
-#include "playtest/catalog/strategy_table.hpp"
 #include "playtest/run/runner.hpp"
-#include "playtest/run/simulated_sut.hpp"
 
 namespace playtest {
 namespace {

@@ -10,12 +10,12 @@
 #include <thread>
 #include <vector>
 
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
+#include "playtest/campaign/trace_writer.hpp"
+#include "playtest/catalog/strategy_table.hpp"
 #include "playtest/io/graph_json.hpp"
 #include "playtest/run/in_process_adapter.hpp"
-#include "playtest/catalog/strategy_table.hpp"
 #include "playtest/run/runner.hpp"
-#include "playtest/run/trace_writer.hpp"
 #include "test_paths.hpp"
 
 namespace playtest {
@@ -67,9 +67,12 @@ class JobRunnerAdapter final : public InProcessAdapter {
     jobs_ = std::make_unique<JobRunner>([this](std::string out) { emit(std::move(out)); }, buggy_);
   }
   void on_stimulus(std::string_view label) override {
-    if (label == "submit") jobs_->submit();
-    else if (label == "shutdown") jobs_->shutdown();
-    else throw AdapterError("unknown stimulus " + std::string(label));
+    if (label == "submit")
+      jobs_->submit();
+    else if (label == "shutdown")
+      jobs_->shutdown();
+    else
+      throw AdapterError("unknown stimulus " + std::string(label));
   }
   void on_finish() noexcept override { jobs_.reset(); }
 

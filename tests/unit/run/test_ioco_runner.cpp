@@ -9,14 +9,14 @@
 #include <string>
 
 #include "../ioco/ioco_test_support.hpp"
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
+#include "playtest/campaign/simulated_sut.hpp"
+#include "playtest/campaign/simulation.hpp"
 #include "playtest/ioco/ioco_graph.hpp"
 #include "playtest/ioco/lts_io.hpp"
 #include "playtest/ioco/torx_analysis.hpp"
 #include "playtest/ioco/torx_policy.hpp"
 #include "playtest/run/runner.hpp"
-#include "playtest/run/simulated_sut.hpp"
-#include "playtest/run/simulation.hpp"
 #include "test_paths.hpp"
 
 namespace playtest {

@@ -4,12 +4,12 @@
 // run has covered the whole reachable graph.
 #include <gtest/gtest.h>
 
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
+#include "playtest/campaign/campaign.hpp"
+#include "playtest/campaign/simulated_sut.hpp"
 #include "playtest/explore/explorer.hpp"
 #include "playtest/explore/model_graph.hpp"
 #include "playtest/lang/model_program.hpp"
-#include "playtest/run/campaign.hpp"
-#include "playtest/run/simulated_sut.hpp"
 #include "playtest/strategy/anti_ant_policy.hpp"
 #include "playtest/strategy/random_walk_policy.hpp"
 

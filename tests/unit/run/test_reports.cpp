@@ -5,12 +5,12 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "playtest/campaign/junit_report.hpp"
+#include "playtest/campaign/simulated_sut.hpp"
+#include "playtest/campaign/trace_writer.hpp"
 #include "playtest/io/graph_json.hpp"
-#include "playtest/run/junit_report.hpp"
-#include "playtest/strategy/random_walk_policy.hpp"
 #include "playtest/run/runner.hpp"
-#include "playtest/run/simulated_sut.hpp"
-#include "playtest/run/trace_writer.hpp"
+#include "playtest/strategy/random_walk_policy.hpp"
 
 namespace playtest {
 namespace {
@@ -43,9 +43,12 @@ std::string xml_problem(const std::string& x) {
     char quote = 0;
     for (; end < x.size(); ++end) {
       if (quote) {
-        if (x[end] == quote) quote = 0;
-        else if (x[end] == '<') return "raw '<' in attribute at " + std::to_string(end);
-        else if (x[end] == '&' && !entity_ok(end)) return "bad entity in attribute at " + std::to_string(end);
+        if (x[end] == quote)
+          quote = 0;
+        else if (x[end] == '<')
+          return "raw '<' in attribute at " + std::to_string(end);
+        else if (x[end] == '&' && !entity_ok(end))
+          return "bad entity in attribute at " + std::to_string(end);
       } else if (x[end] == '"' || x[end] == '\'') {
         quote = x[end];
       } else if (x[end] == '>') {

@@ -10,17 +10,17 @@
 #include <sstream>
 #include <thread>
 
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
+#include "playtest/campaign/campaign.hpp"
+#include "playtest/campaign/campaign_output.hpp"
+#include "playtest/campaign/simulated_sut.hpp"
 #include "playtest/explore/explorer.hpp"
 #include "playtest/explore/state_space.hpp"
 #include "playtest/io/graph_json.hpp"
 #include "playtest/lang/model_program.hpp"
-#include "playtest/run/campaign.hpp"
 #include "playtest/run/label_check.hpp"
-#include "playtest/run/run_output.hpp"
 #include "playtest/run/run_values.hpp"
 #include "playtest/run/runner.hpp"
-#include "playtest/run/simulated_sut.hpp"
 #include "playtest/strategy/random_walk_policy.hpp"
 #include "playtest/strategy/table_policy.hpp"
 

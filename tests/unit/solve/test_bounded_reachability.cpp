@@ -2,7 +2,7 @@
 
 #include <vector>
 
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
 #include "playtest/graph/generate.hpp"
 #include "playtest/graph/graph_builder.hpp"
 #include "playtest/solve/bounded_reachability.hpp"

@@ -10,11 +10,11 @@
 #include <vector>
 
 #include "playtest/graph/graph_builder.hpp"
-#include "playtest/solve/exact_linear.hpp"
+#include "playtest/solve/exact/exact_solve.hpp"
+#include "playtest/solve/exact/linear.hpp"
+#include "playtest/solve/exact/property.hpp"
 #include "playtest/solve/exact_rational.hpp"
-#include "playtest/solve/exact_solve.hpp"
 #include "playtest/solve/expected_cost.hpp"
-#include "playtest/solve/property.hpp"
 
 using namespace playtest;
 using exact::Rational;

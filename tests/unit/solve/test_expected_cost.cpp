@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "expected_cost_checker.hpp"
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
 #include "playtest/graph/graph_builder.hpp"
 #include "playtest/solve/expected_cost.hpp"
 

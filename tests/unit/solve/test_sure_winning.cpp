@@ -3,7 +3,7 @@
 #include <limits>
 #include <vector>
 
-#include "playtest/error.hpp"
+#include "playtest/base/error.hpp"
 #include "playtest/graph/graph_builder.hpp"
 #include "playtest/solve/sure_winning.hpp"
 
