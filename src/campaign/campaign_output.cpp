@@ -148,8 +148,7 @@ void claims_text(std::ostream& out, const Runner& runner, const CampaignResult& 
   std::vector<Stop> stops;  // by outcome, the claim of the latest run (the most evidence)
   for (const RunResult& r : c.runs)
     for (const OutcomeClaim& claim : r.stopped_by) {
-      auto it =
-          std::find_if(stops.begin(), stops.end(), [&](const Stop& s) { return s.claim->outcome == claim.outcome; });
+      auto it = std::find_if(stops.begin(), stops.end(), [&](const Stop& s) { return s.claim->outcome == claim.outcome; });
       if (it == stops.end()) {
         stops.push_back({&claim, {r.run}});
       } else {
@@ -169,8 +168,8 @@ void claims_text(std::ostream& out, const Runner& runner, const CampaignResult& 
       const std::uint64_t seen = c.evidence ? c.evidence->count(s.claim->vertex, s.claim->outcome) : 0;
       out << fmt::format("  {} (run{} {}){}\n", describe_claim(g, *s.claim), s.runs.size() == 1 ? "" : "s", runs,
                          seen == 0 ? std::string()
-                                   : fmt::format("; the campaign saw it {} time{} in all: that stop was premature",
-                                                 seen, seen == 1 ? "" : "s"));
+                                   : fmt::format("; the campaign saw it {} time{} in all: that stop was premature", seen,
+                                                 seen == 1 ? "" : "s"));
     }
   }
   if (c.slack.empty()) return;
@@ -180,8 +179,7 @@ void claims_text(std::ostream& out, const Runner& runner, const CampaignResult& 
       "model slack: {} outcome{} the model allows {} never observed{} (a finding about the model, not a failure of "
       "the system: a model that allows more than the system does hides bugs behind outcomes that never come)\n",
       c.slack.size(), c.slack.size() == 1 ? "" : "s", c.slack.size() == 1 ? "was" : "were",
-      at_vertex == c.slack.size() ? ""
-                                  : fmt::format(" ({} of them only in some histories)", c.slack.size() - at_vertex));
+      at_vertex == c.slack.size() ? "" : fmt::format(" ({} of them only in some histories)", c.slack.size() - at_vertex));
   const std::vector<SlackSummary> summary = summarize_slack(g, c.slack);
   for (std::size_t i = 0; i < summary.size() && i < 5; ++i)
     if (summary[i].vertices > 1)

@@ -90,9 +90,8 @@ JunitSuite campaign_suite_of(const GameGraph& g, const CampaignResult& c, const 
   if (c.fail_fast) suite.properties.emplace_back("fail_fast", "true");
   suite.properties.emplace_back("model_slack", std::to_string(c.slack.size()));
   if (!c.slack.empty()) {
-    suite.system_out =
-        fmt::format("model slack: {} outcome{} the model allows never observed (a finding about the model):\n",
-                    c.slack.size(), c.slack.size() == 1 ? "" : "s");
+    suite.system_out = fmt::format("model slack: {} outcome{} the model allows never observed (a finding about the model):\n",
+                                   c.slack.size(), c.slack.size() == 1 ? "" : "s");
     for (const OutcomeClaim& claim : c.slack) suite.system_out += describe_claim(g, claim) + '\n';
   }
   return suite;

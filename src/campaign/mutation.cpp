@@ -11,14 +11,10 @@ namespace playtest {
 
 std::string_view to_string(MutationKind k) {
   switch (k) {
-    case MutationKind::redirect_edge:
-      return "redirect_edge";
-    case MutationKind::add_output:
-      return "add_output";
-    case MutationKind::drop_output:
-      return "drop_output";
-    case MutationKind::swap_labels:
-      return "swap_labels";
+    case MutationKind::redirect_edge: return "redirect_edge";
+    case MutationKind::add_output: return "add_output";
+    case MutationKind::drop_output: return "drop_output";
+    case MutationKind::swap_labels: return "swap_labels";
   }
   return "?";
 }
@@ -39,11 +35,7 @@ TestGraph rebuild(const TestGraph& g, const std::vector<EdgeCopy>& edges) {
   b.reserve(g.num_vertices(), edges.size());
   for (VertexId v : g.vertices()) b.add_vertex(g.name(v), g.kind(v), g.is_goal(v));
   for (const EdgeCopy& e : edges) {
-    EdgeSpec s{.from = e.from,
-               .to = e.to,
-               .label = e.label,
-               .cost = e.cost,
-               .name = std::string_view(e.name),
+    EdgeSpec s{.from = e.from, .to = e.to, .label = e.label, .cost = e.cost, .name = std::string_view(e.name),
                .timeout = e.timeout};
     if (g.is_passive(e.from)) s.weight = e.prob;
     b.add_edge(s);
@@ -104,8 +96,7 @@ std::optional<Mutant> mutate(const TestGraph& g, MutationKind kind, Rng& rng) {
         bool has = std::any_of(g.out_edges(v).begin(), g.out_edges(v).end(), [&](EdgeId f) { return g.label(f) == l; });
         if (!has && std::find(candidates.begin(), candidates.end(), l) == candidates.end()) candidates.push_back(l);
       }
-      std::string label =
-          candidates.empty() ? std::string("mutant_output") : std::string(candidates[rng.below(candidates.size())]);
+      std::string label = candidates.empty() ? std::string("mutant_output") : std::string(candidates[rng.below(candidates.size())]);
       VertexId to{static_cast<std::uint32_t>(rng.below(g.num_vertices()))};
       double weight = 1.0 / std::max<std::uint32_t>(1, g.out_degree(v));
       edges.push_back({v, to, label, "mutant_added", 1.0, weight, false});
@@ -113,8 +104,7 @@ std::optional<Mutant> mutate(const TestGraph& g, MutationKind kind, Rng& rng) {
       break;
     }
     case MutationKind::drop_output: {
-      auto cands =
-          vertices_where(g, [&](VertexId v) { return g.is_passive(v) && g.out_degree(v) >= 2 && outputs(g, v) >= 1; });
+      auto cands = vertices_where(g, [&](VertexId v) { return g.is_passive(v) && g.out_degree(v) >= 2 && outputs(g, v) >= 1; });
       if (cands.empty()) return std::nullopt;
       VertexId v = cands[rng.below(cands.size())];
       std::vector<EdgeId> outs;
@@ -129,8 +119,7 @@ std::optional<Mutant> mutate(const TestGraph& g, MutationKind kind, Rng& rng) {
       auto cands = vertices_where(g, [&](VertexId v) {
         for (EdgeId a : g.out_edges(v))
           for (EdgeId b : g.out_edges(v))
-            if (!g.is_timeout(a) && !g.is_timeout(b) && g.label(a) != g.label(b) && g.target(a) != g.target(b))
-              return true;
+            if (!g.is_timeout(a) && !g.is_timeout(b) && g.label(a) != g.label(b) && g.target(a) != g.target(b)) return true;
         return false;
       });
       if (cands.empty()) return std::nullopt;

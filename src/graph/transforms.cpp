@@ -62,7 +62,7 @@ TransformResult merge_parallel_edges(const TestGraph& g) {
   std::vector<std::uint32_t> group_of(g.num_vertices(), 0), stamp(g.num_vertices(), 0xFFFFFFFFu);
   struct Group {
     EdgeId first;
-    EdgeId best;  // active: the cheapest edge
+    EdgeId best;       // active: the cheapest edge
     double p = 0, pc = 0;
     std::uint32_t size = 0;
     std::string label;
@@ -167,14 +167,8 @@ class Eliminator {
   };
 
   Eliminator(std::uint32_t nodes, std::uint32_t m, std::uint32_t num_vertices)
-      : m_(m),
-        out_(nodes),
-        in_(m),
-        pos_node_(nodes, 0),
-        pos_stop_(num_vertices, 0),
-        stamp_node_(nodes, 0),
-        stamp_stop_(num_vertices, 0),
-        eliminated_(m, 0) {}
+      : m_(m), out_(nodes), in_(m), pos_node_(nodes, 0), pos_stop_(num_vertices, 0), stamp_node_(nodes, 0),
+        stamp_stop_(num_vertices, 0), eliminated_(m, 0) {}
 
   // Adds (or merges into) the arc x -> to.
   void add(std::uint32_t x, Arc a) {
@@ -299,10 +293,9 @@ CompressResult compress_passive(const TestGraph& g, const CompressOptions& optio
     }
   if (!r.trap_vertices.empty() && options.on_trap == TrapPolicy::fail) {
     Diagnostic d;
-    d.message = fmt::format(
-        "passive vertex '{}' lies in a trap: a set of {} passive vertices that play never "
-        "leaves, so they cannot be compressed",
-        g.name(r.trap_vertices.front()), r.trap_vertices.size());
+    d.message = fmt::format("passive vertex '{}' lies in a trap: a set of {} passive vertices that play never "
+                            "leaves, so they cannot be compressed",
+                            g.name(r.trap_vertices.front()), r.trap_vertices.size());
     throw GraphError(std::move(d));
   }
   while (!stack.empty()) {
@@ -340,9 +333,7 @@ CompressResult compress_passive(const TestGraph& g, const CompressOptions& optio
   r.eliminated = m - static_cast<std::uint32_t>(kept_y.size());
 
   Eliminator el(m + static_cast<std::uint32_t>(kept_y.size()), m, n);
-  auto target_of = [&](VertexId t) {
-    return node[t.index()] == no_node ? (Eliminator::stop_bit | t.value) : node[t.index()];
-  };
+  auto target_of = [&](VertexId t) { return node[t.index()] == no_node ? (Eliminator::stop_bit | t.value) : node[t.index()]; };
   for (VertexId v : y_vertices)
     for (EdgeId e : g.out_edges(v))
       el.add(node[v.index()], {target_of(g.target(e)), g.probability(e), g.probability(e) * g.cost(e), e});
@@ -414,5 +405,6 @@ TestGraph with_probabilities(const TestGraph& g, std::span<const double> prob, s
   b.set_meta_json(std::move(meta));
   return b.build();
 }
+
 
 }  // namespace playtest

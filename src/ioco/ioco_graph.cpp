@@ -20,10 +20,8 @@ std::string set_name(const Lts& lts, std::span<const StateId> states) {
 
 IocoGraph build_ioco_graph(const Lts& spec, const IocoGraphOptions& options) {
   if (spec.find_action(observe_label))
-    throw ModelError(
-        fmt::format("the model uses the label '{}', which the test graph reserves for the tester's "
-                    "choice to observe; rename it",
-                    observe_label));
+    throw ModelError(fmt::format("the model uses the label '{}', which the test graph reserves for the tester's "
+                                 "choice to observe; rename it", observe_label));
   SuspensionAutomaton sa(spec, {.max_sets = options.max_sets});
   sa.expand_all();
   const std::uint32_t n = sa.num_sets();
@@ -48,26 +46,17 @@ IocoGraph build_ioco_graph(const Lts& spec, const IocoGraphOptions& options) {
     if (!r.active_of_set[q].is_none()) {
       for (std::size_t k = 0; k < acts.size(); ++k)
         if (spec.is_input(acts[k]))
-          b.add_edge({.from = r.active_of_set[q],
-                      .to = entry(tgts[k]),
-                      .label = spec.action_name(acts[k]),
+          b.add_edge({.from = r.active_of_set[q], .to = entry(tgts[k]), .label = spec.action_name(acts[k]),
                       .cost = options.input_cost});
-      b.add_edge({.from = r.active_of_set[q],
-                  .to = r.passive_of_set[q],
-                  .label = observe_label,
-                  .cost = options.observe_cost,
-                  .observe = true});
+      b.add_edge({.from = r.active_of_set[q], .to = r.passive_of_set[q], .label = observe_label,
+                  .cost = options.observe_cost, .observe = true});
     }
     std::uint32_t outs = 0;
     for (ActionId a : acts) outs += spec.is_input(a) ? 0 : 1;
     for (std::size_t k = 0; k < acts.size(); ++k)
       if (!spec.is_input(acts[k]))
-        b.add_edge({.from = r.passive_of_set[q],
-                    .to = entry(tgts[k]),
-                    .label = spec.action_name(acts[k]),
-                    .cost = options.output_cost,
-                    .prob = 1.0 / outs,
-                    .timeout = acts[k] == Lts::delta});
+        b.add_edge({.from = r.passive_of_set[q], .to = entry(tgts[k]), .label = spec.action_name(acts[k]),
+                    .cost = options.output_cost, .prob = 1.0 / outs, .timeout = acts[k] == Lts::delta});
   }
   b.set_initial(entry(sa.initial()));
   r.graph = b.build();

@@ -1,8 +1,7 @@
 #include "playtest/ioco/lts.hpp"
-
 #include <algorithm>
-#include <stdexcept>
 
+#include <stdexcept>
 #include "playtest/base/error.hpp"
 
 namespace playtest::ioco {
@@ -13,7 +12,8 @@ ActionId Lts::add_action(std::string_view name, ActionKind kind) {
   if (name == "delta" && kind == ActionKind::quiescence) return delta;
   if (name == "tau" && kind == ActionKind::internal) return tau;
   if (auto a = find_action(name)) {
-    if (kinds_[*a] != kind) throw ModelError("the action '" + std::string(name) + "' is both an input and an output");
+    if (kinds_[*a] != kind)
+      throw ModelError("the action '" + std::string(name) + "' is both an input and an output");
     return *a;
   }
   names_.emplace_back(name);
@@ -36,8 +36,9 @@ void Lts::set_structure(StateId num_states, StateId initial, std::vector<Transit
       throw InternalError("Lts::set_structure: transition out of range");
   explicit_delta_ = false;
   for (const auto& t : transitions) explicit_delta_ = explicit_delta_ || t.action == delta;
-  std::stable_sort(transitions.begin(), transitions.end(),
-                   [](const Transition& a, const Transition& b) { return a.from < b.from; });
+  std::stable_sort(transitions.begin(), transitions.end(), [](const Transition& a, const Transition& b) {
+    return a.from < b.from;
+  });
   num_states_ = num_states;
   initial_ = initial;
   offsets_.assign(num_states + 1, 0);
@@ -56,7 +57,9 @@ void Lts::set_state_names(std::vector<std::string> names) {
   state_names_ = std::move(names);
 }
 
-std::string Lts::state_name(StateId s) const { return state_names_.empty() ? std::to_string(s) : state_names_[s]; }
+std::string Lts::state_name(StateId s) const {
+  return state_names_.empty() ? std::to_string(s) : state_names_[s];
+}
 
 bool Lts::is_quiescent(StateId s) const {
   for (ActionId a : out_actions(s))
@@ -80,14 +83,10 @@ std::vector<std::string> Lts::output_names() const { return names_of(names_, kin
 
 std::string_view to_string(ActionKind k) {
   switch (k) {
-    case ActionKind::internal:
-      return "internal";
-    case ActionKind::quiescence:
-      return "quiescence";
-    case ActionKind::input:
-      return "input";
-    case ActionKind::output:
-      return "output";
+    case ActionKind::internal: return "internal";
+    case ActionKind::quiescence: return "quiescence";
+    case ActionKind::input: return "input";
+    case ActionKind::output: return "output";
   }
   return "?";
 }

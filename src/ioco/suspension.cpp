@@ -66,14 +66,12 @@ SetId SuspensionAutomaton::intern(const std::vector<StateId>& set) {
   }
   if (num_sets() >= options_.max_sets || members_.size() + set.size() > options_.max_members) {
     Diagnostic d;
-    d.message =
-        num_sets() >= options_.max_sets
-            ? fmt::format("the suspension automaton needs more than {} state sets (subset construction blow-up)",
-                          options_.max_sets)
-            : fmt::format(
-                  "the state sets of the suspension automaton hold more than {} states in all "
-                  "(subset construction blow-up)",
-                  options_.max_members);
+    d.message = num_sets() >= options_.max_sets
+                    ? fmt::format("the suspension automaton needs more than {} state sets (subset construction blow-up)",
+                                  options_.max_sets)
+                    : fmt::format("the state sets of the suspension automaton hold more than {} states in all "
+                                  "(subset construction blow-up)",
+                                  options_.max_members);
     d.notes.push_back("raise the bound (--max-sets) or reduce the nondeterminism of the model");
     throw ModelError(std::move(d));
   }

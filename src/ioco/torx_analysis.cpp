@@ -147,10 +147,8 @@ TorxOutcome torx_exact(const Lts& spec, const Lts& impl, const TorxOptions& opti
         const double each = mass * sh.input / static_cast<double>(ins.size());
         for (ActionId a : ins) {
           const SetId r2 = s2i[a] == no_action ? no_set : si.after(r, s2i[a]);
-          if (r2 == no_set)
-            res.pass_refused += each;
-          else
-            next[key(ss.after(q, a), r2)] += each;
+          if (r2 == no_set) res.pass_refused += each;
+          else next[key(ss.after(q, a), r2)] += each;
         }
       }
       if (sh.observe > 0.0) {
@@ -158,10 +156,8 @@ TorxOutcome torx_exact(const Lts& spec, const Lts& impl, const TorxOptions& opti
         const double each = mass * sh.observe / static_cast<double>(outs.size());
         for (ActionId b : outs) {
           const SetId q2 = i2s[b] == no_action ? no_set : ss.after(q, i2s[b]);
-          if (q2 == no_set)
-            res.fail += each;
-          else
-            next[key(q2, si.after(r, b))] += each;
+          if (q2 == no_set) res.fail += each;
+          else next[key(q2, si.after(r, b))] += each;
         }
       }
     }
@@ -193,9 +189,7 @@ TorxSimulation simulate_torx(const Lts& spec, const Lts& impl, const TorxOptions
     VertexId v = g.initial();
     SetId r = si.initial();
     std::uint64_t step = 0;
-    auto view = [&] {
-      return RunView{.graph = g, .current = v, .step = step, .edge_visits = visits, .purpose_edges = {}};
-    };
+    auto view = [&] { return RunView{.graph = g, .current = v, .step = step, .edge_visits = visits, .purpose_edges = {}}; };
     auto take = [&](EdgeId e) {
       if (visits[e.index()]++ == 0) touched.push_back(e);
       v = g.target(e);
@@ -238,12 +232,8 @@ TorxSimulation simulate_torx(const Lts& spec, const Lts& impl, const TorxOptions
     }
     ++sim.runs;
     switch (end) {
-      case End::stop:
-        ++sim.pass_stop;
-        break;
-      case End::refused:
-        ++sim.pass_refused;
-        break;
+      case End::stop: ++sim.pass_stop; break;
+      case End::refused: ++sim.pass_refused; break;
       case End::fail: {
         ++sim.fails;
         std::string t;

@@ -132,8 +132,8 @@ GameGraphSpace::GameGraphSpace(const GameGraph& g, PessimisticOptions options) :
 }
 
 std::unique_ptr<GameGraphSpace> GameGraphSpace::for_run(const GameGraph& g, PessimisticOptions options,
-                                                        std::span<const EdgeId> traps,
-                                                        std::span<const std::uint8_t> purpose_edges) {
+                                                          std::span<const EdgeId> traps,
+                                                          std::span<const std::uint8_t> purpose_edges) {
   if (!traps.empty() || !purpose_edges.empty())
     throw UsageError("traps", "on a model explored on the fly the pessimistic tester covers every edge");
   return std::make_unique<GameGraphSpace>(g, options);
@@ -182,9 +182,8 @@ Decision PessimisticPolicy::choose(const RunView& view, Rng& rng) {
   if (!tester_) begin_run(view, rng);
   auto best = tester_->choose(space_->vertex_state(view.current));
   if (!best) {
-    stop_reason_ =
-        fmt::format("at vertex '{}' the system can avoid every further coverage ({} goals covered): stopping",
-                    g_.vertex_name(view.current), tester_->goals_marked());
+    stop_reason_ = fmt::format("at vertex '{}' the system can avoid every further coverage ({} goals covered): stopping",
+                               g_.vertex_name(view.current), tester_->goals_marked());
     return Decision::stop();
   }
   const std::uint64_t tag = (*best)[best->size() == 1 ? 0 : rng.below(best->size())];

@@ -1,15 +1,15 @@
 #include "playtest/plan/reactive_planner.hpp"
-
 #include <fmt/format.h>
 
 #include <algorithm>
+
 #include <cmath>
 #include <functional>
 #include <limits>
 #include <queue>
 #include <stdexcept>
-
 #include "playtest/base/error.hpp"
+
 #include "playtest/strategy/traps.hpp"
 
 namespace playtest {
@@ -21,13 +21,12 @@ constexpr std::uint64_t no_tree = std::numeric_limits<std::uint64_t>::max();
 
 ReactivePlanner::ReactivePlanner(const TestGraph& g, std::vector<EdgeId> traps, PlannerOptions options)
     : g_(g), o_(options), trap_(trap_flags(g, traps)) {
-  if (!(o_.c > 0) || !std::isfinite(o_.c))
-    throw UsageError("c", fmt::format("must be a positive finite number, got {}", o_.c));
+  if (!(o_.c > 0) || !std::isfinite(o_.c)) throw UsageError("c", fmt::format("must be a positive finite number, got {}", o_.c));
   std::uint64_t num_traps = 0;
   for (std::uint8_t t : trap_) num_traps += t;
-  use_trees_ =
-      o_.evaluation == GainEvaluation::trees ||
-      (o_.evaluation == GainEvaluation::automatic && std::uint64_t{g.num_vertices()} * num_traps <= o_.max_tree_nodes);
+  use_trees_ = o_.evaluation == GainEvaluation::trees ||
+               (o_.evaluation == GainEvaluation::automatic &&
+                std::uint64_t{g.num_vertices()} * num_traps <= o_.max_tree_nodes);
   if (o_.length == PathLength::cost)
     for (EdgeId e : g.edges()) has_field_ = has_field_ && g.cost(e) > 0;
   tree_begin_.assign(g.num_vertices(), no_tree);
@@ -55,10 +54,8 @@ void ReactivePlanner::build(VertexId u, std::vector<Node>& out) {
   }
   auto settle = [&](VertexId w) {
     EdgeId p = pred_[w.index()];
-    if (p.is_none())
-      nta_[w.index()] = no_parent;
-    else
-      nta_[w.index()] = trap_[p.index()] ? edge_node_[p.index()] : nta_[g_.source(p).index()];
+    if (p.is_none()) nta_[w.index()] = no_parent;
+    else nta_[w.index()] = trap_[p.index()] ? edge_node_[p.index()] : nta_[g_.source(p).index()];
     for (EdgeId x : g_.out_edges(w)) {
       if (!trap_[x.index()]) continue;
       edge_node_[x.index()] = static_cast<std::uint32_t>(out.size());
@@ -169,10 +166,8 @@ double ReactivePlanner::tree_gain(EdgeId e, std::span<const std::uint32_t> visit
     if (trap_[n.edge] && visited[n.edge] == 0 && n.edge != e.value)
       w = o_.c / std::max(rl + static_cast<double>(n.d), o_.min_length);
     double val = w + best_[i];
-    if (n.parent == no_parent)
-      top = std::max(top, val);
-    else
-      best_[n.parent] = std::max(best_[n.parent], val);
+    if (n.parent == no_parent) top = std::max(top, val);
+    else best_[n.parent] = std::max(best_[n.parent], val);
   }
   double root = trap_[e.index()] && visited[e.index()] == 0 ? o_.c / std::max(rl, o_.min_length) : 0.0;
   return root + top;
@@ -349,16 +344,15 @@ std::size_t ReactivePlanner::memory_bytes() const {
   auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
   return sizeof(*this) + bytes(trap_) + bytes(tree_begin_) + bytes(tree_size_) + bytes(pool_) + bytes(scratch_) +
          bytes(best_) + bytes(dist_) + bytes(prefix_) + bytes(pred_) + bytes(nta_) + bytes(order_) +
-         bytes(seen_stamp_) + bytes(settled_) + bytes(edge_node_) + bytes(heap_) + bytes(field_d_) + bytes(field_l_);
+         bytes(seen_stamp_) + bytes(settled_) + bytes(edge_node_) + bytes(heap_) + bytes(field_d_) +
+         bytes(field_l_);
 }
 
 std::string ReactivePlanner::formula(EdgeId e) {
   GainTree t = gain_tree(e);
   std::vector<std::vector<std::uint32_t>> children(t.nodes.size());
   for (std::uint32_t i = 1; i < t.nodes.size(); ++i) children[t.nodes[i].parent].push_back(i);
-  auto num = [](double x) {
-    return std::abs(x - std::round(x)) < 1e-9 ? fmt::format("{}", std::llround(x)) : fmt::format("{:g}", x);
-  };
+  auto num = [](double x) { return std::abs(x - std::round(x)) < 1e-9 ? fmt::format("{}", std::llround(x)) : fmt::format("{:g}", x); };
   auto term = [&](std::uint32_t i) {
     return fmt::format("¬t_{}/{}", g_.name(t.nodes[i].edge), num(t.root_length + t.nodes[i].d));
   };
@@ -382,8 +376,7 @@ std::string ReactivePlanner::formula(EdgeId e) {
     // "max(...)" spanning the whole body: print as c·max(...), as the paper does.
     int depth = 0;
     for (std::size_t i = 3; i < body.size(); ++i) {
-      if (body[i] == '(')
-        ++depth;
+      if (body[i] == '(') ++depth;
       else if (body[i] == ')' && --depth == 0) {
         bare_max = i == body.size() - 1;
         break;
@@ -400,12 +393,9 @@ void PlannerPolicy::begin_run(const RunView& view, Rng& rng) {
   (void)rng;
   if (view.step != 0 && planner_) return;  // after a reset: same run, same traps
   std::vector<std::uint8_t> flags;
-  if (!traps_.empty())
-    flags = trap_flags(g_, traps_);
-  else if (!view.purpose_edges.empty())
-    flags.assign(view.purpose_edges.begin(), view.purpose_edges.end());
-  else
-    flags.assign(g_.num_edges(), 1);
+  if (!traps_.empty()) flags = trap_flags(g_, traps_);
+  else if (!view.purpose_edges.empty()) flags.assign(view.purpose_edges.begin(), view.purpose_edges.end());
+  else flags.assign(g_.num_edges(), 1);
   if (!planner_ || flags != planner_traps_) {
     std::vector<EdgeId> list;
     for (EdgeId e : g_.edges())

@@ -17,12 +17,9 @@ namespace playtest {
 
 std::string_view to_string(TestPurpose::Kind k) {
   switch (k) {
-    case TestPurpose::Kind::none:
-      return "none";
-    case TestPurpose::Kind::reach:
-      return "reach";
-    case TestPurpose::Kind::cover:
-      return "cover";
+    case TestPurpose::Kind::none: return "none";
+    case TestPurpose::Kind::reach: return "reach";
+    case TestPurpose::Kind::cover: return "cover";
   }
   throw InternalError("to_string(TestPurpose::Kind): unknown kind");
 }
@@ -88,15 +85,12 @@ TestPurpose purpose_from_names(const TestGraph& g, TestPurpose::Kind kind, std::
 TestPurpose::Kind StrategySpec::purpose_kind() const {
   if (!traps.empty()) return TestPurpose::Kind::cover;
   switch (purpose) {
-    case PurposeChoice::reach:
-      return TestPurpose::Kind::reach;
+    case PurposeChoice::reach: return TestPurpose::Kind::reach;
     case PurposeChoice::cover:
     case PurposeChoice::labels:
       return TestPurpose::Kind::cover;
-    case PurposeChoice::none:
-      return TestPurpose::Kind::none;
-    case PurposeChoice::automatic:
-      break;
+    case PurposeChoice::none: return TestPurpose::Kind::none;
+    case PurposeChoice::automatic: break;
   }
   if (!goals.empty()) return TestPurpose::Kind::reach;
   return strategy != nullptr ? strategy->default_purpose : TestPurpose::Kind::cover;
@@ -130,19 +124,18 @@ void require_something_to_test(const TestGraph& g, const TestPurpose& purpose, s
   if (g.is_active(init) && g.out_degree(init) == 0)
     throw InputError(fmt::format("nothing to test: the initial vertex '{}' has no out-edges", g.name(init)));
   if (purpose.kind == TestPurpose::Kind::reach || !goal_strategy.empty()) {
-    bool initial_is_goal = purpose.goals.empty()
-                               ? g.is_goal(init)
-                               : std::find(purpose.goals.begin(), purpose.goals.end(), init) != purpose.goals.end();
+    bool initial_is_goal = purpose.goals.empty() ? g.is_goal(init)
+                                                 : std::find(purpose.goals.begin(), purpose.goals.end(), init) !=
+                                                       purpose.goals.end();
     if (initial_is_goal) {
       // One message for every strategy and purpose that aims at a goal (issue 36: the strategy
       // 'expected' with purpose cover said "no strategy reaches a goal from there").
       Diagnostic d;
-      d.message =
-          purpose.kind == TestPurpose::Kind::reach
-              ? fmt::format("nothing to test: the purpose is to reach a goal, and the initial vertex '{}' is one",
-                            g.name(init))
-              : fmt::format("nothing to test: strategy '{}' steers to a goal, and the initial vertex '{}' is one",
-                            goal_strategy, g.name(init));
+      d.message = purpose.kind == TestPurpose::Kind::reach
+                      ? fmt::format("nothing to test: the purpose is to reach a goal, and the initial vertex '{}' is one",
+                                    g.name(init))
+                      : fmt::format("nothing to test: strategy '{}' steers to a goal, and the initial vertex '{}' is one",
+                                    goal_strategy, g.name(init));
       d.notes.push_back(purpose.goals.empty()
                             ? "the model's goal condition ('final' in a model program) holds in its initial state; "
                               "playtest validate and info warn about it"

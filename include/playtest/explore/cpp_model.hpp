@@ -72,12 +72,10 @@ std::string label_arg(const T& v) {
     return detail::quote(std::string_view(v));
   } else if constexpr (detail::is_tuple_like<T>::value) {
     std::string out = "(";
-    std::apply(
-        [&](const auto&... xs) {
-          bool first = true;
-          ((out += (first ? "" : ", ") + label_arg(xs), first = false), ...);
-        },
-        v);
+    std::apply([&](const auto&... xs) {
+      bool first = true;
+      ((out += (first ? "" : ", ") + label_arg(xs), first = false), ...);
+    }, v);
     return out + ")";
   } else if constexpr (detail::is_vector<T>::value) {
     std::string out = "[";
@@ -90,7 +88,7 @@ std::string label_arg(const T& v) {
 
 struct CppActionOptions {
   double cost = 1.0;
-  double weight = 1.0;             // observable actions only
+  double weight = 1.0;  // observable actions only
   std::vector<std::string> traps;  // test-purpose traps this action hits (seed 002 §3.4)
   std::uint32_t delay_ms = 0;      // controllable actions: a delay (the tester waits, sends nothing)
   bool anytime = false;            // observable actions: may come at any time, also in active states
@@ -98,9 +96,8 @@ struct CppActionOptions {
 
 template <class S>
 concept ModelState = std::copyable<S> && std::equality_comparable<S> &&
-    ((std::is_trivially_copyable_v<S> && std::has_unique_object_representations_v<S>) || requires(const S& s) {
-      { std::hash<S>{}(s) } -> std::convertible_to<std::size_t>;
-    });
+                     ((std::is_trivially_copyable_v<S> && std::has_unique_object_representations_v<S>) ||
+                      requires(const S& s) { { std::hash<S>{}(s) } -> std::convertible_to<std::size_t>; });
 
 template <ModelState S>
 class CppModel final : public Model {
@@ -127,8 +124,8 @@ class CppModel final : public Model {
   template <class P>
   CppModel& observable(std::string name, std::vector<P> domain, std::function<bool(const S&, const P&)> guard,
                        std::function<void(S&, const P&)> effect, CppActionOptions o = {}) {
-    return add_param<P>(ActionKind::observable, std::move(name), std::move(domain), std::move(guard), std::move(effect),
-                        std::move(o));
+    return add_param<P>(ActionKind::observable, std::move(name), std::move(domain), std::move(guard),
+                        std::move(effect), std::move(o));
   }
   CppModel& final(std::function<bool(const S&)> f) {
     final_ = std::move(f);

@@ -19,43 +19,17 @@ struct Loc {
 
 // ---------------------------------------------------------------- tokens
 enum class Tok : std::uint8_t {
-  end,
-  ident,
-  integer,
-  string,
-  lparen,
-  rparen,
-  lbrace,
-  rbrace,
-  lbracket,
-  rbracket,
-  comma,
-  semicolon,
-  colon,
-  dot,
-  dotdot,
+  end, ident, integer, string,
+  lparen, rparen, lbrace, rbrace, lbracket, rbracket, comma, semicolon, colon, dot, dotdot,
   assign,  // :=
-  eq,
-  ne,
-  lt,
-  le,
-  gt,
-  ge,
-  plus,
-  minus,
-  star,
-  slash,
-  percent,
-  implies,
-  arrow,
-  equals /* = */,
+  eq, ne, lt, le, gt, ge, plus, minus, star, slash, percent, implies, arrow, equals /* = */,
 };
 
 struct Token {
   Tok kind = Tok::end;
   Loc loc;
   std::uint32_t begin = 0, end = 0;  // byte offsets in the source
-  std::string text;                  // identifier / keyword text, string value (unescaped), integer digits
+  std::string text;  // identifier / keyword text, string value (unescaped), integer digits
   std::int64_t value = 0;
 };
 
@@ -68,35 +42,25 @@ std::vector<Token> lex(std::string_view text, const std::string& file);
                           bool parse_error = false);
 
 // ---------------------------------------------------------------- types
-enum class TK : std::uint8_t {
-  boolean,
-  integer /* unbounded: literals, arithmetic, params */,
-  range,
-  enumeration,
-  str,
-  str_literal,
-  tuple,
-  set,
-  seq,
-  map,
-  slot /* a symbolic name of a value the system invents: Job#0, Job#1, ... */
-};
+enum class TK : std::uint8_t { boolean, integer /* unbounded: literals, arithmetic, params */, range, enumeration, str,
+                               str_literal, tuple, set, seq, map,
+                               slot /* a symbolic name of a value the system invents: Job#0, Job#1, ... */ };
 
 struct Type;
 using TypeP = std::shared_ptr<const Type>;
 
 struct Type {
   TK k = TK::integer;
-  std::int64_t lo = 0, hi = 0;      // range
-  std::uint32_t enum_id = 0;        // enumeration; slot: the slot type's index in Program::slot_types
-  std::vector<std::uint32_t> strs;  // str: the string ids of the finite set, in declaration order
-  std::vector<TypeP> elems;         // tuple: components; set, seq: [element]; map: [key, value];
-                                    // slot: [the concrete values' type: int, a range or string]
-  std::uint32_t cap = 0;            // seq: maximum length; slot: the number of slots
-  std::string alias;                // name given in a `type` declaration, for messages
+  std::int64_t lo = 0, hi = 0;       // range
+  std::uint32_t enum_id = 0;         // enumeration; slot: the slot type's index in Program::slot_types
+  std::vector<std::uint32_t> strs;   // str: the string ids of the finite set, in declaration order
+  std::vector<TypeP> elems;          // tuple: components; set, seq: [element]; map: [key, value];
+                                     // slot: [the concrete values' type: int, a range or string]
+  std::uint32_t cap = 0;             // seq: maximum length; slot: the number of slots
+  std::string alias;                 // name given in a `type` declaration, for messages
   // Derived by finish():
-  std::uint32_t width = 1;  // words of a value
-  std::uint64_t card = 0;   // number of values when finite and small (<= 2^40), else 0
+  std::uint32_t width = 1;           // words of a value
+  std::uint64_t card = 0;            // number of values when finite and small (<= 2^40), else 0
 };
 
 // Completes width and card.
@@ -106,47 +70,13 @@ std::string type_name(const Type& t, const std::vector<std::vector<std::string>>
 
 // ---------------------------------------------------------------- expressions
 enum class EK : std::uint8_t {
-  int_lit,
-  bool_lit,
-  str_lit,
-  name,
-  unary,
-  binary,
-  call,
-  field,
-  index,
-  tuple_lit,
-  set_lit,
-  seq_lit,
-  quant,
-  if_expr,
+  int_lit, bool_lit, str_lit, name, unary, binary, call, field, index, tuple_lit, set_lit, seq_lit, quant, if_expr,
   // resolved forms (set by the checker)
-  constant,
-  var,
-  local,
-  type_ref,
+  constant, var, local, type_ref,
 };
 
 enum class Op : std::uint8_t {
-  neg,
-  not_,
-  and_,
-  or_,
-  implies,
-  eq,
-  ne,
-  lt,
-  le,
-  gt,
-  ge,
-  in,
-  add,
-  sub,
-  mul,
-  div,
-  mod,
-  forall,
-  exists,
+  neg, not_, and_, or_, implies, eq, ne, lt, le, gt, ge, in, add, sub, mul, div, mod, forall, exists,
 };
 
 struct Expr;
@@ -156,15 +86,15 @@ struct Expr {
   EK k = EK::int_lit;
   Loc loc;
   Op op = Op::add;
-  std::string name;       // name, call, quant variable
-  std::int64_t ival = 0;  // int_lit, bool_lit, str_lit (string id), field index
+  std::string name;             // name, call, quant variable
+  std::int64_t ival = 0;        // int_lit, bool_lit, str_lit (string id), field index
   std::vector<ExprP> kids;
   // Checker results:
   TypeP type;
-  std::uint32_t slot = 0;           // var / local: word offset in the frame
+  std::uint32_t slot = 0;       // var / local: word offset in the frame
   std::vector<std::int64_t> value;  // constant: its words
-  std::uint8_t builtin = 0;         // call: which builtin
-  TypeP dom_type;                   // quant over a type: the type
+  std::uint8_t builtin = 0;     // call: which builtin
+  TypeP dom_type;               // quant over a type: the type
 };
 
 // ---------------------------------------------------------------- statements
@@ -183,13 +113,13 @@ struct LStep {
 struct Stmt {
   SK k = SK::assign;
   Loc loc;
-  std::string name;         // assign: variable; let: local name
-  std::vector<LStep> path;  // assign: .N and [e] steps
-  ExprP e;                  // assign: value; if: condition; let: value
+  std::string name;             // assign: variable; let: local name
+  std::vector<LStep> path;      // assign: .N and [e] steps
+  ExprP e;                      // assign: value; if: condition; let: value
   std::vector<StmtP> then_, else_;
   // Checker results:
-  std::uint32_t slot = 0;         // assign: the variable's word offset; let: the local's
-  TypeP target_type;              // assign: type of the variable; let: type of the local
+  std::uint32_t slot = 0;       // assign: the variable's word offset; let: the local's
+  TypeP target_type;            // assign: type of the variable; let: type of the local
   std::vector<TypeP> step_types;  // assign: type before each step
 };
 
@@ -229,8 +159,8 @@ struct Action {
   bool observable = false;
   std::vector<Param> params;
   std::vector<ExprP> requires_;
-  std::vector<std::string> require_texts;     // the source text of each require clause, for messages
-  std::vector<Loc> require_locs;              // where each require clause starts
+  std::vector<std::string> require_texts;  // the source text of each require clause, for messages
+  std::vector<Loc> require_locs;           // where each require clause starts
   std::vector<std::uint8_t> require_runtime;  // per require: it reads a free value or value(): checked at run time
   ExprP cost, weight;
   ExprP delay;           // controllable: a delay in ms (the tester waits, sends nothing)
@@ -239,7 +169,7 @@ struct Action {
   std::vector<Trap> traps;
   std::vector<StmtP> body;
   // Checker results:
-  std::uint64_t combos = 1;  // number of parameter value combinations
+  std::uint64_t combos = 1;     // number of parameter value combinations
   std::uint32_t label_base = 0;
 };
 
@@ -256,15 +186,15 @@ struct NamedDecl {  // param, const, type, enum
   enum class Kind : std::uint8_t { param, constant, type, enumeration } kind;
   std::string name;
   Loc loc;
-  TypeExprP type;                                    // param (declared type), type
-  ExprP value;                                       // param default, const value
+  TypeExprP type;    // param (declared type), type
+  ExprP value;       // param default, const value
   std::vector<std::pair<std::string, Loc>> members;  // enum
 };
 
 struct Program {
   std::string file;
   std::string model_name = "model";
-  std::vector<NamedDecl> named;  // in source order
+  std::vector<NamedDecl> named;   // in source order
   std::vector<VarDecl> vars;
   std::vector<Action> actions;
   ExprP final_;
@@ -293,7 +223,7 @@ struct Program {
   std::uint32_t frame_words = 0;  // state words + the largest local area of any expression context
   std::vector<std::string> trap_names;
   std::optional<double> reset_value;
-  std::vector<TypeP> slot_types;                                  // the declared slot types (TK::slot), by enum_id
+  std::vector<TypeP> slot_types;  // the declared slot types (TK::slot), by enum_id
   std::vector<std::pair<std::string, std::string>> param_values;  // each param's value (given or default), as text
 };
 

@@ -117,12 +117,8 @@ Outcome play(const TestGraph& g, const std::string& strategy, Adaptation adapt, 
 
 // A random test graph whose system can be reset (cost 1), so that one run can reach every part.
 TestGraph random_model(std::uint64_t seed) {
-  const TestGraph g = generate_random_graph({.vertices = 14,
-                                             .passive_fraction = 0.35,
-                                             .out_degree = 2,
-                                             .goals = 1,
-                                             .strongly_connected = true,
-                                             .seed = seed});
+  const TestGraph g = generate_random_graph(
+      {.vertices = 14, .passive_fraction = 0.35, .out_degree = 2, .goals = 1, .strongly_connected = true, .seed = seed});
   GraphBuilder b;
   for (VertexId v : g.vertices()) b.add_vertex(g.name(v), g.kind(v), g.is_goal(v));
   b.set_initial(g.initial());
@@ -194,8 +190,7 @@ TEST(AdaptiveProperty, AgainstHonestSystemsNothingGetsSlower) {
   for (const char* path : {"examples/graphs/seed000-figure1.json", "examples/graphs/seed002-example.json",
                            "examples/sut/workers.json", "examples/sut/lock.json"})
     models.emplace_back(path, example(path));
-  for (std::uint64_t seed = 1; seed <= 4; ++seed)
-    models.emplace_back("random " + std::to_string(seed), random_model(seed));
+  for (std::uint64_t seed = 1; seed <= 4; ++seed) models.emplace_back("random " + std::to_string(seed), random_model(seed));
   for (const auto& [name, g] : models)
     for (const char* strategy : {"cover", "planner"}) {
       SCOPED_TRACE(name + " " + strategy);

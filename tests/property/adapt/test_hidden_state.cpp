@@ -46,10 +46,11 @@ CampaignResult play(const HiddenStateSystem& s, const std::string& strategy, Ada
   RunOptions ro{.purpose = purpose, .max_steps = steps};
   ro.stop_when_futile = adapt == Adaptation::on && strategy_named(strategy).replanning != Replanning::none;
   const Runner runner(s.model, ro);
-  const CampaignWorkers workers{.policy = policy_maker(strategy, s.model, purpose, {.adapt = adapt}),
-                                .adapter = [&s](std::uint32_t job, const StopSignal&) -> std::unique_ptr<Adapter> {
-                                  return std::make_unique<SimulatedSut>(s.model, job, s.sut);
-                                }};
+  const CampaignWorkers workers{
+      .policy = policy_maker(strategy, s.model, purpose, {.adapt = adapt}),
+      .adapter = [&s](std::uint32_t job, const StopSignal&) -> std::unique_ptr<Adapter> {
+        return std::make_unique<SimulatedSut>(s.model, job, s.sut);
+      }};
   return run_campaign(runner, workers,
                       {.runs = runs, .seed = seed, .jobs = jobs, .share_evidence = adapt == Adaptation::on});
 }
@@ -190,7 +191,7 @@ TEST(HiddenState, StopsOnlyWhenFutileAndNeverCoversLess) {
       const CampaignResult off = play(s, strategy, Adaptation::off, seed, 20000);
       EXPECT_GE(covered(on), covered(off));
       EXPECT_EQ(covered(on), s.model.num_edges() - 2);  // all but the two ?Got(2)
-      if (std::string_view(strategy) == "random") {     // a walk has no plan: it never stops early
+      if (std::string_view(strategy) == "random") {  // a walk has no plan: it never stops early
         EXPECT_TRUE(on.runs.front().stopped_by.empty());
         continue;
       }
@@ -320,11 +321,13 @@ TEST(HiddenState, AdaptiveCampaignsAreReproducibleUnderLoad) {
   const Runner runner(s.model, ro);
   std::vector<std::vector<std::vector<std::string>>> campaigns;  // per campaign, per run: its steps
   for (int repeat = 0; repeat < 5; ++repeat) {
-    const CampaignWorkers workers{.policy = policy_maker("cover", s.model, purpose, {.adapt = Adaptation::on}),
-                                  .adapter = [&s](std::uint32_t, const StopSignal&) -> std::unique_ptr<Adapter> {
-                                    return std::make_unique<Jittery>(std::make_unique<SimulatedSut>(s.model, 1, s.sut));
-                                  }};
-    const CampaignResult c = run_campaign(runner, workers, {.runs = 6, .seed = 3, .jobs = 3, .share_evidence = true});
+    const CampaignWorkers workers{
+        .policy = policy_maker("cover", s.model, purpose, {.adapt = Adaptation::on}),
+        .adapter = [&s](std::uint32_t, const StopSignal&) -> std::unique_ptr<Adapter> {
+          return std::make_unique<Jittery>(std::make_unique<SimulatedSut>(s.model, 1, s.sut));
+        }};
+    const CampaignResult c =
+        run_campaign(runner, workers, {.runs = 6, .seed = 3, .jobs = 3, .share_evidence = true});
     std::vector<std::vector<std::string>> runs;
     for (const RunResult& r : c.runs) {
       std::vector<std::string> steps;

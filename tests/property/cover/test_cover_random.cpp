@@ -38,8 +38,7 @@ Case random_case(Rng& rng, bool fractional, bool with_passive) {
   const auto m = static_cast<std::uint32_t>(1 + rng.below(8));
   std::vector<std::uint32_t> out(n, 0);
   std::vector<std::pair<std::uint32_t, std::uint32_t>> es;
-  for (std::uint32_t i = 0; i < m; ++i)
-    es.push_back({static_cast<std::uint32_t>(rng.below(n)), static_cast<std::uint32_t>(rng.below(n))});
+  for (std::uint32_t i = 0; i < m; ++i) es.push_back({static_cast<std::uint32_t>(rng.below(n)), static_cast<std::uint32_t>(rng.below(n))});
   for (auto [u, v] : es) ++out[u];
   for (std::uint32_t u = 0; u < n; ++u)
     if (passive[u] && out[u] == 0) {  // a passive vertex needs a move
@@ -54,8 +53,7 @@ Case random_case(Rng& rng, bool fractional, bool with_passive) {
   }
   b.set_initial(vs[0]);
   Case c;
-  if (rng.below(3) == 0)
-    c.reset = fractional ? static_cast<double>(rng.below(100)) / 3.0 : static_cast<double>(rng.below(6));
+  if (rng.below(3) == 0) c.reset = fractional ? static_cast<double>(rng.below(100)) / 3.0 : static_cast<double>(rng.below(6));
   b.set_reset_cost(c.reset);
   c.g = b.build();
   return c;
@@ -205,12 +203,10 @@ TEST(CoverPolicyProperty, AlwaysLegalAndCoversStronglyConnectedGraphs) {
     }
     for (SegmentChoice choice : {SegmentChoice::prefer_uncovered, SegmentChoice::random}) {
       CoverPolicy policy(g, t, {.choice = choice});
-      ConvergenceTable table =
-          simulate_coverage(g, policy, {.runs = 20, .max_visits = 400, .seed = static_cast<std::uint64_t>(iter)});
+      ConvergenceTable table = simulate_coverage(g, policy, {.runs = 20, .max_visits = 400, .seed = static_cast<std::uint64_t>(iter)});
       // 400 visits: with p >= 1/8^6 this could fail, but these graphs are tiny; every run covers.
       EXPECT_EQ(table.rows.back().covered_runs, 20u) << "iter " << iter;
-      for (std::size_t k = 1; k < table.rows.size(); ++k)
-        EXPECT_GE(table.rows[k].covered_runs, table.rows[k - 1].covered_runs);
+      for (std::size_t k = 1; k < table.rows.size(); ++k) EXPECT_GE(table.rows[k].covered_runs, table.rows[k - 1].covered_runs);
     }
     ++checked;
   }

@@ -190,8 +190,8 @@ TEST(Campaign, ShardsPartitionTheCampaignWithItsSeeds) {
   const CampaignResult whole = run_campaign(runner, workers_for(g, sut, "random"), {.runs = 10, .seed = 2});
   CampaignResult joined;
   for (std::uint32_t k = 1; k <= 3; ++k) {
-    const CampaignResult part =
-        run_campaign(runner, workers_for(g, sut, "random"), {.runs = 10, .seed = 2, .jobs = 2, .shard = {k, 3}});
+    const CampaignResult part = run_campaign(runner, workers_for(g, sut, "random"),
+                                             {.runs = 10, .seed = 2, .jobs = 2, .shard = {k, 3}});
     EXPECT_EQ(part.runs_in_shard, Shard({k, 3}).runs_of(10));
     for (const RunResult& r : part.runs) {
       EXPECT_TRUE(Shard({k, 3}).contains(r.run));
@@ -201,7 +201,8 @@ TEST(Campaign, ShardsPartitionTheCampaignWithItsSeeds) {
   std::sort(joined.runs.begin(), joined.runs.end(),
             [](const RunResult& a, const RunResult& b) { return a.run < b.run; });
   expect_same_runs(whole, joined);
-  EXPECT_THROW(run_campaign(runner, workers_for(g, sut, "random"), {.runs = 2, .shard = {3, 3}}), UsageError);
+  EXPECT_THROW(run_campaign(runner, workers_for(g, sut, "random"), {.runs = 2, .shard = {3, 3}}),
+               UsageError);
   EXPECT_THROW(run_campaign(runner, workers_for(g, sut, "random"), {.runs = 0}), UsageError);
   EXPECT_THROW(run_campaign(runner, workers_for(g, sut, "random"), {.jobs = 0}), UsageError);
 }
@@ -213,7 +214,8 @@ TEST(Campaign, FailFastKeepsTheRunsUpToTheFirstFailure) {
   const Runner runner(g, reach_off(g));
   bool tested = false;
   for (const Mutant& m : mutants) {
-    const CampaignResult all = run_campaign(runner, workers_for(g, m.graph, "random"), {.runs = 16, .seed = 1});
+    const CampaignResult all =
+        run_campaign(runner, workers_for(g, m.graph, "random"), {.runs = 16, .seed = 1});
     std::uint32_t first = 0;
     for (const RunResult& r : all.runs)
       if (r.verdict == Verdict::fail && first == 0) first = r.run;
@@ -389,11 +391,10 @@ TEST(Campaign, AnExceptionInAWorkerStopsTheCampaignAndIsRethrown) {
     std::string_view name() const override { return "throwing"; }
     Decision choose(const RunView&, Rng&) override { throw InternalError("policy bug"); }
   };
-  const CampaignWorkers w{
-      .policy = [](const GameGraph&) -> std::unique_ptr<Policy> { return std::make_unique<Throwing>(); },
-      .adapter = [&g](std::uint32_t, const StopSignal& s) -> std::unique_ptr<Adapter> {
-        return std::make_unique<ReseededSut>(g, 1, &s);
-      }};
+  const CampaignWorkers w{.policy = [](const GameGraph&) -> std::unique_ptr<Policy> { return std::make_unique<Throwing>(); },
+                          .adapter = [&g](std::uint32_t, const StopSignal& s) -> std::unique_ptr<Adapter> {
+                            return std::make_unique<ReseededSut>(g, 1, &s);
+                          }};
   EXPECT_THROW(run_campaign(runner, w, {.runs = 8, .jobs = 3}), InternalError);
 }
 

@@ -63,8 +63,7 @@ TEST(GraphBuilderUniqueNames, FoundAfterBuildAndMixWithOrdinaryVertices) {
   GraphBuilder b;
   const VertexId a = b.add_vertex("a", VertexKind::active);
   std::vector<VertexId> ids;
-  for (int i = 0; i < 1000; ++i)
-    ids.push_back(b.add_unique_vertex("u" + std::to_string(i), VertexKind::active, i == 7));
+  for (int i = 0; i < 1000; ++i) ids.push_back(b.add_unique_vertex("u" + std::to_string(i), VertexKind::active, i == 7));
   const VertexId z = b.vertex_ref("z");
   b.add_vertex("z", VertexKind::active);
   b.set_initial(a);
@@ -117,10 +116,8 @@ struct Pair {
 TEST(ExplorerNames, NumberedNamesAreBreadthFirstAndFindable) {
   // A 40 x 40 grid: names up to s1600, more than one digit of every length.
   CppModel<Pair> m{Pair{}, "Grid"};
-  m.controllable(
-      "IncX", [](const Pair& s) { return s.x < 39; }, [](Pair& s) { ++s.x; });
-  m.controllable(
-      "IncY", [](const Pair& s) { return s.y < 39; }, [](Pair& s) { ++s.y; });
+  m.controllable("IncX", [](const Pair& s) { return s.x < 39; }, [](Pair& s) { ++s.x; });
+  m.controllable("IncY", [](const Pair& s) { return s.y < 39; }, [](Pair& s) { ++s.y; });
   const ExploreResult r = explore(m, {.naming = VertexNaming::numbered});
   ASSERT_EQ(r.graph.num_vertices(), 1600u);
   for (std::uint32_t v = 0; v < 1600; ++v) {

@@ -2,6 +2,7 @@
 // states equal the original vertices' (the importer's choice vertices add no cost); errors carry
 // file:line.
 #include <gtest/gtest.h>
+
 #include <unistd.h>
 
 #include <cmath>
@@ -97,8 +98,7 @@ TEST(PrismIo, ErrorsNameFileAndLine) {
     }
   };
   expect_error("2 1 2\n0 0 1 1\n1 0 1 1\n", "", "m.tra:3:3:", "more choices than the header declares");
-  expect_error("2 3 3\n0 0 1 1\n1 0 1 1\n# padding to hold 3 rows\n", "",
-               "m.tra:1:", "header declares 3 choices and 3 transitions");
+  expect_error("2 3 3\n0 0 1 1\n1 0 1 1\n# padding to hold 3 rows\n", "", "m.tra:1:", "header declares 3 choices and 3 transitions");
   expect_error("2 2 2\n0 0 1 1\n0 2 1 1\n", "", "m.tra:3:3:", "out of order");
   expect_error("2 2 2\n0 0 7 1\n1 0 1 1\n", "", "m.tra:2:5:", "out of range");
   expect_error("2 2 2\n0 0 1 x\n1 0 1 1\n", "", "m.tra:2:7:", "probability");
@@ -139,9 +139,8 @@ TEST(PrismIo, LoadedGraphIsExact) {
     const char* label;
     double cost, prob;
   };
-  const E want[] = {{0, 3, "go", 4, 0},   {0, 4, "c1", 1.5, 0}, {1, 5, "go", 2, 0},
-                    {2, 6, "stay", 0, 0}, {3, 1, "?", 0, 0.25}, {3, 2, "?", 0, 0.75},
-                    {4, 0, "?", 0, 1},    {5, 2, "?", 0, 1},    {6, 2, "?", 0, 1}};
+  const E want[] = {{0, 3, "go", 4, 0},  {0, 4, "c1", 1.5, 0}, {1, 5, "go", 2, 0},    {2, 6, "stay", 0, 0},
+                    {3, 1, "?", 0, 0.25}, {3, 2, "?", 0, 0.75}, {4, 0, "?", 0, 1}, {5, 2, "?", 0, 1}, {6, 2, "?", 0, 1}};
   for (std::uint32_t k = 0; k < 9; ++k) {
     const EdgeId e{k};
     EXPECT_EQ(g.source(e), VertexId{want[k].from}) << k;
@@ -204,8 +203,7 @@ TEST(PrismIo, ManyLabels) {
   std::string lab;
   for (int i = 0; i < 20; ++i) lab += std::to_string(i) + "=\"l" + std::to_string(i) + "\" ";
   lab += "\n0: 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18\n1: 19\n";
-  const TestGraph g =
-      parse_prism("2 2 2\n0 0 1 1\n1 0 1 1\n", lab, "", "m", {.goal_label = "l19", .init_label = "l18"});
+  const TestGraph g = parse_prism("2 2 2\n0 0 1 1\n1 0 1 1\n", lab, "", "m", {.goal_label = "l19", .init_label = "l18"});
   ASSERT_EQ(g.goals().size(), 1u);
   EXPECT_EQ(g.goals()[0], VertexId{1});
 }

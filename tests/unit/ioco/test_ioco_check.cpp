@@ -150,8 +150,7 @@ TEST(IocoProperty, CheckerAgreesWithNaiveDefinitionAndTestGraph) {
     const std::uint32_t ns = 1 + static_cast<std::uint32_t>(rng.below(4));
     const std::uint32_t ni = 1 + static_cast<std::uint32_t>(rng.below(4));
     const Lts spec = ioco_test::random_lts(rng, ns, 1 + static_cast<std::uint32_t>(rng.below(3 * ns)), false);
-    const Lts impl =
-        ioco_test::random_lts(rng, ni, 1 + static_cast<std::uint32_t>(rng.below(3 * ni)), rng.below(2) == 0);
+    const Lts impl = ioco_test::random_lts(rng, ni, 1 + static_cast<std::uint32_t>(rng.below(3 * ni)), rng.below(2) == 0);
     const IocoResult r = check_ioco(impl, spec);
     const S naive = naive_counterexample(impl, spec, 8);
     SCOPED_TRACE(write_aut(spec) + "---\n" + write_aut(impl));
@@ -171,10 +170,8 @@ TEST(IocoProperty, CheckerAgreesWithNaiveDefinitionAndTestGraph) {
     EXPECT_NE(qs, 0u);
     EXPECT_NE(nI.after(qi, r.counterexample.back()), 0u);
     EXPECT_EQ(nS.after(qs, r.counterexample.back()), 0u);
-    if (naive.empty())
-      ++rejected_deep;
-    else
-      EXPECT_EQ(r.counterexample.size(), naive.size());
+    if (naive.empty()) ++rejected_deep;
+    else EXPECT_EQ(r.counterexample.size(), naive.size());
   }
   EXPECT_GT(nonconforming, 300);  // the generator exercises both answers
   EXPECT_LT(rejected_deep, 20);

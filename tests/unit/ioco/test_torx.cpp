@@ -153,14 +153,10 @@ TEST(TorxPolicyChoices, FrequenciesOfStopInputObserve) {
   const std::uint64_t n = 100000;
   for (std::uint64_t i = 0; i < n; ++i) {
     const Decision d = pol.choose(view, rng);
-    if (d.kind == Decision::Kind::stop)
-      ++stop;
-    else if (g.label(d.edge) == "in1")
-      ++in1;
-    else if (g.label(d.edge) == "in2")
-      ++in2;
-    else
-      ++obs;
+    if (d.kind == Decision::Kind::stop) ++stop;
+    else if (g.label(d.edge) == "in1") ++in1;
+    else if (g.label(d.edge) == "in2") ++in2;
+    else ++obs;
   }
   expect_frequency(stop, n, 0.2);
   expect_frequency(in1, n, 0.15);
@@ -180,10 +176,8 @@ TEST(TorxPolicyChoices, FrequenciesOfStopInputObserve) {
 TEST(TorxProperty, MarkovChainEqualsSumOverFailTracesOnRandomPairs) {
   Rng rng(99);
   for (int iter = 0; iter < 400; ++iter) {
-    const Lts spec = ioco_test::random_lts(rng, 1 + static_cast<std::uint32_t>(rng.below(4)),
-                                           1 + static_cast<std::uint32_t>(rng.below(8)), false);
-    const Lts impl = ioco_test::random_lts(rng, 1 + static_cast<std::uint32_t>(rng.below(4)),
-                                           1 + static_cast<std::uint32_t>(rng.below(8)), true);
+    const Lts spec = ioco_test::random_lts(rng, 1 + static_cast<std::uint32_t>(rng.below(4)), 1 + static_cast<std::uint32_t>(rng.below(8)), false);
+    const Lts impl = ioco_test::random_lts(rng, 1 + static_cast<std::uint32_t>(rng.below(4)), 1 + static_cast<std::uint32_t>(rng.below(8)), true);
     const TorxOptions cfg{.p_stop = 0.1, .p_input = 0.4, .p_observe = 0.5, .max_length = 4};
     const TorxOutcome ex = torx_exact(spec, impl, cfg);
     double sum = 0;

@@ -67,12 +67,9 @@ class JobRunnerAdapter final : public InProcessAdapter {
     jobs_ = std::make_unique<JobRunner>([this](std::string out) { emit(std::move(out)); }, buggy_);
   }
   void on_stimulus(std::string_view label) override {
-    if (label == "submit")
-      jobs_->submit();
-    else if (label == "shutdown")
-      jobs_->shutdown();
-    else
-      throw AdapterError("unknown stimulus " + std::string(label));
+    if (label == "submit") jobs_->submit();
+    else if (label == "shutdown") jobs_->shutdown();
+    else throw AdapterError("unknown stimulus " + std::string(label));
   }
   void on_finish() noexcept override { jobs_.reset(); }
 

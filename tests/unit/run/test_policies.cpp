@@ -99,16 +99,14 @@ TEST(Policies, TableAndBoundedPolicies) {
   // No edge at the goal: reset (the graph is resettable and g is not initial).
   EXPECT_EQ(t.choose(RunView{g, *g.find_vertex("g"), 0, visits, {}}, rng).kind, Decision::Kind::reset);
 
-  BoundedPolicy b(
-      "b", [&](VertexId, std::uint32_t k) { return k >= 2 ? *g.find_edge("c") : *g.find_edge("a"); }, 3);
+  BoundedPolicy b("b", [&](VertexId, std::uint32_t k) { return k >= 2 ? *g.find_edge("c") : *g.find_edge("a"); }, 3);
   b.begin_run(RunView{g, g.initial(), 10, visits, {}}, rng);
   EXPECT_EQ(b.choose(RunView{g, g.initial(), 10, visits, {}}, rng).edge, *g.find_edge("c"));  // k = 3
   EXPECT_EQ(b.choose(RunView{g, g.initial(), 12, visits, {}}, rng).edge, *g.find_edge("a"));  // k = 1
   // Spent: a fresh game of the full bound from here.
   EXPECT_EQ(b.choose(RunView{g, g.initial(), 13, visits, {}}, rng).edge, *g.find_edge("c"));  // k = 3 again
   EXPECT_EQ(b.choose(RunView{g, g.initial(), 15, visits, {}}, rng).edge, *g.find_edge("a"));  // k = 1
-  BoundedPolicy never(
-      "n", [&](VertexId, std::uint32_t) { return EdgeId::none(); }, 3);
+  BoundedPolicy never("n", [&](VertexId, std::uint32_t) { return EdgeId::none(); }, 3);
   never.begin_run(RunView{g, g.initial(), 0, visits, {}}, rng);
   EXPECT_EQ(never.choose(RunView{g, g.initial(), 0, visits, {}}, rng).kind, Decision::Kind::stop);
   EXPECT_EQ(never.choose(RunView{g, *g.find_vertex("g"), 2, visits, {}}, rng).kind, Decision::Kind::reset);
@@ -170,8 +168,8 @@ TEST(Policies, GoalStrategiesReachTheGoalInTheSimulation) {
 
 TEST(Simulation, AntiAntCoversFasterThanRandomOnAChain) {
   // seed 002 Table 4 in spirit: anti-ant needs fewer steps than a random walk to cover every edge.
-  TestGraph g = generate_random_graph(
-      {.vertices = 40, .passive_fraction = 0.3, .out_degree = 3, .goals = 1, .strongly_connected = true, .seed = 11});
+  TestGraph g = generate_random_graph({.vertices = 40, .passive_fraction = 0.3, .out_degree = 3, .goals = 1,
+                                       .strongly_connected = true, .seed = 11});
   SimulationOptions so;
   so.run.purpose.kind = TestPurpose::Kind::cover;
   so.run.max_steps = 200000;
@@ -240,8 +238,7 @@ TEST(Mutation, EachOperatorChangesWhatItSays) {
     ASSERT_TRUE(dropped);
     EXPECT_EQ(dropped->graph.num_edges(), g.num_edges() - 1);
     EXPECT_EQ(dropped->graph.out_degree(*dropped->graph.find_vertex("p")), 1u);
-    EXPECT_DOUBLE_EQ(dropped->graph.probability(*dropped->graph.out_edges(*dropped->graph.find_vertex("p")).begin()),
-                     1.0);
+    EXPECT_DOUBLE_EQ(dropped->graph.probability(*dropped->graph.out_edges(*dropped->graph.find_vertex("p")).begin()), 1.0);
 
     auto swapped = mutate(g, MutationKind::swap_labels, rng);
     ASSERT_TRUE(swapped);
@@ -254,8 +251,8 @@ TEST(Mutation, EachOperatorChangesWhatItSays) {
 }
 
 TEST(Mutation, MutantsAreDetectedAndTheOriginalNeverIs) {
-  TestGraph g = generate_random_graph(
-      {.vertices = 30, .passive_fraction = 0.4, .out_degree = 3, .goals = 1, .strongly_connected = true, .seed = 3});
+  TestGraph g = generate_random_graph({.vertices = 30, .passive_fraction = 0.4, .out_degree = 3, .goals = 1,
+                                       .strongly_connected = true, .seed = 3});
   auto mutants = make_mutants(g, 24, 5);
   ASSERT_EQ(mutants.size(), 24u);
   std::set<MutationKind> kinds;

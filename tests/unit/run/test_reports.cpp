@@ -43,12 +43,9 @@ std::string xml_problem(const std::string& x) {
     char quote = 0;
     for (; end < x.size(); ++end) {
       if (quote) {
-        if (x[end] == quote)
-          quote = 0;
-        else if (x[end] == '<')
-          return "raw '<' in attribute at " + std::to_string(end);
-        else if (x[end] == '&' && !entity_ok(end))
-          return "bad entity in attribute at " + std::to_string(end);
+        if (x[end] == quote) quote = 0;
+        else if (x[end] == '<') return "raw '<' in attribute at " + std::to_string(end);
+        else if (x[end] == '&' && !entity_ok(end)) return "bad entity in attribute at " + std::to_string(end);
       } else if (x[end] == '"' || x[end] == '\'') {
         quote = x[end];
       } else if (x[end] == '>') {

@@ -19,13 +19,13 @@ namespace {
 // An adapter that replays a script of events and records what the runner sent.
 class ScriptedAdapter final : public Adapter {
  public:
-  std::deque<AdapterEvent> events;  // answers to next_event (nothing when empty)
-  std::deque<AdapterEvent> early;   // answers to stimulate
+  std::deque<AdapterEvent> events;       // answers to next_event (nothing when empty)
+  std::deque<AdapterEvent> early;        // answers to stimulate
   std::vector<std::string> stimuli;
   int resets = 0, starts = 0, finishes = 0;
-  int throw_on_stimulus = -1;        // throw AdapterError on this stimulus index
-  bool deliver_on_poll = false;      // answer polls (deadline already passed) from `events` too
-  bool hold_until_stimulus = false;  // `events` start only after the first stimulus
+  int throw_on_stimulus = -1;            // throw AdapterError on this stimulus index
+  bool deliver_on_poll = false;          // answer polls (deadline already passed) from `events` too
+  bool hold_until_stimulus = false;      // `events` start only after the first stimulus
 
   void start() override { ++starts; }
   AdapterEvent stimulate(std::string_view label) override {
@@ -179,9 +179,9 @@ TEST(Runner, SilenceFollowsTheTimeoutEdge) {
   EXPECT_EQ(r.verdict, Verdict::pass) << r.message;
   std::vector<StepKind> kinds;
   for (auto& s : r.trace) kinds.push_back(s.kind);
-  EXPECT_EQ(kinds,
-            (std::vector<StepKind>{StepKind::stimulus, StepKind::timeout, StepKind::stimulus, StepKind::stimulus,
-                                   StepKind::timeout, StepKind::stimulus, StepKind::stimulus, StepKind::observation}));
+  EXPECT_EQ(kinds, (std::vector<StepKind>{StepKind::stimulus, StepKind::timeout, StepKind::stimulus,
+                                          StepKind::stimulus, StepKind::timeout, StepKind::stimulus,
+                                          StepKind::stimulus, StepKind::observation}));
   EXPECT_EQ(r.trace[1].edge, *g.find_edge("to"));
   EXPECT_EQ(a.stimuli, (std::vector<std::string>{"ping", "back", "ping", "back", "ping"}));
 }
@@ -309,10 +309,7 @@ TEST(Runner, StepBudgetGivesInconclusiveWithPurposeAndPassWithout) {
     struct Alternating final : Adapter {
       bool at_wait = false;
       void start() override {}
-      AdapterEvent stimulate(std::string_view) override {
-        at_wait = true;
-        return {};
-      }
+      AdapterEvent stimulate(std::string_view) override { at_wait = true; return {}; }
       AdapterEvent next_event(Clock::time_point) override {
         if (!at_wait) return {};
         at_wait = false;
@@ -418,8 +415,8 @@ TEST(Runner, CoverChosenEdgesOnly) {
 }
 
 TEST(Runner, SameSeedSameRunDifferentSeedDifferentRun) {
-  TestGraph g = generate_random_graph(
-      {.vertices = 60, .passive_fraction = 0.4, .out_degree = 3, .goals = 1, .strongly_connected = true, .seed = 5});
+  TestGraph g = generate_random_graph({.vertices = 60, .passive_fraction = 0.4, .out_degree = 3, .goals = 1,
+                                       .strongly_connected = true, .seed = 5});
   RunOptions o;
   o.max_steps = 300;
   auto trace_of = [&](std::uint64_t seed) {
@@ -439,11 +436,8 @@ TEST(Runner, ModelNeverFailsAgainstItsOwnSimulation) {
   // Conformance of the simulator to its model, over many random graphs and strategies.
   for (std::uint64_t seed = 1; seed <= 150; ++seed) {
     TestGraph g = generate_random_graph({.vertices = 2 + static_cast<std::uint32_t>(seed % 30),
-                                         .passive_fraction = 0.5,
-                                         .out_degree = 1 + static_cast<std::uint32_t>(seed % 4),
-                                         .goals = 1,
-                                         .strongly_connected = seed % 2 == 0,
-                                         .seed = seed});
+                                         .passive_fraction = 0.5, .out_degree = 1 + static_cast<std::uint32_t>(seed % 4),
+                                         .goals = 1, .strongly_connected = seed % 2 == 0, .seed = seed});
     RunOptions o;
     o.max_steps = 200;
     o.purpose.kind = TestPurpose::Kind::cover;

@@ -53,8 +53,7 @@ RunResult run_against(const SubprocessOptions& so, milliseconds timeout = millis
 // A well-behaved adapter body: answers every stimulus with ack, then `$REPLY`.
 std::string good(const std::string& reply) {
   return "echo '# hello'; echo ready; while read cmd arg; do case \"$cmd\" in "
-         "stimulus) echo ack; " +
-         reply + ";; reset) echo ready;; end) exit 0;; esac; done";
+         "stimulus) echo ack; " + reply + ";; reset) echo ready;; end) exit 0;; esac; done";
 }
 
 TEST(SubprocessAdapter, PassesAgainstAConformingAdapter) {
@@ -76,9 +75,9 @@ TEST(SubprocessAdapter, WrongOutputFails) {
 
 TEST(SubprocessAdapter, DeclaredQuiescenceFollowsTheTimeoutEdge) {
   // First stimulus: quiet (timeout edge back to idle); second: pong.
-  RunResult r =
-      run_against(options("echo ready; n=0; while read cmd arg; do case \"$cmd\" in stimulus) echo ack; n=$((n+1)); "
-                          "if [ $n = 1 ]; then echo quiet; else echo 'output pong'; fi;; end) exit 0;; esac; done"));
+  RunResult r = run_against(options(
+      "echo ready; n=0; while read cmd arg; do case \"$cmd\" in stimulus) echo ack; n=$((n+1)); "
+      "if [ $n = 1 ]; then echo quiet; else echo 'output pong'; fi;; end) exit 0;; esac; done"));
   EXPECT_EQ(r.verdict, Verdict::pass) << r.message;
   ASSERT_EQ(r.trace.size(), 4u);
   EXPECT_EQ(r.trace[1].kind, StepKind::timeout);
@@ -88,10 +87,10 @@ TEST(SubprocessAdapter, DoneEndsTheWaitAndALateOutputNamesItsStimulus) {
   // First stimulus: `done` (its outputs are complete: the timeout edge at once, although the
   // runner would wait 10 s), then pong late; the FAIL names the stimulus the late pong answers.
   const auto t0 = Clock::now();
-  RunResult r =
-      run_against(options("echo ready; n=0; while read cmd arg; do case \"$cmd\" in stimulus) echo ack; n=$((n+1)); "
-                          "if [ $n = 1 ]; then echo done; sleep 0.2; echo 'output pong'; else echo 'output pong'; fi;; "
-                          "end) exit 0;; esac; done"));
+  RunResult r = run_against(options(
+      "echo ready; n=0; while read cmd arg; do case \"$cmd\" in stimulus) echo ack; n=$((n+1)); "
+      "if [ $n = 1 ]; then echo done; sleep 0.2; echo 'output pong'; else echo 'output pong'; fi;; "
+      "end) exit 0;; esac; done"));
   EXPECT_LT(Clock::now() - t0, std::chrono::seconds(8));
   EXPECT_EQ(r.verdict, Verdict::fail) << r.message;
   ASSERT_GE(r.trace.size(), 2u);
@@ -101,27 +100,26 @@ TEST(SubprocessAdapter, DoneEndsTheWaitAndALateOutputNamesItsStimulus) {
 
 TEST(SubprocessAdapter, SilenceUntilTheTimeoutFollowsTheTimeoutEdge) {
   // Silent on the first stimulus, pong on the second; the runner's own 50 ms timeout decides.
-  RunResult r =
-      run_against(options("echo ready; n=0; while read cmd arg; do case \"$cmd\" in stimulus) echo ack; n=$((n+1)); "
-                          "if [ $n -ge 2 ]; then echo 'output pong'; fi;; end) exit 0;; esac; done"),
-                  milliseconds(50));
+  RunResult r = run_against(
+      options("echo ready; n=0; while read cmd arg; do case \"$cmd\" in stimulus) echo ack; n=$((n+1)); "
+              "if [ $n -ge 2 ]; then echo 'output pong'; fi;; end) exit 0;; esac; done"),
+      milliseconds(50));
   EXPECT_EQ(r.verdict, Verdict::pass) << r.message;
   ASSERT_GE(r.trace.size(), 2u);
   EXPECT_EQ(r.trace[1].kind, StepKind::timeout);
 }
 
 TEST(SubprocessAdapter, OutputBeforeAckFailsAtTheActiveVertex) {
-  RunResult r = run_against(
-      options("echo ready; while read cmd arg; do case \"$cmd\" in stimulus) echo 'output pong'; echo ack;; "
-              "end) exit 0;; esac; done"));
+  RunResult r = run_against(options(
+      "echo ready; while read cmd arg; do case \"$cmd\" in stimulus) echo 'output pong'; echo ack;; "
+      "end) exit 0;; esac; done"));
   EXPECT_EQ(r.verdict, Verdict::fail) << r.message;
   EXPECT_EQ(r.fail_vertex.value, 0u);  // idle
 }
 
 TEST(SubprocessAdapter, UnsolicitedOutputAtActiveVertexFails) {
-  RunResult r =
-      run_against(options("echo ready; echo 'output pong'; sleep 0.2; "
-                          "while read cmd arg; do [ \"$cmd\" = stimulus ] && echo ack; done"));
+  RunResult r = run_against(options("echo ready; echo 'output pong'; sleep 0.2; "
+                                    "while read cmd arg; do [ \"$cmd\" = stimulus ] && echo ack; done"));
   // The output may come before or during the first stimulus: either way it is judged at 'idle'.
   EXPECT_EQ(r.verdict, Verdict::fail) << r.message;
   EXPECT_EQ(r.fail_vertex.value, 0u);
@@ -255,9 +253,8 @@ TEST(SubprocessAdapter, ManyRunsReuseTheAdapter) {
 }
 
 TEST(SubprocessAdapter, EveryOutputBeforeTheAckIsKeptInOrder) {
-  SubprocessAdapter a(
-      options("echo ready; read x; echo 'output one'; echo 'output two'; echo 'output three'; "
-              "echo ack; read x"));
+  SubprocessAdapter a(options("echo ready; read x; echo 'output one'; echo 'output two'; echo 'output three'; "
+                              "echo ack; read x"));
   a.start();
   const AdapterEvent first = a.stimulate("go");
   EXPECT_EQ(first.kind, AdapterEvent::Kind::output);
@@ -275,9 +272,8 @@ TEST(SubprocessAdapter, RefusedStimulus) {
   EXPECT_EQ(a.next_event(Clock::now()).label, "early");  // what came before the refusal is kept
   a.finish();
   // In a run, a refusal ends the run without a verdict on the stimulus (reach purpose: INCONCLUSIVE).
-  RunResult r =
-      run_against(options("echo ready; while read cmd arg; do [ \"$cmd\" = stimulus ] && echo refused; "
-                          "[ \"$cmd\" = end ] && exit 0; done"));
+  RunResult r = run_against(options("echo ready; while read cmd arg; do [ \"$cmd\" = stimulus ] && echo refused; "
+                                    "[ \"$cmd\" = end ] && exit 0; done"));
   EXPECT_EQ(r.verdict, Verdict::inconclusive) << r.message;
   EXPECT_NE(r.message.find("refused the stimulus 'ping'"), std::string::npos) << r.message;
 }

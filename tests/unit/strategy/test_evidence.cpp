@@ -150,8 +150,8 @@ TEST(Claims, FutileOnlyPastTheFloorInEveryHistoryOffered) {
   for (int i = 0; i < 687; ++i) ev.record(p, std::vector<EdgeId>{go}, x);
   EXPECT_FALSE(is_futile(g, ev, p, y, visits));
   ev.record(p, std::vector<EdgeId>{go}, x);
-  EXPECT_TRUE(is_futile(g, ev, p, y, visits));                         // 688: 1% ruled out at 99.9%
-  EXPECT_FALSE(is_futile(g, ev, p, x, visits));                        // seen
+  EXPECT_TRUE(is_futile(g, ev, p, y, visits));  // 688: 1% ruled out at 99.9%
+  EXPECT_FALSE(is_futile(g, ev, p, x, visits));  // seen
   EXPECT_FALSE(is_futile(g, ev, p, y, visits, {.rare_rate = 0.001}));  // a lower floor needs more visits
 }
 
@@ -172,7 +172,7 @@ TEST(Claims, EveryHistoryTheRunCanOfferMustHaveBeenOffered) {
   Evidence ev(1);
   for (int i = 0; i < 2000; ++i) ev.record(p, std::vector<EdgeId>{ga}, x);
   EXPECT_TRUE(is_futile(g, ev, p, y, visits));  // b never reached: gb cannot be offered yet
-  visits[ab.index()] = 1;                       // b reached: gb can be offered and never was
+  visits[ab.index()] = 1;                        // b reached: gb can be offered and never was
   EXPECT_FALSE(is_futile(g, ev, p, y, visits));
   for (int i = 0; i < 687; ++i) ev.record(p, std::vector<EdgeId>{gb}, x);
   EXPECT_FALSE(is_futile(g, ev, p, y, visits));
