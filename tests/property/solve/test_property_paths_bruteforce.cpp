@@ -172,6 +172,16 @@ TEST(PropertyPathsBruteForce, StepBoundedPathsAndRewards) {
                        }});
     }
     {
+      PropertyQuery q = base;  // F<=hi b (Pmax: the solver core's bounded-reachability sweep)
+      q.targets = where(B);
+      q.step_bound = hi;
+      cases.push_back({"F<=hi", q, hi, [&](const auto& p) {
+                         for (std::uint32_t i = 0; i <= hi; ++i)
+                           if (B[p[i]]) return true;
+                         return false;
+                       }});
+    }
+    {
       PropertyQuery q = base;  // a U[lo,hi] b
       q.targets = where(B);
       q.allowed = where(A);
@@ -269,6 +279,67 @@ TEST(PropertyPathsBruteForce, StepBoundedPathsAndRewards) {
       expected.push_back(tree_value(g, num, max, hi, v, [&](const auto& p) { return sr[p.back()]; }));
     check(g, iq, expected, "I=hi round " + std::to_string(round));
   }
+}
+
+// Pmax of F<=k in double is the solver core's sweep: its choice at each undecided active vertex,
+// with all k moves left, is an optimal first move (the exact value of its successor with k - 1
+// moves left is the exact optimum), and the value lies within the proved bound of the exact one.
+TEST(PropertyPathsBruteForce, PmaxWithinKMovesChoosesAnOptimalFirstMove) {
+  Rng rng(3233);
+  int checked = 0, ones = 0;
+  static const double probs[] = {0.1, 0.25, 0.5, 1.0 / 3, 0.7, 1e-9};
+  for (int round = 0; round < games; ++round) {
+    // An MDP as PRISM's importer makes it: states (active) choose among choices (passive), each a
+    // distribution over states; some states without choices (dead ends), some targets.
+    GraphBuilder b;
+    const std::uint32_t states = 2 + static_cast<std::uint32_t>(rng.below(6));
+    std::vector<VertexId> s;
+    std::vector<std::uint8_t> target(states);
+    for (std::uint32_t i = 0; i < states; ++i) {
+      s.push_back(b.add_vertex("s" + std::to_string(i), VertexKind::active));
+      target[i] = rng.below(4) == 0;
+    }
+    b.set_initial(s[0]);
+    for (std::uint32_t i = 0; i < states; ++i) {
+      const std::uint32_t choices = static_cast<std::uint32_t>(rng.below(4));
+      for (std::uint32_t j = 0; j < choices; ++j) {
+        const VertexId ch = b.add_vertex("s" + std::to_string(i) + "." + std::to_string(j), VertexKind::passive);
+        b.add_edge({.from = s[i], .to = ch, .label = "a"});
+        const std::uint32_t succ = 1 + static_cast<std::uint32_t>(rng.below(3));
+        for (std::uint32_t t = 0; t < succ; ++t)
+          b.add_edge({.from = ch, .to = s[rng.below(states)], .label = "x", .weight = probs[rng.below(6)]});
+      }
+    }
+    const TestGraph g = b.build();
+    const std::uint64_t k = 1 + rng.below(8);
+    PropertyQuery q;
+    for (std::uint32_t i = 0; i < states; ++i)
+      if (target[i]) q.targets.push_back(s[i]);
+    q.step_bound = k;
+    PropertyOptions exact_o;
+    exact_o.exact = true;
+    const PropertyResult d = solve_property(g, q);
+    const PropertyResult e = solve_property(g, q, exact_o);
+    PropertyQuery shorter = q;
+    shorter.step_bound = k - 1;
+    const PropertyResult e1 = solve_property(g, shorter, exact_o);
+    ASSERT_TRUE(d.certified);
+    for (VertexId v : g.vertices()) {
+      const std::uint32_t i = v.index();
+      ASSERT_LE(std::abs(d.value[i] - exact::to_double(e.exact[i])), d.error_bound + 1e-300) << round << " v" << i;
+      ASSERT_EQ(d.probability_class[i], e.probability_class[i]) << round << " v" << i;
+      if (d.probability_class[i] == ProbabilityClass::one) {
+        ++ones;
+        continue;
+      }
+      if (g.is_passive(v) || d.probability_class[i] != ProbabilityClass::between) continue;
+      ASSERT_FALSE(d.strategy[i].is_none()) << round << " v" << i;
+      EXPECT_EQ(e1.exact[g.target(d.strategy[i]).index()], e.exact[i]) << round << " v" << i;
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 200);
+  EXPECT_GT(ones, 300);  // targets and surely reached states (decided by the graph)
 }
 
 TEST(PropertyPathsBruteForce, SteadyStateIsTheCesaroLimit) {

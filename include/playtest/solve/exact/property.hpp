@@ -20,7 +20,9 @@
 // then policy iteration from a strategy that reaches the absorbing vertices almost surely, switching
 // only on strict improvement (which keeps it doing so, and its fixed point is optimal), each strategy
 // evaluated by solving its linear system: exact rational Gaussian elimination (exact_linear.hpp) or
-// Eigen's sparse LU. Step-bounded: value iteration over the bound. Reward-bounded: one unbounded
+// Eigen's sparse LU. Step-bounded: value iteration over the bound; in double, Pmax of F<=k is the
+// solver core's bounded-reachability sweep (solve_bounded_reachability: its threads and, on a
+// PRISM-shaped MDP, one pass per MDP step), the graph deciding the 0 / 1 classes it leaves open. Reward-bounded: one unbounded
 // problem per budget level 0..B (integer costs), zero-cost edges staying on the level.
 //
 // Certification of a double answer: the final strategy is solved again in rational arithmetic
