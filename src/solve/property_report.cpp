@@ -11,6 +11,7 @@
 
 #include "playtest/base/error.hpp"
 #include "playtest/graph/names.hpp"
+#include "solve/detail/json_out.hpp"
 
 namespace playtest {
 
@@ -433,20 +434,37 @@ void write_property_json(std::ostream& out, const TestGraph& g, const PropertyRe
   nlohmann::json tg = nlohmann::json::array();
   for (VertexId v : q.query.targets) tg.push_back(std::string(g.name(v)));
   j["targets"] = tg;
-  nlohmann::json vs = nlohmann::json::array();
-  for (VertexId v : g.vertices()) {
-    nlohmann::json o;
-    o["id"] = std::string(g.name(v));
-    o["value"] = number(x.value[v.index()]);
-    if (x.has_exact)
-      o["value_exact"] =
-          x.infinite[v.index()] ? nlohmann::json(nullptr) : nlohmann::json(exact::fraction_string(x.exact[v.index()]));
-    const EdgeId e = x.strategy.empty() ? EdgeId::none() : x.strategy[v.index()];
-    o["edge"] = e.is_none() ? nlohmann::json(nullptr) : nlohmann::json(std::string(g.name(e)));
-    vs.push_back(std::move(o));
+  // The vertices streamed (millions on a large export), keys in nlohmann's sorted order.
+  detail::JsonOut o(out);
+  o.head_before_vertices(j);
+  if (g.num_vertices() == 0) {
+    o.raw("[]\n}\n");
+    return;
   }
-  j["vertices"] = std::move(vs);
-  out << j.dump(1) << "\n";
+  o.raw("[\n");
+  for (VertexId v : g.vertices()) {
+    const std::uint32_t i = v.index();
+    if (i > 0) o.raw(",\n");
+    const EdgeId e = x.strategy.empty() ? EdgeId::none() : x.strategy[i];
+    o.raw("  {\n   \"edge\": ");
+    if (e.is_none())
+      o.raw("null");
+    else
+      o.string(g.name(e));
+    o.raw(",\n   \"id\": ");
+    o.string(g.name(v));
+    o.raw(",\n   \"value\": ");
+    o.number(x.value[i]);
+    if (x.has_exact) {
+      o.raw(",\n   \"value_exact\": ");
+      if (x.infinite[i])
+        o.raw("null");
+      else
+        o.string(exact::fraction_string(x.exact[i]));
+    }
+    o.raw("\n  }");
+  }
+  o.raw("\n ]\n}\n");
 }
 
 }  // namespace playtest

@@ -10,6 +10,7 @@
 
 #include "playtest/base/error.hpp"
 #include "playtest/graph/names.hpp"
+#include "solve/detail/json_out.hpp"
 
 namespace playtest {
 
@@ -135,47 +136,6 @@ nlohmann::json summary_json(const TestGraph& g, const SolveReport& r) {
   return s;
 }
 
-// Appends JSON text to a buffer and hands it to the stream in large blocks.
-class JsonOut {
- public:
-  explicit JsonOut(std::ostream& out) : out_(out) { buf_.reserve(block + 256); }
-  ~JsonOut() { flush(); }
-  void raw(std::string_view s) {
-    buf_.append(s);
-    if (buf_.size() >= block) flush();
-  }
-  // A JSON string as nlohmann writes it (escapes only what it must; UTF-8 passes through).
-  void string(std::string_view s) {
-    bool plain = true;
-    for (unsigned char c : s) plain = plain && c >= 0x20 && c != '"' && c != '\\' && c < 0x80;
-    if (plain) {
-      buf_.push_back('"');
-      buf_.append(s);
-      buf_.push_back('"');
-    } else {
-      buf_.append(nlohmann::json(std::string(s)).dump());
-    }
-  }
-  // A double as nlohmann writes it (shortest round-trip form, ".0" on integers); null when not finite.
-  void number(double x) {
-    if (!std::isfinite(x)) {
-      buf_.append("null");
-      return;
-    }
-    char tmp[64];
-    char* end = nlohmann::detail::to_chars(tmp, tmp + sizeof tmp, x);
-    buf_.append(tmp, static_cast<std::size_t>(end - tmp));
-  }
-  void flush() {
-    out_.write(buf_.data(), static_cast<std::streamsize>(buf_.size()));
-    buf_.clear();
-  }
-
- private:
-  static constexpr std::size_t block = std::size_t{1} << 20;
-  std::ostream& out_;
-  std::string buf_;
-};
 
 }  // namespace
 
@@ -328,11 +288,8 @@ void write_solve_json(std::ostream& out, const TestGraph& g, const SolveReport& 
   for (VertexId v : r.request.goals) gl.push_back(std::string(g.name(v)));
   j["goals"] = gl;
   if (!r.iterates.empty()) j["iterates"] = r.iterates;
-  std::string head = j.dump(1);
-  head.resize(head.size() - 2);  // "\n}"
-  JsonOut o(out);
-  o.raw(head);
-  o.raw(",\n \"vertices\": ");
+  detail::JsonOut o(out);
+  o.head_before_vertices(j);
   if (g.num_vertices() == 0) {
     o.raw("[]\n}\n");
     return;
