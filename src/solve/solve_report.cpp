@@ -136,7 +136,6 @@ nlohmann::json summary_json(const TestGraph& g, const SolveReport& r) {
   return s;
 }
 
-
 }  // namespace
 
 std::string_view objective_name(SolveObjective objective) {

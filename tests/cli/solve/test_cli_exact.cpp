@@ -380,9 +380,9 @@ TEST(CliExact, StreamedJsonIsNlohmannsText) {
    "edges":[{"from":"a","to":"p \"q\"\\","label":"go","cost":1},
             {"from":"p \"q\"\\","to":"g","label":"f","cost":1,"prob":0.25},
             {"from":"p \"q\"\\","to":"sink","label":"b","cost":1,"prob":0.75}]})");
-  for (const char* args : {" --property 'Rmax=? [ F \"goal\" ]' --exact --json",
-                           " --property 'Pmax=? [ F \"goal\" ]' --json", " --objective expected --json",
-                           " --objective reach --bound 3 --json"}) {
+  for (const char* args :
+       {" --property 'Rmax=? [ F \"goal\" ]' --exact --json", " --property 'Pmax=? [ F \"goal\" ]' --json",
+        " --objective expected --json", " --objective reach --bound 3 --json"}) {
     const CliResult r = run_playtest("solve " + f + args);
     ASSERT_TRUE(r.code == 0 || r.code == 5) << args << r.err;
     const auto doc = nlohmann::json::parse(r.out);

@@ -288,8 +288,8 @@ TEST(Property, RewardOnADtmcAboveTheExactLimitIsTheCoresExpectedCost) {
     if (both_ends) targets.push_back(VertexId(0));
     const PropertyResult e = solve_property(g, {.kind = PropertyKind::reward, .targets = targets}, {.exact = true});
     for (const PropertyDirection d : {PropertyDirection::max, PropertyDirection::min}) {
-      const PropertyResult r =
-          solve_property(g, {.kind = PropertyKind::reward, .direction = d, .targets = targets}, {.exact_check_vertices = 2});
+      const PropertyResult r = solve_property(g, {.kind = PropertyKind::reward, .direction = d, .targets = targets},
+                                              {.exact_check_vertices = 2});
       ASSERT_TRUE(r.certified) << r.not_certified;
       ASSERT_EQ(r.lower.size(), g.num_vertices());
       for (int i = 0; i <= n; ++i) {
