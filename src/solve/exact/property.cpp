@@ -710,6 +710,24 @@ PropertyResult pmin_by_expected_cost(const TestGraph& g, const std::vector<std::
       ++r.num_zero;
     }
   }
+  if (r.num_zero + r.num_one == n) {
+    // The graph has decided every vertex (consensus `P>=1 [ F "finished" ]`: all 6.3M): nothing
+    // is left to compute, and the answer is exact.
+    r.value.assign(n, 0.0);
+    r.infinite.assign(n, 0);
+    r.strategy.assign(n, EdgeId::none());
+    for (std::uint32_t v = 0; v < n; ++v) {
+      if (r.probability_class[v] == ProbabilityClass::one)
+        r.value[v] = 1;
+      else if (g.is_active(VertexId{v}) && avoid[v] != detail::no_choice)
+        r.strategy[v] = EdgeId{avoid[v]};
+    }
+    r.certified = true;
+    r.error_bound = 0;
+    r.lower = r.value;
+    r.upper = r.value;
+    return r;
+  }
   GraphBuilder b;
   b.reserve(n, g.num_edges());
   b.names_are_distinct();

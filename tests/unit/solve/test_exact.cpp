@@ -303,6 +303,34 @@ TEST(Property, RewardOnADtmcAboveTheExactLimitIsTheCoresExpectedCost) {
   }
 }
 
+// Above the exact limit, Pmin where the graph decides every vertex (0 or 1) computes nothing more:
+// exact values, error 0, and at a probability-0 vertex the choice that avoids the targets (no
+// expected-cost solve on a copy of the graph: consensus N=6 `P>=1` took 1.8 GB for it).
+TEST(Property, PminDecidedEverywhereByTheGraphIsExactWithoutASolve) {
+  GraphBuilder b;
+  const VertexId s = b.add_vertex("s", VertexKind::active);
+  const VertexId t = b.add_vertex("t", VertexKind::active);
+  const VertexId goal = b.add_vertex("goal", VertexKind::active, true);
+  const VertexId sink = b.add_vertex("sink", VertexKind::active);
+  b.set_initial(s);
+  b.add_edge({.from = s, .to = goal, .label = "win", .cost = 1});
+  b.add_edge({.from = s, .to = sink, .label = "lose", .cost = 1});
+  b.add_edge({.from = t, .to = goal, .label = "only", .cost = 1});
+  b.add_edge({.from = sink, .to = sink, .label = "stay", .cost = 1});
+  const TestGraph g = b.build();
+  const PropertyResult r = solve_property(g, {.direction = PropertyDirection::min, .targets = {goal}},
+                                          {.exact_check_vertices = 1});
+  ASSERT_TRUE(r.certified) << r.not_certified;
+  EXPECT_EQ(r.error_bound, 0);
+  EXPECT_EQ(r.evaluations, 0u);
+  EXPECT_EQ(r.value, (std::vector<double>{0, 1, 1, 0}));
+  EXPECT_EQ(r.num_zero, 2u);
+  EXPECT_EQ(r.num_one, 2u);
+  EXPECT_EQ(g.label(r.strategy[s.index()]), "lose");
+  EXPECT_EQ(r.lower, r.value);
+  EXPECT_EQ(r.upper, r.value);
+}
+
 // An MDP: from s the scheduler picks "safe" (reach the goal with 1/2, else a sink) or "risky"
 // (the goal with 1/10, back to s with 8/10, a sink with 1/10) or "loop" (stay).
 // Pmax = 1/2 (safe); Pmin = 0 (loop forever); without loop: Pmin = min(1/2, (1/10)/(2/10)) = 1/2.
