@@ -436,15 +436,8 @@ void write_property_json(std::ostream& out, const TestGraph& g, const PropertyRe
   j["targets"] = tg;
   // The vertices streamed (millions on a large export), keys in nlohmann's sorted order.
   detail::JsonOut o(out);
-  o.head_before_vertices(j);
-  if (g.num_vertices() == 0) {
-    o.raw("[]\n}\n");
-    return;
-  }
-  o.raw("[\n");
-  for (VertexId v : g.vertices()) {
-    const std::uint32_t i = v.index();
-    if (i > 0) o.raw(",\n");
+  o.document_with_vertices(j, g.num_vertices(), [&](std::uint32_t i) {
+    const VertexId v{i};
     const EdgeId e = x.strategy.empty() ? EdgeId::none() : x.strategy[i];
     o.raw("  {\n   \"edge\": ");
     if (e.is_none())
@@ -463,8 +456,7 @@ void write_property_json(std::ostream& out, const TestGraph& g, const PropertyRe
         o.string(exact::fraction_string(x.exact[i]));
     }
     o.raw("\n  }");
-  }
-  o.raw("\n ]\n}\n");
+  });
 }
 
 }  // namespace playtest

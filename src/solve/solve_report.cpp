@@ -288,14 +288,8 @@ void write_solve_json(std::ostream& out, const TestGraph& g, const SolveReport& 
   j["goals"] = gl;
   if (!r.iterates.empty()) j["iterates"] = r.iterates;
   detail::JsonOut o(out);
-  o.head_before_vertices(j);
-  if (g.num_vertices() == 0) {
-    o.raw("[]\n}\n");
-    return;
-  }
-  o.raw("[\n");
-  for (VertexId v : g.vertices()) {
-    if (v.index() > 0) o.raw(",\n");
+  o.document_with_vertices(j, g.num_vertices(), [&](std::uint32_t i) {
+    const VertexId v{i};
     const EdgeId e = r.edge(v);
     // Keys in nlohmann's (sorted) order.
     if (obj != SolveObjective::expected) {
@@ -328,8 +322,7 @@ void write_solve_json(std::ostream& out, const TestGraph& g, const SolveReport& 
         break;
     }
     o.raw("\n  }");
-  }
-  o.raw("\n ]\n}\n");
+  });
 }
 
 }  // namespace playtest

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
@@ -43,13 +44,25 @@ class JsonOut {
     char* end = nlohmann::detail::to_chars(tmp, tmp + sizeof tmp, x);
     buf_.append(tmp, static_cast<std::size_t>(end - tmp));
   }
-  // The document `j` (an object whose keys all sort before "vertices") without its closing brace,
-  // then the key "vertices": the caller writes the array and "\n}\n".
-  void head_before_vertices(const nlohmann::json& j) {
+  // The document `j` (an object whose keys all sort before "vertices") followed by the key
+  // "vertices": an array of n entries, entry i written by write_vertex(i) as nlohmann's dump(1)
+  // writes an object at that depth ("  {\n   \"key\": ...\n  }").
+  template <class WriteVertex>
+  void document_with_vertices(const nlohmann::json& j, std::uint32_t n, WriteVertex&& write_vertex) {
     std::string head = j.dump(1);
     head.resize(head.size() - 2);  // "\n}"
     raw(head);
     raw(",\n \"vertices\": ");
+    if (n == 0) {
+      raw("[]\n}\n");
+      return;
+    }
+    raw("[\n");
+    for (std::uint32_t i = 0; i < n; ++i) {
+      if (i > 0) raw(",\n");
+      write_vertex(i);
+    }
+    raw("\n ]\n}\n");
   }
   void flush() {
     out_.write(buf_.data(), static_cast<std::streamsize>(buf_.size()));

@@ -993,9 +993,11 @@ PropertyResult solve_property(const TestGraph& g, const PropertyQuery& q, const 
   const bool large = n > o.exact_check_vertices;
   const bool unbounded = !q.step_bound && !q.reward_bound;
   // Without a choice anywhere (a DTMC) Rmin and Rmax are one number: the solver core's expected cost.
-  const bool choice = std::any_of(g.vertices().begin(), g.vertices().end(),
-                                  [&](VertexId v) { return g.is_active(v) && g.out_degree(v) > 1; });
-  if (q.kind == PropertyKind::reward && (q.direction == PropertyDirection::min || !choice) && large)
+  auto no_choice = [&] {
+    return std::none_of(g.vertices().begin(), g.vertices().end(),
+                        [&](VertexId v) { return g.is_active(v) && g.out_degree(v) > 1; });
+  };
+  if (q.kind == PropertyKind::reward && large && (q.direction == PropertyDirection::min || no_choice()))
     return rmin_by_expected_cost(g, q, o);
   if (q.kind == PropertyKind::probability && q.direction == PropertyDirection::min && unbounded && large)
     return detail::pmin_by_expected_cost(g, m.is_target, m.is_allowed, o);

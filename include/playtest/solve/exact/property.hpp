@@ -22,8 +22,9 @@
 // evaluated by solving its linear system: exact rational Gaussian elimination (exact_linear.hpp) or
 // Eigen's sparse LU. Step-bounded: value iteration over the bound; in double, Pmax of F<=k is the
 // solver core's bounded-reachability sweep (solve_bounded_reachability: its threads and, on a
-// PRISM-shaped MDP, one pass per MDP step), the graph deciding the 0 / 1 classes it leaves open. Reward-bounded: one unbounded
-// problem per budget level 0..B (integer costs), zero-cost edges staying on the level.
+// PRISM-shaped MDP, one pass per MDP step), the graph deciding the 0 / 1 classes it leaves open.
+// Reward-bounded: one unbounded problem per budget level 0..B (integer costs), zero-cost edges
+// staying on the level.
 //
 // Certification of a double answer: the final strategy is solved again in rational arithmetic
 // (policy iteration warm-started from it, usually one evaluation and one improvement check) when
