@@ -331,33 +331,51 @@ ReachValue BoundedReachResult::recorded(VertexId v, std::uint32_t k) const {
                         static_cast<std::size_t>(it - record_vertices_.begin())];
 }
 
-BoundedReachResult solve_bounded_reachability(const TestGraph& g, std::span<const VertexId> goals,
-                                              const BoundedReachOptions& options) {
-  const auto goal = detail::goal_flags(g, goals);
+namespace detail {
+namespace {
+
+// The choice model the sweeps run on: folded when every pass is one MDP step and every recorded
+// vertex keeps a state (see BoundedReachOptions::fold_choices), else per vertex.
+ChoiceModel reach_model(const TestGraph& g, std::span<const std::uint8_t> goal, const BoundedReachOptions& options) {
   const std::uint32_t nv = g.num_vertices();
   for (VertexId v : options.record)
     if (v.is_none() || v.index() >= nv)
       throw UsageError("record", "solve_bounded_reachability: recorded vertex id out of range");
-  const std::vector<VertexId> order = detail::non_goals(g, goal);
+  const std::vector<VertexId> order = non_goals(g, goal);
   const bool large = nv >= 65536;
-  detail::Team team(large ? detail::resolve_threads(options.threads) : 1);
-  std::optional<detail::ChoiceModel> model;
+  Team team(large ? resolve_threads(options.threads) : 1);
   if ((options.fold_choices == ChoiceFolding::always || (options.fold_choices == ChoiceFolding::automatic && large)) &&
-      detail::two_move_shape(g, goal)) {
-    // Folded only when every pass is one MDP step and every recorded vertex keeps a state.
-    detail::ChoiceModel f = detail::build_folded_model(team, g, goal, order, detail::ModelCosts::worst_case);
+      two_move_shape(g, goal)) {
+    ChoiceModel f = build_folded_model(team, g, goal, order, ModelCosts::worst_case);
     bool ok = f.two_move_steps();
-    for (VertexId v : options.record) ok = ok && f.vertex_index[v.index()] != detail::model_folded;
-    if (ok) model = std::move(f);
+    for (VertexId v : options.record) ok = ok && f.vertex_index[v.index()] != model_folded;
+    if (ok) return f;
   }
-  if (!model) model = detail::build_vertex_model(team, g, goal, order, detail::ModelCosts::worst_case);
+  return build_vertex_model(team, g, goal, order, ModelCosts::worst_case);
+}
+
+}  // namespace
+
+BoundedReachResult solve_bounded_min_probability(const TestGraph& g, std::span<const VertexId> goals,
+                                                 const BoundedReachOptions& options) {
+  const auto goal = goal_flags(g, goals);
+  const ChoiceModel model = reach_model(g, goal, options);
+  return run(g, model, options, MinProbabilityOrder{});
+}
+
+}  // namespace detail
+
+BoundedReachResult solve_bounded_reachability(const TestGraph& g, std::span<const VertexId> goals,
+                                              const BoundedReachOptions& options) {
+  const auto goal = detail::goal_flags(g, goals);
+  const detail::ChoiceModel model = detail::reach_model(g, goal, options);
   switch (options.order) {
     case ReachOrder::probability:
-      return detail::run(g, *model, options, ProbabilityOrder{});
+      return detail::run(g, model, options, ProbabilityOrder{});
     case ReachOrder::lexicographic:
       break;
   }
-  return detail::run(g, *model, options, LexicographicOrder{});
+  return detail::run(g, model, options, LexicographicOrder{});
 }
 
 }  // namespace playtest

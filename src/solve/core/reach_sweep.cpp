@@ -110,9 +110,10 @@ template <bool TwoMove, bool Costs, bool Track>
     const std::uint32_t cur = slot_[u];
     std::uint32_t best_slot = cur;
     ReachValue best{};
-    if (cur != 0) {
-      const ReachValue& y = r[col[cur - 1]];
-      best = {y.prob, cost[cur - 1] + y.cost};
+    if constexpr (must_choose_v<Order>) best_slot = cur == 0 && deg > 0 ? 1 : cur;
+    if (best_slot != 0) {
+      const ReachValue& y = r[col[best_slot - 1]];
+      best = {y.prob, cost[best_slot - 1] + y.cost};
     }
     for (std::uint32_t j = 0; j < deg; ++j) {
       const ReachValue& y = r[col[j]];
@@ -122,7 +123,7 @@ template <bool TwoMove, bool Costs, bool Track>
       best.cost = take ? x.cost : best.cost;
       best_slot = take ? j + 1 : best_slot;
     }
-    if (best_slot != 0 && order_.better(ReachValue{}, best)) {
+    if (!must_choose_v<Order> && best_slot != 0 && order_.better(ReachValue{}, best)) {
       best = ReachValue{};
       best_slot = 0;
     }
@@ -154,11 +155,11 @@ template <bool TwoMove, bool Costs, bool Track>
     }
     ReachValue best = at_cur;
     std::uint32_t best_slot = cur;
-    if (deg > 0 && order_.better(top, best)) {
+    if (deg > 0 && ((must_choose_v<Order> && cur == 0) || order_.better(top, best))) {
       best = top;
       best_slot = top_slot;
     }
-    if (best_slot != 0 && order_.better(ReachValue{}, best)) {
+    if (!must_choose_v<Order> && best_slot != 0 && order_.better(ReachValue{}, best)) {
       best = ReachValue{};
       best_slot = 0;
     }
@@ -382,6 +383,7 @@ void ReachSweeper<Order>::refresh_choice_values() {
 
 template class ReachSweeper<LexicographicOrder>;
 template class ReachSweeper<ProbabilityOrder>;
+template class ReachSweeper<MinProbabilityOrder>;
 template class ReachSweeper<ReachPreorderRef>;
 
 }  // namespace playtest::detail

@@ -26,6 +26,18 @@
 
 namespace playtest::detail {
 
+// Minimize the probability (Pmin of F<=k): the tester is the adversary of reaching the goal, so an
+// active state with choices never gives up (its null option, (0, 0), would be a free win); it takes
+// a least option, keeping its previous choice unless one is strictly less.
+struct MinProbabilityOrder {
+  static constexpr bool must_choose = true;
+  bool better(ReachValue a, ReachValue b) const { return a.prob < b.prob; }
+};
+
+// Whether the order's active states must take one of their choices (no null option).
+template <class Order>
+inline constexpr bool must_choose_v = requires { Order::must_choose; };
+
 template <class Order>
 class ReachSweeper {
  public:
@@ -110,5 +122,10 @@ class ReachSweeper {
   };
   std::vector<Part> parts_;
 };
+
+// Pmin of F<=k: solve_bounded_reachability with the tester minimizing the probability
+// (MinProbabilityOrder; options.order is not read). Defined in src/solve/bounded_reachability.cpp.
+BoundedReachResult solve_bounded_min_probability(const TestGraph& g, std::span<const VertexId> goals,
+                                                 const BoundedReachOptions& options);
 
 }  // namespace playtest::detail

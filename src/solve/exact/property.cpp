@@ -17,6 +17,7 @@
 #include "playtest/solve/exact/linear.hpp"
 #include "playtest/solve/expected_cost.hpp"
 #include "solve/core/qualitative.hpp"
+#include "solve/core/reach_sweep.hpp"
 #include "solve/exact/property_paths.hpp"
 
 namespace playtest {
@@ -621,17 +622,20 @@ double rounding_bound(const TestGraph& g, std::uint64_t steps) {
   return static_cast<double>(steps) * worst * (1 + 1e-10) + 0x1p-60;
 }
 
-// Pmax of F<=k on the solver core: the bounded-reachability sweep (seed 000 §3.3, probability
-// only) on solve/core's choice model, with its threads and, on an MDP of the PRISM importer's
-// shape, its folded passes of one MDP step. The sweep's value at an active vertex is the best of
-// its edges or 0 (giving up), which is Pmax's: a probability is never below 0. The error bound adds
-// the sweep's proved rounding bound (against the graph's doubles) to the one of the doubles against
-// the export's numbers. The exact 0 / 1 classes are the graph's (step_bounded_classes), searched
-// only where the numbers leave them open: a positive double proves a positive path (without one
-// every term is exactly 0), a value below 1 - bound proves the value below 1; a value of 0 (which
-// may be an underflow) or within the bound of 1 asks the graph.
-PropertyResult pmax_step_bounded(const TestGraph& g, const std::vector<std::uint8_t>& is_target, std::uint32_t k,
-                                 const PropertyOptions& o) {
+// Pmax and Pmin of F<=k on the solver core: the bounded-reachability sweep (seed 000 §3.3,
+// probability only) on solve/core's choice model, with its threads and, on an MDP of the PRISM
+// importer's shape, its folded passes of one MDP step. For Pmax the sweep's value at an active
+// vertex is the best of its edges or 0 (giving up), which is Pmax's: a probability is never below 0;
+// for Pmin (MinProbabilityOrder) the least of its edges, no giving up. The error bound adds the
+// sweep's proved rounding bound (against the graph's doubles; min and max are 1-Lipschitz, so it
+// holds for both) to the one of the doubles against the export's numbers. The exact 0 / 1 classes
+// are the graph's (step_distance under the best (max) or worst (min) scheduler), searched only where
+// the numbers leave them open: a positive double proves a positive path (without one every term is
+// exactly 0), a value below 1 - bound proves the value below 1; a value of 0 (which may be an
+// underflow) or within the bound of 1 asks the graph. The strategy: Pmax's choice where the value is
+// positive; Pmin's at every active vertex with an edge (keeping the value at 0 is its point).
+PropertyResult p_step_bounded(const TestGraph& g, const std::vector<std::uint8_t>& is_target, std::uint32_t k,
+                              bool max, const PropertyOptions& o) {
   const std::uint32_t n = g.num_vertices();
   std::vector<VertexId> goals;
   for (std::uint32_t v = 0; v < n; ++v)
@@ -640,7 +644,8 @@ PropertyResult pmax_step_bounded(const TestGraph& g, const std::vector<std::uint
   bo.bound = k;
   bo.order = ReachOrder::probability;
   bo.threads = o.threads;
-  const BoundedReachResult br = solve_bounded_reachability(g, goals, bo);
+  const BoundedReachResult br =
+      max ? solve_bounded_reachability(g, goals, bo) : detail::solve_bounded_min_probability(g, goals, bo);
   PropertyResult r;
   r.certified = true;
   r.error_bound = br.prob_error_bound() + rounding_bound(g, k);
@@ -655,8 +660,8 @@ PropertyResult pmax_step_bounded(const TestGraph& g, const std::vector<std::uint
   if (open_zero || open_one) {
     const std::vector<QualStatus> status = detail::graph_status(g, is_target, std::vector<std::uint8_t>(n, 1));
     const detail::GraphGame game(g, status);
-    if (open_zero) positive = detail::step_distance(game, false, false, k);
-    if (open_one) sure = detail::step_distance(game, false, true, k);
+    if (open_zero) positive = detail::step_distance(game, !max, false, k);
+    if (open_one) sure = detail::step_distance(game, !max, true, k);
   }
   r.value.assign(n, 0.0);
   r.strategy.assign(n, EdgeId::none());
@@ -665,6 +670,7 @@ PropertyResult pmax_step_bounded(const TestGraph& g, const std::vector<std::uint
   for (std::uint32_t v = 0; v < n; ++v) {
     const VertexId u(v);
     const double p = br.prob(u);
+    if (!is_target[v] && g.is_active(u) && (!max || p > 0)) r.strategy[v] = br.choice(u);
     if (is_target[v] || (p >= 1 - r.error_bound && sure[v] <= k)) {
       r.value[v] = 1;
       r.probability_class[v] = ProbabilityClass::one;
@@ -674,7 +680,6 @@ PropertyResult pmax_step_bounded(const TestGraph& g, const std::vector<std::uint
       ++r.num_zero;
     } else {
       r.value[v] = p;
-      if (g.is_active(u)) r.strategy[v] = br.choice(u);
     }
   }
   return r;
@@ -1009,10 +1014,10 @@ PropertyResult solve_property(const TestGraph& g, const PropertyQuery& q, const 
     PropertyResult vi = detail::rmax_by_value_iteration(g, m.is_target, o);
     if (vi.certified) return vi;
   }
-  if (q.kind == PropertyKind::probability && q.direction == PropertyDirection::max && q.step_bound &&
-      *q.step_bound <= std::numeric_limits<std::uint32_t>::max() &&
+  if (q.kind == PropertyKind::probability && q.step_bound && *q.step_bound <= std::numeric_limits<std::uint32_t>::max() &&
       std::all_of(m.is_allowed.begin(), m.is_allowed.end(), [](std::uint8_t a) { return a != 0; }))
-    return pmax_step_bounded(g, m.is_target, static_cast<std::uint32_t>(*q.step_bound), o);
+    return p_step_bounded(g, m.is_target, static_cast<std::uint32_t>(*q.step_bound),
+                          q.direction == PropertyDirection::max, o);
   PropertyResult r;
   const Solved<double> s = solve_query(g, numbers_double(g), q, m.is_target, m.is_allowed, o, nullptr, nullptr);
   fill_result(s, q, n, r);
