@@ -9,6 +9,7 @@
 // Double passes carry a proved rounding bound on top of the inner answer's; exact ones are exact.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <vector>
 
@@ -38,7 +39,17 @@ PropertyResult pmax_by_quotient(const TestGraph& g, const std::vector<std::uint8
 // (lower, upper, error_bound, certified) from a super-solution of Bellman's equations and a
 // sub-solution of the strategy's, checked with outward rounding on the graph's numbers
 // (rmax_certificate.cpp). False, leaving r as it was, when the checks fail.
-bool certify_rmax(const TestGraph& g, const std::vector<std::uint8_t>& is_target, PropertyResult& r);
+// The first candidate widens the values by a multiple of the most expected moves to a target
+// (`moves` when given, else Gauss-Seidel sweeps within `deadline`); then by multiples of the values.
+bool certify_rmax(const TestGraph& g, const std::vector<std::uint8_t>& is_target, PropertyResult& r,
+                  std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max(),
+                  const std::vector<double>* moves = nullptr);
+
+// Rmax above the exact check's limit on the solver core: +infinity where some scheduler misses the
+// targets with a positive probability (prob1A on the graph), elsewhere the core's policy iteration
+// on the negated costs (every strategy reaches a target there), certified by certify_rmax.
+PropertyResult rmax_by_policy_iteration(const TestGraph& g, const std::vector<std::uint8_t>& is_target,
+                                        const PropertyOptions& o);
 
 // Rmax above the exact check's limit: +infinity where some scheduler misses the targets with a
 // positive probability (prob1A on the graph), elsewhere Gauss-Seidel value iteration to a fixed
