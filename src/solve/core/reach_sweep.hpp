@@ -36,7 +36,9 @@ struct MinProbabilityOrder {
 
 // Whether the order's active states must take one of their choices (no null option).
 template <class Order>
-inline constexpr bool must_choose_v = requires { Order::must_choose; };
+inline constexpr bool must_choose_v = requires {
+  Order::must_choose;
+};
 
 template <class Order>
 class ReachSweeper {

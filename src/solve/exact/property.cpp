@@ -634,8 +634,8 @@ double rounding_bound(const TestGraph& g, std::uint64_t steps) {
 // exactly 0), a value below 1 - bound proves the value below 1; a value of 0 (which may be an
 // underflow) or within the bound of 1 asks the graph. The strategy: Pmax's choice where the value is
 // positive; Pmin's at every active vertex with an edge (keeping the value at 0 is its point).
-PropertyResult p_step_bounded(const TestGraph& g, const std::vector<std::uint8_t>& is_target, std::uint32_t k,
-                              bool max, const PropertyOptions& o) {
+PropertyResult p_step_bounded(const TestGraph& g, const std::vector<std::uint8_t>& is_target, std::uint32_t k, bool max,
+                              const PropertyOptions& o) {
   const std::uint32_t n = g.num_vertices();
   std::vector<VertexId> goals;
   for (std::uint32_t v = 0; v < n; ++v)
@@ -1016,7 +1016,8 @@ PropertyResult solve_property(const TestGraph& g, const PropertyQuery& q, const 
     PropertyResult vi = detail::rmax_by_value_iteration(g, m.is_target, o);
     if (vi.certified) return vi;
   }
-  if (q.kind == PropertyKind::probability && q.step_bound && *q.step_bound <= std::numeric_limits<std::uint32_t>::max() &&
+  if (q.kind == PropertyKind::probability && q.step_bound &&
+      *q.step_bound <= std::numeric_limits<std::uint32_t>::max() &&
       std::all_of(m.is_allowed.begin(), m.is_allowed.end(), [](std::uint8_t a) { return a != 0; }))
     return p_step_bounded(g, m.is_target, static_cast<std::uint32_t>(*q.step_bound),
                           q.direction == PropertyDirection::max, o);

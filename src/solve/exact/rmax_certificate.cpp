@@ -99,6 +99,28 @@ std::vector<double> most_expected_moves(const TestGraph& g, const std::vector<st
   return {};
 }
 
+// Rmax's start: +infinity where some scheduler misses the targets with a positive probability
+// (prob1A on the graph), 0 elsewhere, no strategy yet.
+PropertyResult rmax_start(const TestGraph& g, const std::vector<std::uint8_t>& is_target) {
+  const std::uint32_t n = g.num_vertices();
+  const std::vector<std::uint8_t> allowed(n, 1);
+  const std::vector<QualStatus> status = graph_status(g, is_target, allowed);
+  const GraphGame game(g, status);
+  const auto positive = positive_region(game, true, nullptr);
+  const auto one = prob1_every(game, positive);
+  PropertyResult r;
+  r.value.assign(n, 0.0);
+  r.infinite.assign(n, 0);
+  r.strategy.assign(n, EdgeId::none());
+  for (std::uint32_t v = 0; v < n; ++v)
+    if (!is_target[v] && !one[v]) {
+      r.infinite[v] = 1;
+      r.value[v] = inf;
+      ++r.num_infinite;
+    }
+  return r;
+}
+
 }  // namespace
 
 bool certify_rmax(const TestGraph& g, const std::vector<std::uint8_t>& is_target, PropertyResult& r,
@@ -131,10 +153,9 @@ bool certify_rmax(const TestGraph& g, const std::vector<std::uint8_t>& is_target
   std::vector<double> wide;
   double s_w = 0;
   {
-    const std::vector<double> w = moves != nullptr ? *moves
-                                                   : most_expected_moves(g, is_target,
-                                                                         closest_first(g, is_target, r.infinite),
-                                                                         100000, deadline);
+    const std::vector<double> w =
+        moves != nullptr ? *moves
+                         : most_expected_moves(g, is_target, closest_first(g, is_target, r.infinite), 100000, deadline);
     if (!w.empty()) {
       double res = 0, xmax = 0, wmax = 0;
       std::uint32_t dmax = 1;
@@ -206,45 +227,10 @@ bool certify_rmax(const TestGraph& g, const std::vector<std::uint8_t>& is_target
 
 PropertyResult rmax_by_value_iteration(const TestGraph& g, const std::vector<std::uint8_t>& is_target,
                                        const PropertyOptions& o) {
-  const std::uint32_t n = g.num_vertices();
-  const std::vector<std::uint8_t> allowed(n, 1);
-  const std::vector<QualStatus> status = graph_status(g, is_target, allowed);
-  const GraphGame game(g, status);
-  const auto positive = positive_region(game, true, nullptr);
-  const auto one = prob1_every(game, positive);
-  PropertyResult r;
-  r.value.assign(n, 0.0);
-  r.infinite.assign(n, 0);
-  r.strategy.assign(n, EdgeId::none());
+  PropertyResult r = rmax_start(g, is_target);
   // Finite where every scheduler reaches a target almost surely; the region is swept closest to
   // the targets first (Gauss-Seidel), which every scheduler leaves.
-  std::vector<std::uint32_t> order, roff(n + 1, 0), pred;
-  std::vector<std::uint8_t> seen(n, 0);
-  for (std::uint32_t v = 0; v < n; ++v) {
-    if (is_target[v]) {
-      seen[v] = 1;
-      order.push_back(v);
-    } else if (!one[v]) {
-      r.infinite[v] = 1;
-      r.value[v] = inf;
-      ++r.num_infinite;
-    }
-  }
-  for (EdgeId e : g.edges()) ++roff[g.target(e).index() + 1];
-  for (std::uint32_t v = 0; v < n; ++v) roff[v + 1] += roff[v];
-  pred.resize(roff[n]);
-  {
-    std::vector<std::uint32_t> at(roff.begin(), roff.end() - 1);
-    for (EdgeId e : g.edges()) pred[at[g.target(e).index()]++] = g.source(e).index();
-  }
-  for (std::size_t i = 0; i < order.size(); ++i)
-    for (std::uint32_t j = roff[order[i]]; j < roff[order[i] + 1]; ++j) {
-      const std::uint32_t u = pred[j];
-      if (!seen[u] && !r.infinite[u]) {
-        seen[u] = 1;
-        order.push_back(u);
-      }
-    }
+  const std::vector<std::uint32_t> order = closest_first(g, is_target, r.infinite);
   const auto deadline =
       std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                              std::chrono::duration<double>(std::max(0.0, o.check_seconds)));
@@ -291,30 +277,16 @@ PropertyResult rmax_by_value_iteration(const TestGraph& g, const std::vector<std
 PropertyResult rmax_by_policy_iteration(const TestGraph& g, const std::vector<std::uint8_t>& is_target,
                                         const PropertyOptions& o) {
   const std::uint32_t n = g.num_vertices();
-  const std::vector<std::uint8_t> allowed(n, 1);
-  const std::vector<QualStatus> status = graph_status(g, is_target, allowed);
-  const GraphGame game(g, status);
-  const auto positive = positive_region(game, true, nullptr);
-  const auto one = prob1_every(game, positive);
-  PropertyResult r;
-  r.value.assign(n, 0.0);
-  r.infinite.assign(n, 0);
-  r.strategy.assign(n, EdgeId::none());
-  for (std::uint32_t v = 0; v < n; ++v)
-    if (!is_target[v] && !one[v]) {
-      r.infinite[v] = 1;
-      r.value[v] = inf;
-      ++r.num_infinite;
-    }
+  PropertyResult r = rmax_start(g, is_target);
   // The region is closed (an edge out of it would make its source infinite) and every strategy
   // reaches a target from it almost surely: minimizing the negated costs is maximizing, and the
   // core's policy iteration needs no properness repair.
   std::vector<VertexId> work;
   for (std::uint32_t v : closest_first(g, is_target, r.infinite))
     if (!is_target[v]) work.emplace_back(v);
-  const auto deadline = std::chrono::steady_clock::now() +
-                        std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                            std::chrono::duration<double>(std::max(0.0, o.check_seconds)));
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                             std::chrono::duration<double>(std::max(0.0, o.check_seconds)));
   std::vector<double> moves;
   if (!work.empty()) {
     Team team(work.size() >= 65536 ? resolve_threads(o.threads) : 1);
