@@ -290,8 +290,20 @@ PropertyResult rmax_by_policy_iteration(const TestGraph& g, const std::vector<st
   std::vector<double> moves;
   if (!work.empty()) {
     Team team(work.size() >= 65536 ? resolve_threads(o.threads) : 1);
-    ChoiceModel m = build_vertex_model(team, g, is_target, work, ModelCosts::expected);
+    // Large MDPs of the PRISM importer's shape on the folded model (one state per PRISM state, the
+    // choice vertices folded into their edges), as the expected-cost solver does.
+    ChoiceModel m = work.size() >= 65536 ? build_folded_model(team, g, is_target, work, ModelCosts::expected)
+                                         : build_vertex_model(team, g, is_target, work, ModelCosts::expected);
     for (double& c : m.cost) c = -c;
+    // A folded vertex's value from its successors' (states or targets): its edges' expectation.
+    const auto fill_folded = [&](std::vector<double>& val, bool unit) {
+      for (VertexId v : work) {
+        if (m.vertex_index[v.index()] != model_folded) continue;
+        double sum = 0;
+        for (EdgeId e : g.out_edges(v)) sum += g.probability(e) * ((unit ? 1.0 : g.cost(e)) + val[g.target(e).index()]);
+        val[v.index()] = std::max(0.0, sum);
+      }
+    };
     const ModelReverse rev = reverse_model(m);
     std::vector<std::uint32_t> choice;
     std::vector<double> x(std::size_t{m.n} + 1, 0.0);
@@ -310,15 +322,17 @@ PropertyResult rmax_by_policy_iteration(const TestGraph& g, const std::vector<st
       r.value[v] = std::max(0.0, -x[i]);
       if (!m.passive[i]) r.strategy[v] = m.choice_edge[choice[i]];
     }
-    // The most expected moves, for the certificate's widening: the same policy iteration with one
-    // move per choice, from the reward's strategy (usually a few evaluations where Gauss-Seidel
+    fill_folded(r.value, false);
+    // The most expected moves, for the certificate's widening: the same policy iteration with a
+    // choice's moves as its cost, from the reward's strategy (usually a few evaluations where Gauss-Seidel
     // sweeps would crawl over thousands of expected moves).
-    for (double& c : m.cost) c = -1.0;
+    for (std::uint32_t c = 0; c < m.num_choices(); ++c) m.cost[c] = -static_cast<double>(m.moves(c));
     PolicyIterationStats mstats;
     if (policy_iteration(team, m, rev, 10000, 1e-9, choice, x, mstats, blocks) == PolicyIterationEnd::stable &&
         !x.empty()) {
       moves.assign(n, 0.0);
       for (std::uint32_t i = 0; i < m.n; ++i) moves[m.state_vertex[i].index()] = -x[i];
+      fill_folded(moves, true);
     }
   }
   if (!certify_rmax(g, is_target, r, deadline, moves.empty() ? nullptr : &moves))
