@@ -356,11 +356,25 @@ ChoiceModel reach_model(const TestGraph& g, std::span<const std::uint8_t> goal, 
 
 }  // namespace
 
-BoundedReachResult solve_bounded_min_probability(const TestGraph& g, std::span<const VertexId> goals,
-                                                 const BoundedReachOptions& options) {
+BoundedReachResult solve_bounded_probability(const TestGraph& g, std::span<const VertexId> goals, bool maximize,
+                                             std::span<const std::uint8_t> zero, const BoundedReachOptions& options) {
   const auto goal = goal_flags(g, goals);
-  const ChoiceModel model = reach_model(g, goal, options);
-  return run(g, model, options, MinProbabilityOrder{});
+  if (!zero.empty() && zero.size() != g.num_vertices())
+    throw UsageError("zero", "solve_bounded_probability: one flag per vertex");
+  const bool any_zero = std::any_of(zero.begin(), zero.end(), [](std::uint8_t z) { return z != 0; });
+  BoundedReachOptions o = options;
+  if (any_zero) o.fold_choices = ChoiceFolding::never;  // a zero vertex must keep a state of its own
+  ChoiceModel model = reach_model(g, goal, o);
+  if (any_zero)
+    // Every entry of a zero state's choices leads back to it: its value stays (0, 0) at every bound
+    // (no option is worth more than nothing for Pmax; the only option, nothing, for Pmin), and the
+    // model keeps its shape (one choice per edge: the strategy and change log still name edges).
+    for (std::uint32_t i = 0; i < model.n; ++i)
+      if (zero[model.state_vertex[i].index()])
+        for (std::uint32_t c = model.first_choice[i]; c < model.first_choice[i + 1]; ++c)
+          for (std::uint32_t k = model.first_entry[c]; k < model.first_entry[c + 1]; ++k) model.column[k] = i;
+  if (maximize) return run(g, model, o, ProbabilityOrder{});
+  return run(g, model, o, MinProbabilityOrder{});
 }
 
 }  // namespace detail

@@ -125,9 +125,12 @@ class ReachSweeper {
   std::vector<Part> parts_;
 };
 
-// Pmin of F<=k: solve_bounded_reachability with the tester minimizing the probability
-// (MinProbabilityOrder; options.order is not read). Defined in src/solve/bounded_reachability.cpp.
-BoundedReachResult solve_bounded_min_probability(const TestGraph& g, std::span<const VertexId> goals,
-                                                 const BoundedReachOptions& options);
+// Pmax or Pmin of F<=k (or of `a U<=k b`): solve_bounded_reachability with the tester maximizing
+// (ProbabilityOrder) or minimizing (MinProbabilityOrder) the probability; options.order is not
+// read. `zero` (empty, or one flag per vertex): non-goal vertices whose value is 0 at every bound
+// (an until's vertices outside its left side); then the model is per vertex. Defined in
+// src/solve/bounded_reachability.cpp.
+BoundedReachResult solve_bounded_probability(const TestGraph& g, std::span<const VertexId> goals, bool maximize,
+                                             std::span<const std::uint8_t> zero, const BoundedReachOptions& options);
 
 }  // namespace playtest::detail

@@ -622,7 +622,8 @@ double rounding_bound(const TestGraph& g, std::uint64_t steps) {
   return static_cast<double>(steps) * worst * (1 + 1e-10) + 0x1p-60;
 }
 
-// Pmax and Pmin of F<=k on the solver core: the bounded-reachability sweep (seed 000 §3.3,
+// Pmax and Pmin of F<=k and of `a U<=k b` on the solver core (the vertices outside a and b fixed
+// at 0): the bounded-reachability sweep (seed 000 §3.3,
 // probability only) on solve/core's choice model, with its threads and, on an MDP of the PRISM
 // importer's shape, its folded passes of one MDP step. For Pmax the sweep's value at an active
 // vertex is the best of its edges or 0 (giving up), which is Pmax's: a probability is never below 0;
@@ -634,18 +635,20 @@ double rounding_bound(const TestGraph& g, std::uint64_t steps) {
 // exactly 0), a value below 1 - bound proves the value below 1; a value of 0 (which may be an
 // underflow) or within the bound of 1 asks the graph. The strategy: Pmax's choice where the value is
 // positive; Pmin's at every active vertex with an edge (keeping the value at 0 is its point).
-PropertyResult p_step_bounded(const TestGraph& g, const std::vector<std::uint8_t>& is_target, std::uint32_t k, bool max,
+PropertyResult p_step_bounded(const TestGraph& g, const std::vector<std::uint8_t>& is_target,
+                              const std::vector<std::uint8_t>& is_allowed, std::uint32_t k, bool max,
                               const PropertyOptions& o) {
   const std::uint32_t n = g.num_vertices();
   std::vector<VertexId> goals;
-  for (std::uint32_t v = 0; v < n; ++v)
+  std::vector<std::uint8_t> zero(n, 0);
+  for (std::uint32_t v = 0; v < n; ++v) {
     if (is_target[v]) goals.emplace_back(v);
+    zero[v] = !is_target[v] && !is_allowed[v];
+  }
   BoundedReachOptions bo;
   bo.bound = k;
-  bo.order = ReachOrder::probability;
   bo.threads = o.threads;
-  const BoundedReachResult br =
-      max ? solve_bounded_reachability(g, goals, bo) : detail::solve_bounded_min_probability(g, goals, bo);
+  const BoundedReachResult br = detail::solve_bounded_probability(g, goals, max, zero, bo);
   PropertyResult r;
   r.certified = true;
   r.error_bound = br.prob_error_bound() + rounding_bound(g, k);
@@ -658,7 +661,7 @@ PropertyResult p_step_bounded(const TestGraph& g, const std::vector<std::uint8_t
   }
   std::vector<std::uint64_t> positive, sure;
   if (open_zero || open_one) {
-    const std::vector<QualStatus> status = detail::graph_status(g, is_target, std::vector<std::uint8_t>(n, 1));
+    const std::vector<QualStatus> status = detail::graph_status(g, is_target, is_allowed);
     const detail::GraphGame game(g, status);
     if (open_zero) positive = detail::step_distance(game, !max, false, k);
     if (open_one) sure = detail::step_distance(game, !max, true, k);
@@ -670,7 +673,7 @@ PropertyResult p_step_bounded(const TestGraph& g, const std::vector<std::uint8_t
   for (std::uint32_t v = 0; v < n; ++v) {
     const VertexId u(v);
     const double p = br.prob(u);
-    if (!is_target[v] && g.is_active(u) && (!max || p > 0)) r.strategy[v] = br.choice(u);
+    if (!zero[v] && !is_target[v] && g.is_active(u) && (!max || p > 0)) r.strategy[v] = br.choice(u);
     if (is_target[v] || (p >= 1 - r.error_bound && sure[v] <= k)) {
       r.value[v] = 1;
       r.probability_class[v] = ProbabilityClass::one;
@@ -1016,10 +1019,8 @@ PropertyResult solve_property(const TestGraph& g, const PropertyQuery& q, const 
     PropertyResult vi = detail::rmax_by_value_iteration(g, m.is_target, o);
     if (vi.certified) return vi;
   }
-  if (q.kind == PropertyKind::probability && q.step_bound &&
-      *q.step_bound <= std::numeric_limits<std::uint32_t>::max() &&
-      std::all_of(m.is_allowed.begin(), m.is_allowed.end(), [](std::uint8_t a) { return a != 0; }))
-    return p_step_bounded(g, m.is_target, static_cast<std::uint32_t>(*q.step_bound),
+  if (q.kind == PropertyKind::probability && q.step_bound && *q.step_bound <= std::numeric_limits<std::uint32_t>::max())
+    return p_step_bounded(g, m.is_target, m.is_allowed, static_cast<std::uint32_t>(*q.step_bound),
                           q.direction == PropertyDirection::max, o);
   PropertyResult r;
   const Solved<double> s = solve_query(g, numbers_double(g), q, m.is_target, m.is_allowed, o, nullptr, nullptr);
