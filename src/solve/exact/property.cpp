@@ -960,8 +960,9 @@ void check_double_answer(const TestGraph& g, const PropertyQuery& q, const Query
     return;
   }
   if (n > o.exact_check_vertices) {
+    // (the certificate's search for expected moves gets --check-seconds, as the exact check would)
     if (q.kind == PropertyKind::reward && q.direction == PropertyDirection::max &&
-        detail::certify_rmax(g, m.is_target, r))
+        detail::certify_rmax(g, m.is_target, r, budget_of(o.check_seconds).deadline))
       return;
     r.not_certified = fmt::format(
         "{} vertices, above the exact check's limit of {}; the double answer has no proved "

@@ -40,7 +40,8 @@ PropertyResult pmax_by_quotient(const TestGraph& g, const std::vector<std::uint8
 // sub-solution of the strategy's, checked with outward rounding on the graph's numbers
 // (rmax_certificate.cpp). False, leaving r as it was, when the checks fail.
 // The first candidate widens the values by a multiple of the most expected moves to a target
-// (`moves` when given, else Gauss-Seidel sweeps within `deadline`); then by multiples of the values.
+// (`moves` when given, else Gauss-Seidel sweeps until `deadline`, at most 100000: callers on large
+// graphs pass one); then by multiples of the values.
 bool certify_rmax(const TestGraph& g, const std::vector<std::uint8_t>& is_target, PropertyResult& r,
                   std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max(),
                   const std::vector<double>* moves = nullptr);
