@@ -39,6 +39,25 @@ double bellman(const TestGraph& g, VertexId v, const std::vector<double>& x, con
   return best;
 }
 
+// One Gauss-Seidel update of Rmax's Bellman equations at v, rounded to nearest: the expectation at a
+// passive vertex, the best edge (the last of equals, into `choice` when given) at an active one,
+// with the edges' costs or (unit) one per move.
+double max_update(const TestGraph& g, VertexId v, const std::vector<double>& x, bool unit, EdgeId* choice) {
+  double best = 0;
+  if (g.is_passive(v)) {
+    for (EdgeId e : g.out_edges(v)) best += g.probability(e) * ((unit ? 0.0 : g.cost(e)) + x[g.target(e).index()]);
+  } else {
+    for (EdgeId e : g.out_edges(v)) {
+      const double y = (unit ? 0.0 : g.cost(e)) + x[g.target(e).index()];
+      if (y >= best) {
+        best = y;
+        if (choice != nullptr) *choice = e;
+      }
+    }
+  }
+  return unit ? best + 1 : best;
+}
+
 // The vertices that are not infinite, targets first, then breadth-first backwards from them
 // (closest to a target first: the order Gauss-Seidel sweeps in, as every scheduler leaves it).
 std::vector<std::uint32_t> closest_first(const TestGraph& g, const std::vector<std::uint8_t>& is_target,
@@ -82,14 +101,7 @@ std::vector<double> most_expected_moves(const TestGraph& g, const std::vector<st
     double change = 0;
     for (std::uint32_t v : order) {
       if (is_target[v]) continue;
-      const VertexId vv{v};
-      double x = 0;
-      if (g.is_passive(vv)) {
-        for (EdgeId e : g.out_edges(vv)) x += g.probability(e) * w[g.target(e).index()];
-      } else {
-        for (EdgeId e : g.out_edges(vv)) x = std::max(x, w[g.target(e).index()]);
-      }
-      x += 1;
+      const double x = max_update(g, VertexId{v}, w, true, nullptr);
       change = std::max(change, std::abs(x - w[v]));
       w[v] = x;
     }
@@ -240,19 +252,7 @@ PropertyResult rmax_by_value_iteration(const TestGraph& g, const std::vector<std
     double change = 0;
     for (std::uint32_t v : order) {
       if (is_target[v]) continue;
-      const VertexId vv{v};
-      double x = 0;
-      if (g.is_passive(vv)) {
-        for (EdgeId e : g.out_edges(vv)) x += g.probability(e) * (g.cost(e) + r.value[g.target(e).index()]);
-      } else {
-        for (EdgeId e : g.out_edges(vv)) {
-          const double y = g.cost(e) + r.value[g.target(e).index()];
-          if (y >= x) {
-            x = y;
-            r.strategy[v] = e;
-          }
-        }
-      }
+      const double x = max_update(g, VertexId{v}, r.value, false, &r.strategy[v]);
       change = std::max(change, std::abs(x - r.value[v]) / std::max(1.0, x));
       r.value[v] = x;
     }
